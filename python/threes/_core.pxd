@@ -1,0 +1,139 @@
+# Declarations of the C engine (src/threes_core/threes.h) for Cython.
+from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
+
+cdef extern from "threes.h" nogil:
+    enum:
+        TH_NUM_RANKS
+        TH_NUM_KINDS
+        TH_MAX_DECKS
+        TH_MAX_CPZ
+        TH_MIN_PLAYERS
+        TH_MAX_PLAYERS
+        TH_MAX_RUN_TO_BURN
+        TH_MAX_DISTINCT_ACTIONS
+        TH_MAX_CARDS
+        TH_CARD_ID_SPACE
+        TH_NO_CARD
+        TH_OPEN
+        TH_NO_RANK
+        TH_TERMINAL_PLAYER
+        TH_DEFAULT_MAX_MOVES
+        TH_MAX_MAX_MOVES
+        TH_LOC_HAND
+        TH_LOC_FACE_UP
+        TH_LOC_FACE_DOWN
+        TH_LOC_DRAW
+        TH_LOC_PILE
+        TH_LOC_BURNED
+        TH_LOC_KNOWN
+        TH_LOC_ABSENT
+        TH_PHASE_SWAP
+        TH_PHASE_PLAY
+        TH_PHASE_OVER
+        TH_OK
+        TH_ERR_RULES
+        TH_ERR_PLAYERS
+        TH_ERR_ACTION
+        TH_ERR_ILLEGAL
+        TH_ERR_SETUP
+        TH_ERR_ARG
+        TH_NUM_PRESETS
+        TH_ZONE_HAND
+        TH_ZONE_HAND_KNOWN
+        TH_ZONE_FACE_UP
+        TH_ZONE_FACE_DOWN
+        TH_ZONE_DRAW
+        TH_ZONE_PILE
+        TH_ZONE_BURNED
+
+    ctypedef struct th_rules:
+        uint8_t decks
+        uint8_t jokers
+        uint8_t cards_per_zone
+        uint8_t lower_strict
+        uint16_t wild
+        uint16_t lower
+        uint16_t invisible
+        uint16_t burn
+        uint8_t run_to_burn
+        uint8_t invisible_in_runs
+        uint8_t burner_plays_again
+        uint8_t pickup_then_play
+        uint8_t merge_hand_with_face_up
+        uint8_t start
+        uint8_t num_start_ranks
+        uint8_t num_start_suits
+        uint8_t start_ranks[14]
+        uint8_t start_suits[4]
+
+    ctypedef struct th_error:
+        int code
+        char msg[200]
+
+    ctypedef struct th_move:
+        uint8_t kind
+        uint8_t source
+        uint8_t rank
+        uint8_t count
+        uint8_t slot
+        uint8_t face_up[5]
+
+    ctypedef struct th_state:
+        th_rules rules
+        uint32_t move_count
+        uint32_t max_moves
+        uint8_t num_players
+        uint8_t dealer
+        uint8_t phase
+        uint8_t current
+        uint8_t truncated
+        uint8_t num_out
+        uint8_t eff_top
+        uint8_t run_rank
+        uint8_t run_len
+        uint8_t pile_len
+        uint8_t draw_len
+        uint8_t burned_len
+        uint16_t out_mask
+        uint8_t finish[12]
+        uint8_t hand_len[12]
+        uint8_t up_len[12]
+        uint8_t down_len[12]
+        uint8_t down[12][5]
+        uint8_t loc[256]
+        uint8_t pile[216]
+        uint8_t draw[216]
+
+    int th_rules_preset(int preset, th_rules *out)
+    int th_rules_validate(const th_rules *r, int num_players, th_error *e)
+    int th_rules_max_players(const th_rules *r)
+    int th_num_distinct_actions(const th_rules *r)
+    int th_decode_action(const th_rules *r, int action, th_move *out)
+    int th_encode_move(const th_rules *r, const th_move *m)
+    void th_kind_text(int kind, char *buf)
+    int th_card_kind(int id)
+    int th_card_rank(int id)
+
+    int th_state_deal(th_state *s, const th_rules *r, int num_players, int dealer, uint32_t max_moves,
+                      uint64_t seed, th_error *e)
+    int th_legal_actions(const th_state *s, uint16_t *out)
+    int th_is_legal(const th_state *s, int a)
+    int th_apply_action(th_state *s, int a, th_error *e)
+    void th_apply_legal(th_state *s, int a)
+    int th_state_decode_action(const th_state *s, int a, th_move *m)
+    void th_returns(const th_state *s, double *out)
+    int th_playable(const th_state *s, int rank)
+    void th_known_rank_counts(const th_state *s, int seat, uint8_t *out)
+    int th_state_check(const th_state *s, th_error *e)
+    int th_setup_begin(th_state *s, const th_rules *r, int num_players, int dealer, uint32_t max_moves,
+                       th_error *e)
+    int th_setup_add(th_state *s, int zone, int seat, int kind, int slot, th_error *e)
+    int th_setup_finish(th_state *s, int phase, int current, uint32_t move_count, int truncated,
+                        const uint8_t *finish, int num_finish, th_error *e)
+
+
+cdef class StateBase:
+    cdef th_state s
+    cdef list _history
+    cdef list _kinds_at(self, int code)
+    cdef int _seat(self, seat) except -1

@@ -1,0 +1,392 @@
+# cython: language_level=3, autotestdict=False, boundscheck=False, wraparound=False, initializedcheck=False
+"""Thin Cython bindings of the threes-core C engine.
+
+This module only converts between Python values and the C engine's structs:
+the rules of the game live in C (src/threes_core/), the pleasant API in the
+Python package (threes/*.py). Everything that enters from Python is checked by
+the C entry points, and their errors are raised as Python exceptions.
+"""
+from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
+from libc.string cimport memset
+
+from operator import index as _index
+
+from threes.errors import IllegalActionError
+
+NUM_RANKS = TH_NUM_RANKS
+NUM_KINDS = TH_NUM_KINDS
+MAX_DECKS = TH_MAX_DECKS
+MAX_CARDS_PER_ZONE = TH_MAX_CPZ
+MIN_PLAYERS = TH_MIN_PLAYERS
+MAX_PLAYERS = TH_MAX_PLAYERS
+MAX_RUN_TO_BURN = TH_MAX_RUN_TO_BURN
+TERMINAL_PLAYER_ID = TH_TERMINAL_PLAYER
+DEFAULT_MAX_MOVES = TH_DEFAULT_MAX_MOVES
+MAX_MAX_MOVES = TH_MAX_MAX_MOVES
+NUM_PRESETS = TH_NUM_PRESETS
+STATE_SIZE_BYTES = sizeof(th_state)
+
+ZONE_HAND = TH_ZONE_HAND
+ZONE_HAND_KNOWN = TH_ZONE_HAND_KNOWN
+ZONE_FACE_UP = TH_ZONE_FACE_UP
+ZONE_FACE_DOWN = TH_ZONE_FACE_DOWN
+ZONE_DRAW = TH_ZONE_DRAW
+ZONE_PILE = TH_ZONE_PILE
+ZONE_BURNED = TH_ZONE_BURNED
+
+_RULE_FIELDS = ("decks", "jokers", "cards_per_zone", "lower_strict", "wild", "lower", "invisible", "burn",
+                "run_to_burn", "invisible_in_runs", "burner_plays_again", "pickup_then_play",
+                "merge_hand_with_face_up", "start", "start_ranks", "start_suits")
+
+
+def kind_text(int kind):
+    """Two-character text of card kind `kind` (0..53), as the C engine writes it."""
+    cdef char buf[3]
+    if kind < 0 or kind >= TH_NUM_KINDS:
+        raise ValueError(f"card kind must be in 0..{TH_NUM_KINDS - 1}, not {kind}")
+    th_kind_text(kind, buf)
+    return buf[:2].decode("ascii")
+
+
+cdef dict _rules_to_dict(const th_rules *r):
+    return {
+        "decks": r.decks, "jokers": r.jokers, "cards_per_zone": r.cards_per_zone,
+        "lower_strict": r.lower_strict, "wild": r.wild, "lower": r.lower, "invisible": r.invisible,
+        "burn": r.burn, "run_to_burn": r.run_to_burn, "invisible_in_runs": r.invisible_in_runs,
+        "burner_plays_again": r.burner_plays_again, "pickup_then_play": r.pickup_then_play,
+        "merge_hand_with_face_up": r.merge_hand_with_face_up, "start": r.start,
+        "start_ranks": tuple(r.start_ranks[i] for i in range(r.num_start_ranks)),
+        "start_suits": tuple(r.start_suits[i] for i in range(r.num_start_suits)),
+    }
+
+
+cdef int _rules_from_dict(dict d, th_rules *r) except -1:
+    memset(r, 0, sizeof(th_rules))
+    try:
+        r.decks = d["decks"]
+        r.jokers = d["jokers"]
+        r.cards_per_zone = d["cards_per_zone"]
+        r.lower_strict = d["lower_strict"]
+        r.wild = d["wild"]
+        r.lower = d["lower"]
+        r.invisible = d["invisible"]
+        r.burn = d["burn"]
+        r.run_to_burn = d["run_to_burn"]
+        r.invisible_in_runs = d["invisible_in_runs"]
+        r.burner_plays_again = d["burner_plays_again"]
+        r.pickup_then_play = d["pickup_then_play"]
+        r.merge_hand_with_face_up = d["merge_hand_with_face_up"]
+        r.start = d["start"]
+        ranks = tuple(d["start_ranks"])
+        suits = tuple(d["start_suits"])
+        if len(ranks) > TH_NUM_RANKS or len(suits) > 4:
+            raise ValueError("too many start ranks or start suits")
+        r.num_start_ranks = len(ranks)
+        r.num_start_suits = len(suits)
+        for i, x in enumerate(ranks):
+            r.start_ranks[i] = x
+        for i, x in enumerate(suits):
+            r.start_suits[i] = x
+    except OverflowError as exc:
+        raise ValueError(f"a rule value is out of range: {exc}") from None
+    except KeyError as exc:
+        raise ValueError(f"rule {exc} is missing") from None
+    return 0
+
+
+cdef _raise(th_error *e):
+    msg = e.msg.decode("utf-8", "replace")
+    if e.code == TH_ERR_ILLEGAL or e.code == TH_ERR_ACTION:
+        raise IllegalActionError(msg)
+    raise ValueError(msg)
+
+
+def rules_preset(int preset):
+    """The raw fields of C preset number `preset` (0 threes, 1 classic, 2 dutch)."""
+    cdef th_rules r
+    if th_rules_preset(preset, &r) != 0:
+        raise ValueError(f"unknown preset number {preset}")
+    return _rules_to_dict(&r)
+
+
+def rules_validate(dict raw, int num_players=0):
+    """Raises ValueError with the C engine's message if the rules (and, when
+    num_players > 0, the player count) are not valid."""
+    cdef th_rules r
+    cdef th_error e
+    _rules_from_dict(raw, &r)
+    if th_rules_validate(&r, num_players, &e) != TH_OK:
+        _raise(&e)
+
+
+def rules_max_players(dict raw):
+    cdef th_rules r
+    _rules_from_dict(raw, &r)
+    return th_rules_max_players(&r)
+
+
+def num_distinct_actions(dict raw):
+    cdef th_rules r
+    _rules_from_dict(raw, &r)
+    return th_num_distinct_actions(&r)
+
+
+def decode_action(dict raw, int action):
+    """(kind, source, rank, count, slot, face_up) of an id, without a state."""
+    cdef th_rules r
+    cdef th_move m
+    _rules_from_dict(raw, &r)
+    if th_decode_action(&r, action, &m) != TH_OK:
+        raise IllegalActionError(f"action {action} is out of range: ids are 0..{th_num_distinct_actions(&r) - 1}")
+    return _move_tuple(&m)
+
+
+def encode_move(dict raw, int kind, int rank, int count, int slot, face_up):
+    """The id of a move, or -1 when it does not fit the rules."""
+    cdef th_rules r
+    cdef th_move m
+    _rules_from_dict(raw, &r)
+    memset(&m, 0, sizeof(th_move))
+    if not (0 <= kind <= 3 and 0 <= rank < 256 and 0 <= count < 256 and 0 <= slot < 256):
+        return -1
+    m.kind = kind
+    m.rank = rank
+    m.count = count
+    m.slot = slot
+    if kind == 3:
+        face_up = tuple(face_up)
+        if len(face_up) != r.cards_per_zone:
+            return -1
+        for i, x in enumerate(face_up):
+            if not 0 <= x < TH_NUM_RANKS:
+                return -1
+            m.face_up[i] = x
+    return th_encode_move(&r, &m)
+
+
+cdef tuple _move_tuple(th_move *m):
+    face_up = tuple(m.face_up[i] for i in range(m.count)) if m.kind == 3 else ()
+    return (m.kind, m.source, m.rank, m.count, m.slot, face_up)
+
+
+cdef class StateBase:
+    """The C state, held by value. Use threes.State; build one with
+    threes.Game.new_initial_state() or threes.State.from_dict()."""
+
+    def __cinit__(self):
+        self._history = []
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError("a State is made by Game.new_initial_state(), State.from_dict() or clone()")
+
+    # ---------------------------------------------------------- creation --
+    @classmethod
+    def _deal(cls, dict raw_rules, int num_players, int dealer, uint32_t max_moves, uint64_t seed):
+        cdef th_rules r
+        cdef th_error e
+        cdef StateBase st = cls.__new__(cls)
+        _rules_from_dict(raw_rules, &r)
+        if th_state_deal(&st.s, &r, num_players, dealer, max_moves, seed, &e) != TH_OK:
+            _raise(&e)
+        return st
+
+    @classmethod
+    def _setup(cls, dict raw_rules, int num_players, int dealer, uint32_t max_moves, list cards,
+               int phase, int current, uint32_t move_count, bint truncated, finish, history):
+        """cards: (zone, seat, kind, slot) tuples; pile and draw pile bottom first."""
+        cdef th_rules r
+        cdef th_error e
+        cdef uint8_t fin[12]
+        cdef StateBase st = cls.__new__(cls)
+        _rules_from_dict(raw_rules, &r)
+        if th_setup_begin(&st.s, &r, num_players, dealer, max_moves, &e) != TH_OK:
+            _raise(&e)
+        for zone, seat, kind, slot in cards:
+            if th_setup_add(&st.s, zone, seat, kind, slot, &e) != TH_OK:
+                _raise(&e)
+        finish = list(finish)
+        if len(finish) > num_players:
+            raise ValueError(f"the finishing order lists {len(finish)} seats in a {num_players}-player game")
+        for i, q in enumerate(finish):
+            if not 0 <= q < num_players:
+                raise ValueError(f"the finishing order names seat {q}, not in 0..{num_players - 1}")
+            fin[i] = q
+        if th_setup_finish(&st.s, phase, current, move_count, truncated, fin, len(finish), &e) != TH_OK:
+            _raise(&e)
+        st._history = list(history)
+        return st
+
+    def clone(self):
+        """An independent copy (the C state is copied by value)."""
+        cdef StateBase c = type(self).__new__(type(self))
+        c.s = self.s
+        c._history = list(self._history)
+        return c
+
+    # ------------------------------------------------------------ queries --
+    def num_players(self):
+        return self.s.num_players
+
+    def num_distinct_actions(self):
+        return th_num_distinct_actions(&self.s.rules)
+
+    def max_game_length(self):
+        return self.s.max_moves
+
+    def move_number(self):
+        """Actions applied since the deal, swap decisions included."""
+        return self.s.move_count
+
+    def current_player(self):
+        """The seat to move, or TERMINAL_PLAYER_ID (-4) when the game is over."""
+        if self.s.phase == TH_PHASE_OVER:
+            return TH_TERMINAL_PLAYER
+        return self.s.current
+
+    def is_terminal(self):
+        return self.s.phase == TH_PHASE_OVER
+
+    def is_truncated(self):
+        """True when the game ended at the move cap without a normal finish."""
+        return self.s.truncated != 0
+
+    def is_chance_node(self):
+        return False
+
+    def is_simultaneous_node(self):
+        return False
+
+    def legal_actions(self, player=None):
+        """Legal action ids, sorted ascending; empty when the game is over."""
+        cdef uint16_t buf[TH_MAX_DISTINCT_ACTIONS]
+        cdef int n, i
+        if player is not None and player != self.current_player():
+            return []
+        n = th_legal_actions(&self.s, buf)
+        return [buf[i] for i in range(n)]
+
+    def is_legal(self, action):
+        a = _as_action(action)
+        if a < 0 or a >= th_num_distinct_actions(&self.s.rules):
+            return False
+        return th_is_legal(&self.s, a) != 0
+
+    def apply_action(self, action):
+        """Applies a legal action; anything else raises and leaves the state as it was."""
+        cdef th_error e
+        a = _as_action(action)
+        if a < -2**31 or a >= 2**31:
+            raise IllegalActionError(f"action {a} is out of range: ids are 0..{th_num_distinct_actions(&self.s.rules) - 1}")
+        if th_apply_action(&self.s, a, &e) != TH_OK:
+            _raise(&e)
+        self._history.append(a)
+
+    def returns(self):
+        """One value per seat: (N-1-2k)/(N-1) for place k; all 0 before the end."""
+        cdef double out[12]
+        th_returns(&self.s, out)
+        return [out[i] for i in range(self.s.num_players)]
+
+    def finish_order(self):
+        """Seats in the order they went out; when the game is over normally the
+        shithead is last. A truncated game lists only the players out."""
+        return [self.s.finish[i] for i in range(self.s.num_out)]
+
+    def history(self):
+        """Action ids applied to this state (since the deal, or since the
+        position was built by from_dict)."""
+        return list(self._history)
+
+    def _phase_id(self):
+        return self.s.phase
+
+    def _dealer(self):
+        return self.s.dealer
+
+    def _raw_rules(self):
+        return _rules_to_dict(&self.s.rules)
+
+    def _decode(self, action):
+        cdef th_move m
+        a = _as_action(action)
+        if a < 0 or a >= th_num_distinct_actions(&self.s.rules):
+            raise IllegalActionError(f"action {a} is out of range: ids are 0..{th_num_distinct_actions(&self.s.rules) - 1}")
+        th_state_decode_action(&self.s, a, &m)
+        return _move_tuple(&m)
+
+    def _playable(self, int rank):
+        return th_playable(&self.s, rank) != 0
+
+    def _effective_top(self):
+        """Rank index of the pile's effective top, or None when the pile is open."""
+        return None if self.s.eff_top == TH_OPEN else self.s.eff_top
+
+    def _run(self):
+        """(rank index or None, length) of the run at the top of the pile."""
+        return (None if self.s.run_rank == TH_NO_RANK else self.s.run_rank, self.s.run_len)
+
+    def _check(self):
+        """Runs the C invariant check; raises AssertionError if it fails."""
+        cdef th_error e
+        if th_state_check(&self.s, &e) != TH_OK:
+            raise AssertionError(e.msg.decode("utf-8", "replace"))
+
+    # ------------------------------------------------------------- zones --
+    cdef list _kinds_at(self, int code):
+        cdef int kind, c
+        out = []
+        for kind in range(TH_NUM_KINDS):
+            for c in range(self.s.rules.decks):
+                if self.s.loc[c * 64 + kind] == code:
+                    out.append(kind)
+        return out
+
+    cdef int _seat(self, seat) except -1:
+        q = _as_action(seat)
+        if not 0 <= q < self.s.num_players:
+            raise ValueError(f"seat must be in 0..{self.s.num_players - 1}, not {q}")
+        return q
+
+    def _hand(self, seat):
+        cdef int q = self._seat(seat)
+        known = self._kinds_at(TH_LOC_HAND | TH_LOC_KNOWN | q)
+        return sorted(self._kinds_at(TH_LOC_HAND | q) + known)
+
+    def _known(self, seat):
+        return self._kinds_at(TH_LOC_HAND | TH_LOC_KNOWN | self._seat(seat))
+
+    def _face_up(self, seat):
+        return self._kinds_at(TH_LOC_FACE_UP | self._seat(seat))
+
+    def _face_down(self, seat):
+        cdef int q = self._seat(seat)
+        return [None if self.s.down[q][k] == TH_NO_CARD else th_card_kind(self.s.down[q][k])
+                for k in range(self.s.rules.cards_per_zone)]
+
+    def _pile(self):
+        return [th_card_kind(self.s.pile[i]) for i in range(self.s.pile_len)]
+
+    def _draw(self):
+        return [th_card_kind(self.s.draw[i]) for i in range(self.s.draw_len)]
+
+    def _burned(self):
+        return self._kinds_at(TH_LOC_BURNED)
+
+    def _sizes(self, seat):
+        """(hand, face-up, face-down) card counts of a seat."""
+        cdef int q = self._seat(seat)
+        return (self.s.hand_len[q], self.s.up_len[q], self.s.down_len[q])
+
+    def draw_pile_size(self):
+        return self.s.draw_len
+
+
+cdef inline object _as_action(object x):
+    if type(x) is int:
+        return x
+    if isinstance(x, bool):
+        raise TypeError("expected an int, not bool")
+    try:
+        return _index(x)
+    except TypeError:
+        raise TypeError(f"expected an int, not {type(x).__name__}") from None

@@ -1,0 +1,152 @@
+"""Cards, ranks and suits, and their text forms (RULES.md section 1).
+
+A card is written rank then suit: ``Ah``, ``Td``, ``2c``; jokers are ``Xr``
+and ``Xb``. Ranks in value order are ``2 3 4 5 6 7 8 9 T J Q K A X`` (X, the
+joker, has value 15). The canonical order of cards is rank, then suit
+``c d h s`` (jokers ``r b``).
+"""
+from __future__ import annotations
+
+from functools import total_ordering
+from typing import Union
+
+from . import _core
+
+#: Rank characters by rank index (0 = "2" ... 12 = "A", 13 = "X", the joker).
+RANKS = "23456789TJQKAX"
+#: Suit characters of the normal cards, in canonical order.
+SUITS = "cdhs"
+#: Suit characters of the jokers, in canonical order.
+JOKER_SUITS = "rb"
+
+_TEXT = tuple(_core.kind_text(k) for k in range(_core.NUM_KINDS))
+_KIND_OF = {t.lower(): k for k, t in enumerate(_TEXT)}
+_RANK_ALIASES = {"10": "T", "JOKER": "X", "JK": "X"}
+
+
+def rank_index(rank: Union[str, int]) -> int:
+    """Rank index 0..13 of a rank given as text (``"2"``..``"9"``, ``"T"`` or
+    ``"10"``, ``"J"``, ``"Q"``, ``"K"``, ``"A"``, ``"X"`` or ``"joker"``) or as
+    its value (2..15)."""
+    if isinstance(rank, bool):
+        raise TypeError("a rank is a string such as '7' or 'K', or a value 2..15, not a bool")
+    if isinstance(rank, int):
+        if 2 <= rank <= 15:
+            return rank - 2
+        raise ValueError(f"a rank value is 2..15 (15 = joker), not {rank}")
+    if not isinstance(rank, str):
+        raise TypeError(f"a rank is a string such as '7' or 'K', not {type(rank).__name__}")
+    t = rank.strip().upper()
+    t = _RANK_ALIASES.get(t, t)
+    if len(t) == 1 and t in RANKS:
+        return RANKS.index(t)
+    raise ValueError(f"{rank!r} is not a rank: use one of 2 3 4 5 6 7 8 9 T J Q K A X")
+
+
+def rank_text(index: int) -> str:
+    """The rank character of rank index 0..13."""
+    return RANKS[index]
+
+
+@total_ordering
+class Card:
+    """One card, identified by its kind (0..53, canonical order).
+
+    >>> Card("Ah"), Card.parse("10d"), str(Card("Xr"))
+    (Card('Ah'), Card('Td'), 'Xr')
+    """
+
+    __slots__ = ("kind",)
+
+    def __init__(self, card: Union[str, int, "Card"]):
+        if isinstance(card, Card):
+            kind = card.kind
+        elif isinstance(card, str):
+            kind = Card._parse_kind(card)
+        elif isinstance(card, int) and not isinstance(card, bool):
+            if not 0 <= card < _core.NUM_KINDS:
+                raise ValueError(f"a card kind is 0..{_core.NUM_KINDS - 1}, not {card}")
+            kind = card
+        else:
+            raise TypeError(f"a card is text such as 'Ah' or a kind 0..53, not {type(card).__name__}")
+        object.__setattr__(self, "kind", kind)
+
+    def __setattr__(self, name, value):
+        raise AttributeError("Card is immutable")
+
+    @staticmethod
+    def _parse_kind(text: str) -> int:
+        t = text.strip()
+        if t[:2] == "10":
+            t = "T" + t[2:]
+        k = _KIND_OF.get(t.lower())
+        if k is None:
+            raise ValueError(f"{text!r} is not a card: write rank then suit, e.g. 'Ah', 'Td', '2c', or 'Xr'/'Xb'")
+        return k
+
+    @classmethod
+    def parse(cls, text: str) -> "Card":
+        """Parses ``Ah``, ``td``, ``10d`` or ``Xr``."""
+        if not isinstance(text, str):
+            raise TypeError(f"Card.parse takes a string, not {type(text).__name__}")
+        return cls(text)
+
+    @property
+    def rank(self) -> str:
+        """Rank character: ``2``..``9``, ``T``, ``J``, ``Q``, ``K``, ``A`` or ``X``."""
+        return RANKS[self.kind >> 2]
+
+    @property
+    def rank_index(self) -> int:
+        return self.kind >> 2
+
+    @property
+    def suit(self) -> str:
+        """Suit character: ``c d h s``, or ``r b`` for the jokers."""
+        return _TEXT[self.kind][1]
+
+    @property
+    def value(self) -> int:
+        """Value for comparisons: 2..14 (ace high), 15 for a joker."""
+        return (self.kind >> 2) + 2
+
+    @property
+    def is_joker(self) -> bool:
+        return self.kind >= 52
+
+    def __str__(self) -> str:
+        return _TEXT[self.kind]
+
+    def __repr__(self) -> str:
+        return f"Card('{_TEXT[self.kind]}')"
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, Card):
+            return self.kind == other.kind
+        if isinstance(other, str):
+            try:
+                return self.kind == Card._parse_kind(other)
+            except ValueError:
+                return False
+        return NotImplemented
+
+    def __lt__(self, other) -> bool:
+        if isinstance(other, Card):
+            return self.kind < other.kind
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(("Card", self.kind))
+
+    def __reduce__(self):
+        return (Card, (self.kind,))
+
+
+def parse_cards(text: str) -> list:
+    """Cards from text separated by spaces or commas: ``"Ah Td 2c"``."""
+    return [Card(t) for t in text.replace(",", " ").split()]
+
+
+def format_cards(cards) -> str:
+    """Cards as text separated by spaces."""
+    return " ".join(str(c) for c in cards)

@@ -1,0 +1,88 @@
+/* actions.c - encoding and decoding of action ids; see actions.h. */
+#include "actions.h"
+
+#include <string.h>
+
+static int binom(int n, int k) {
+  if (k < 0 || k > n) return 0;
+  long v = 1;
+  for (int i = 1; i <= k; i++) v = v * (n - k + i) / i; /* exact at every step */
+  return (int)v;
+}
+
+int th_multichoose(int n, int k) {
+  if (k == 0) return 1;
+  if (n <= 0) return 0;
+  return binom(n + k - 1, k);
+}
+
+int th_num_swap_choices(const th_rules *r) { return th_multichoose(TH_NUM_RANKS, r->cards_per_zone); }
+
+int th_num_distinct_actions(const th_rules *r) { return th_first_swap_action(r) + th_num_swap_choices(r); }
+
+int th_swap_index(const uint8_t *ranks, int k) {
+  int idx = 0, lo = 0;
+  for (int i = 0; i < k; i++) {
+    for (int x = lo; x < ranks[i]; x++) idx += th_multichoose(TH_NUM_RANKS - x, k - i - 1);
+    lo = ranks[i];
+  }
+  return idx;
+}
+
+void th_swap_ranks(int index, int k, uint8_t *ranks) {
+  int lo = 0;
+  for (int i = 0; i < k; i++) {
+    int x = lo;
+    for (; x < TH_NUM_RANKS - 1; x++) {
+      int c = th_multichoose(TH_NUM_RANKS - x, k - i - 1);
+      if (index < c) break;
+      index -= c;
+    }
+    ranks[i] = (uint8_t)x;
+    lo = x;
+  }
+}
+
+int th_decode_action(const th_rules *r, int a, th_move *m) {
+  memset(m, 0, sizeof *m);
+  if (a < 0 || a >= th_num_distinct_actions(r)) return TH_ERR_ACTION;
+  int C = th_copies_per_rank(r);
+  if (a < th_first_blind_action(r)) {
+    m->kind = TH_MOVE_PLAY;
+    m->rank = (uint8_t)(a / C);
+    m->count = (uint8_t)(a % C + 1);
+  } else if (a < th_pickup_action(r)) {
+    m->kind = TH_MOVE_BLIND;
+    m->slot = (uint8_t)(a - th_first_blind_action(r));
+  } else if (a == th_pickup_action(r)) {
+    m->kind = TH_MOVE_PICKUP;
+  } else {
+    m->kind = TH_MOVE_SWAP;
+    m->count = r->cards_per_zone;
+    th_swap_ranks(a - th_first_swap_action(r), r->cards_per_zone, m->face_up);
+  }
+  return TH_OK;
+}
+
+int th_encode_move(const th_rules *r, const th_move *m) {
+  switch (m->kind) {
+    case TH_MOVE_PLAY:
+      if (m->rank >= TH_NUM_RANKS || m->count < 1 || m->count > th_copies_per_rank(r)) return -1;
+      return th_play_action(r, m->rank, m->count);
+    case TH_MOVE_BLIND:
+      if (m->slot >= r->cards_per_zone) return -1;
+      return th_first_blind_action(r) + m->slot;
+    case TH_MOVE_PICKUP:
+      return th_pickup_action(r);
+    case TH_MOVE_SWAP: {
+      int k = r->cards_per_zone;
+      for (int i = 0; i < k; i++) {
+        if (m->face_up[i] >= TH_NUM_RANKS) return -1;
+        if (i > 0 && m->face_up[i] < m->face_up[i - 1]) return -1;
+      }
+      return th_first_swap_action(r) + th_swap_index(m->face_up, k);
+    }
+    default:
+      return -1;
+  }
+}

@@ -1,0 +1,76 @@
+/* actions.h - the action map: dense integer ids, the same for every state of
+ * a game (they depend on the rules only, never on how cards are stored).
+ *
+ * With C = 4 * decks (the most copies of one rank) and K = cards_per_zone:
+ *
+ *   id range                         action
+ *   [0, 14*C)                        PLAY(rank r, count c): id = r*C + (c-1),
+ *                                    r = rank index 0..13 (2..A, joker),
+ *                                    c = 1..C cards of that rank. The source
+ *                                    (hand, face-up, or hand plus face-up when
+ *                                    merging) follows from the state.
+ *   [14*C, 14*C+K)                   BLIND(slot s): turn over face-down slot s.
+ *   14*C+K                           PICK_UP the pile.
+ *   [14*C+K+1, 14*C+K+1+M)           SWAP(choice): the multiset of K ranks that
+ *                                    lie face up after the swap phase, ranked
+ *                                    in lexicographic order of its sorted
+ *                                    ranks; M = C(14+K-1, K) (560 for K=3).
+ *
+ * threes (decks 2, K 3): 112 play ids, 3 blind, 1 pick-up, 560 swap = 676.
+ * classic and dutch (decks 1, K 3): 56 + 3 + 1 + 560 = 620.
+ */
+#ifndef THREES_ACTIONS_H
+#define THREES_ACTIONS_H
+
+#include "rules.h"
+
+/* Swap choices with K = TH_MAX_CPZ: C(14+5-1, 5). */
+#define TH_MAX_SWAP_CHOICES 8568
+#define TH_MAX_PLAY_ACTIONS (TH_NUM_RANKS * TH_MAX_COPIES_PER_RANK)
+#define TH_MAX_DISTINCT_ACTIONS (TH_MAX_PLAY_ACTIONS + TH_MAX_CPZ + 1 + TH_MAX_SWAP_CHOICES)
+
+enum { TH_MOVE_PLAY = 0, TH_MOVE_BLIND = 1, TH_MOVE_PICKUP = 2, TH_MOVE_SWAP = 3 };
+enum {
+  TH_SRC_NONE = 0,
+  TH_SRC_HAND = 1,
+  TH_SRC_FACE_UP = 2,
+  TH_SRC_HAND_AND_FACE_UP = 3,
+  TH_SRC_FACE_DOWN = 4
+};
+
+/* A small value type for one action, decoded. */
+typedef struct th_move {
+  uint8_t kind;   /* TH_MOVE_* */
+  uint8_t source; /* TH_SRC_*; set by th_state_decode_action, else TH_SRC_NONE */
+  uint8_t rank;   /* PLAY: rank index */
+  uint8_t count;  /* PLAY: number of cards; SWAP: K */
+  uint8_t slot;   /* BLIND: face-down slot */
+  uint8_t face_up[TH_MAX_CPZ]; /* SWAP: the K ranks kept face up, sorted */
+} th_move;
+
+static inline int th_copies_per_rank(const th_rules *r) { return TH_NUM_SUITS * r->decks; }
+static inline int th_first_blind_action(const th_rules *r) { return TH_NUM_RANKS * th_copies_per_rank(r); }
+static inline int th_pickup_action(const th_rules *r) { return th_first_blind_action(r) + r->cards_per_zone; }
+static inline int th_first_swap_action(const th_rules *r) { return th_pickup_action(r) + 1; }
+static inline int th_play_action(const th_rules *r, int rank, int count) {
+  return rank * th_copies_per_rank(r) + count - 1;
+}
+
+/* Number of multisets of size k drawn from n kinds: C(n+k-1, k). */
+int th_multichoose(int n, int k);
+
+int th_num_swap_choices(const th_rules *r);
+int th_num_distinct_actions(const th_rules *r);
+
+/* Swap choice <-> lexicographic index; ranks must be sorted, k <= TH_MAX_CPZ. */
+int th_swap_index(const uint8_t *ranks, int k);
+void th_swap_ranks(int index, int k, uint8_t *ranks);
+
+/* Decodes an id (source left TH_SRC_NONE). Returns 0, or TH_ERR_ACTION. */
+int th_decode_action(const th_rules *r, int action, th_move *out);
+
+/* Encodes a move's kind/rank/count/slot/face_up (source ignored); returns the
+ * id, or -1 when the move does not fit the rules. */
+int th_encode_move(const th_rules *r, const th_move *m);
+
+#endif

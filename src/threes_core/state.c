@@ -1,0 +1,531 @@
+/* state.c - deal, swap, legal actions, apply, the end of the game.
+ * The rules implemented are RULES.md; section numbers below refer to it. */
+#include "state.h"
+
+#include <string.h>
+
+#include "rng.h"
+
+enum { TURN_PLAIN = 0, TURN_BURNED = 1, TURN_PICKED_UP = 2 };
+
+static inline int has_rank(uint16_t mask, int r) { return (mask >> r) & 1; }
+static inline int num_suits_of_rank(int rank) { return rank == TH_RANK_JOKER ? TH_NUM_JOKER_KINDS : TH_NUM_SUITS; }
+static inline int loc_hand(int seat) { return TH_LOC_HAND | seat; }
+static inline int loc_known(int seat) { return TH_LOC_HAND | TH_LOC_KNOWN | seat; }
+
+/* 6.1: the ranks that may be played on the pile now, as a mask. */
+static inline uint16_t playable_mask(const th_state *s) {
+  const th_rules *r = &s->rules;
+  int t = s->eff_top;
+  if (t == TH_OPEN) return TH_ALL_RANKS_MASK;
+  uint16_t m;
+  if (has_rank(r->lower, t)) {
+    int lim = r->lower_strict ? t : t + 1; /* ranks below lim */
+    m = (uint16_t)((1u << lim) - 1u);
+  } else {
+    m = (uint16_t)~((1u << t) - 1u);
+  }
+  return (uint16_t)((m | r->wild) & TH_ALL_RANKS_MASK);
+}
+
+int th_playable(const th_state *s, int rank) {
+  if (rank < 0 || rank >= TH_NUM_RANKS) return 0;
+  return has_rank(playable_mask(s), rank);
+}
+
+static inline int next_active(const th_state *s, int p) {
+  int n = s->num_players;
+  for (int i = 1; i <= n; i++) {
+    int q = (p + i) % n;
+    if (!((s->out_mask >> q) & 1)) return q;
+  }
+  return p;
+}
+
+/* ---------------------------------------------------------------- deal -- */
+
+static void clear_state(th_state *s, const th_rules *r, int num_players, int dealer, uint32_t max_moves) {
+  memset(s, 0, sizeof *s);
+  s->rules = *r;
+  s->num_players = (uint8_t)num_players;
+  s->dealer = (uint8_t)dealer;
+  s->max_moves = max_moves;
+  s->eff_top = TH_OPEN;
+  s->run_rank = TH_NO_RANK;
+  memset(s->loc, TH_LOC_ABSENT, sizeof s->loc);
+  memset(s->down, TH_NO_CARD, sizeof s->down);
+}
+
+static int check_game_args(const th_rules *r, int num_players, int *dealer, uint32_t *max_moves, th_error *e) {
+  int rc = th_rules_validate(r, num_players, e);
+  if (rc) return rc;
+  if (*dealer < 0) *dealer = num_players - 1; /* D-13 */
+  if (*dealer >= num_players) {
+    th_set_error(e, TH_ERR_ARG, "dealer must be a seat in 0..%d, not %d", num_players - 1, *dealer);
+    return TH_ERR_ARG;
+  }
+  if (*max_moves == 0) *max_moves = TH_DEFAULT_MAX_MOVES;
+  if (*max_moves > TH_MAX_MAX_MOVES) {
+    th_set_error(e, TH_ERR_ARG, "max_moves must be at most %u", TH_MAX_MAX_MOVES);
+    return TH_ERR_ARG;
+  }
+  return TH_OK;
+}
+
+static inline void put_hand(th_state *s, int seat, int id, int known) {
+  s->loc[id] = (uint8_t)(known ? loc_known(seat) : loc_hand(seat));
+  s->hand_rank[seat][th_card_rank(id)]++;
+  s->hand_len[seat]++;
+}
+
+static inline void put_face_up(th_state *s, int seat, int id) {
+  s->loc[id] = (uint8_t)(TH_LOC_FACE_UP | seat);
+  s->up_rank[seat][th_card_rank(id)]++;
+  s->up_len[seat]++;
+}
+
+int th_state_deal(th_state *s, const th_rules *r, int num_players, int dealer, uint32_t max_moves,
+                  uint64_t seed, th_error *e) {
+  int rc = check_game_args(r, num_players, &dealer, &max_moves, e);
+  if (rc) return rc;
+  clear_state(s, r, num_players, dealer, max_moves);
+
+  /* 4.1: the deck in canonical order per deck, then a Fisher-Yates shuffle. */
+  uint8_t deck[TH_MAX_CARDS];
+  int n = 0;
+  int decks = r->decks < TH_MAX_DECKS ? r->decks : TH_MAX_DECKS; /* validated; the bound is for the compiler */
+  int jokers = r->jokers < TH_NUM_JOKER_KINDS ? r->jokers : TH_NUM_JOKER_KINDS;
+  for (int c = 0; c < decks; c++) {
+    for (int k = 0; k < TH_KIND_RED_JOKER; k++) deck[n++] = (uint8_t)th_card_id(c, k);
+    for (int j = 0; j < jokers; j++) deck[n++] = (uint8_t)th_card_id(c, TH_KIND_RED_JOKER + j);
+  }
+  th_rng rng;
+  th_rng_seed(&rng, seed);
+  for (int i = n - 1; i > 0; i--) {
+    int j = (int)th_rng_below(&rng, (uint32_t)(i + 1));
+    uint8_t t = deck[i];
+    deck[i] = deck[j];
+    deck[j] = t;
+  }
+
+  /* One card at a time from the top (the end of the array), starting at the
+   * seat after the dealer: face-down slots, then face-up, then the hand. */
+  int top = n, K = r->cards_per_zone;
+  for (int zone = 0; zone < 3; zone++)
+    for (int i = 0; i < K; i++)
+      for (int j = 0; j < num_players; j++) {
+        int seat = (dealer + 1 + j) % num_players;
+        int id = deck[--top];
+        if (zone == 0) {
+          s->down[seat][i] = (uint8_t)id;
+          s->down_len[seat]++;
+          s->loc[id] = (uint8_t)(TH_LOC_FACE_DOWN | seat);
+        } else if (zone == 1) {
+          put_face_up(s, seat, id);
+        } else {
+          put_hand(s, seat, id, 0);
+        }
+      }
+  for (int i = 0; i < top; i++) {
+    s->draw[i] = deck[i];
+    s->loc[deck[i]] = TH_LOC_DRAW;
+  }
+  s->draw_len = (uint8_t)top;
+  s->phase = TH_PHASE_SWAP;
+  s->current = (uint8_t)((dealer + 1) % num_players);
+  if (e) e->code = TH_OK;
+  return TH_OK;
+}
+
+/* --------------------------------------------------------- who starts -- */
+
+static int hand_holds_kind(const th_state *s, int seat, int kind) {
+  for (int c = 0; c < s->rules.decks; c++) {
+    int l = s->loc[th_card_id(c, kind)];
+    if (l != TH_LOC_ABSENT && (l & ~TH_LOC_KNOWN) == loc_hand(seat)) return 1;
+  }
+  return 0;
+}
+
+int th_find_starter(const th_state *s) {
+  const th_rules *r = &s->rules;
+  int n = s->num_players, first = (s->dealer + 1) % n;
+  for (int i = 0; i < r->num_start_ranks; i++) {
+    int rank = r->start_ranks[i];
+    if (r->start == TH_START_RANK_FROM_DEALER) {
+      for (int j = 0; j < n; j++) {
+        int q = (first + j) % n;
+        if (s->hand_rank[q][rank]) return q;
+      }
+      continue;
+    }
+    /* rank-suit: listed suits first, then the others in canonical order. */
+    uint8_t order[TH_NUM_SUITS];
+    int m = 0, ns = num_suits_of_rank(rank);
+    unsigned listed = 0;
+    if (rank != TH_RANK_JOKER)
+      for (int k = 0; k < r->num_start_suits; k++) {
+        order[m++] = r->start_suits[k];
+        listed |= 1u << r->start_suits[k];
+      }
+    for (int k = 0; k < ns; k++)
+      if (!((listed >> k) & 1)) order[m++] = (uint8_t)k;
+    for (int k = 0; k < m; k++)
+      for (int j = 0; j < n; j++) {
+        int q = (first + j) % n;
+        if (hand_holds_kind(s, q, rank * TH_NUM_SUITS + order[k])) return q;
+      }
+  }
+  return first;
+}
+
+/* ------------------------------------------------------ legal actions -- */
+
+static int swap_gen(const uint8_t *avail, int k, int depth, int lo, uint8_t *cur, uint16_t *out, int n,
+                    int base) {
+  if (depth == k) {
+    out[n++] = (uint16_t)(base + th_swap_index(cur, k));
+    return n;
+  }
+  if (depth >= TH_MAX_CPZ) return n;
+  for (int r = lo; r < TH_NUM_RANKS; r++) {
+    int used = 0;
+    for (int i = 0; i < depth; i++) used += cur[i] == r;
+    if (avail[r] <= used) continue;
+    cur[depth] = (uint8_t)r;
+    n = swap_gen(avail, k, depth + 1, r, cur, out, n, base);
+  }
+  return n;
+}
+
+static int swap_legal(const th_state *s, int p, uint16_t *out) {
+  uint8_t avail[TH_NUM_RANKS], cur[TH_MAX_CPZ] = {0};
+  for (int r = 0; r < TH_NUM_RANKS; r++) avail[r] = (uint8_t)(s->hand_rank[p][r] + s->up_rank[p][r]);
+  return swap_gen(avail, s->rules.cards_per_zone, 0, 0, cur, out, 0, th_first_swap_action(&s->rules));
+}
+
+static inline uint16_t present_mask(const uint8_t *counts) {
+  uint16_t m = 0;
+  for (int r = 0; r < TH_NUM_RANKS; r++) m |= (uint16_t)((counts[r] != 0) << r);
+  return m;
+}
+
+/* Whether seat p may merge the last hand cards (all of rank `rank`) with
+ * face-up cards of that rank (6.2, merge_hand_with_face_up). */
+static inline int can_merge(const th_state *s, int p, int rank) {
+  return s->rules.merge_hand_with_face_up && s->draw_len == 0 && s->hand_len[p] > 0 &&
+         s->hand_rank[p][rank] == s->hand_len[p];
+}
+
+int th_legal_actions(const th_state *s, uint16_t *out) {
+  if (s->phase == TH_PHASE_OVER) return 0;
+  int p = s->current;
+  if (s->phase == TH_PHASE_SWAP) return swap_legal(s, p, out);
+  const th_rules *r = &s->rules;
+  int C = th_copies_per_rank(r), n = 0;
+  const uint8_t *counts;
+  if (s->hand_len[p] > 0)
+    counts = s->hand_rank[p];
+  else if (s->up_len[p] > 0)
+    counts = s->up_rank[p];
+  else {
+    for (int k = 0; k < r->cards_per_zone; k++)
+      if (s->down[p][k] != TH_NO_CARD) out[n++] = (uint16_t)(th_first_blind_action(r) + k);
+    return n;
+  }
+  uint16_t m = present_mask(counts) & playable_mask(s);
+  while (m) {
+    int rank = __builtin_ctz(m);
+    m &= (uint16_t)(m - 1);
+    int h = counts[rank], base = rank * C - 1;
+    for (int c = 1; c <= h; c++) out[n++] = (uint16_t)(base + c);
+    if (counts == s->hand_rank[p] && can_merge(s, p, rank)) {
+      int u = s->up_rank[p][rank];
+      for (int c = h + 1; c <= h + u; c++) out[n++] = (uint16_t)(base + c);
+    }
+  }
+  if (n == 0) out[n++] = (uint16_t)th_pickup_action(r);
+  return n;
+}
+
+int th_num_legal_actions(const th_state *s) {
+  uint16_t buf[TH_MAX_DISTINCT_ACTIONS];
+  return th_legal_actions(s, buf);
+}
+
+int th_is_legal(const th_state *s, int a) {
+  const th_rules *r = &s->rules;
+  th_move m;
+  if (s->phase == TH_PHASE_OVER || th_decode_action(r, a, &m) != TH_OK) return 0;
+  int p = s->current;
+  if (s->phase == TH_PHASE_SWAP) {
+    if (m.kind != TH_MOVE_SWAP) return 0;
+    uint8_t want[TH_NUM_RANKS] = {0};
+    for (int i = 0; i < m.count; i++) want[m.face_up[i]]++;
+    for (int k = 0; k < TH_NUM_RANKS; k++)
+      if (want[k] > s->hand_rank[p][k] + s->up_rank[p][k]) return 0;
+    return 1;
+  }
+  int from_hand = s->hand_len[p] > 0, from_up = !from_hand && s->up_len[p] > 0;
+  switch (m.kind) {
+    case TH_MOVE_PLAY: {
+      if (!(from_hand || from_up) || !th_playable(s, m.rank)) return 0;
+      if (from_up) return m.count <= s->up_rank[p][m.rank];
+      int h = s->hand_rank[p][m.rank];
+      if (h == 0) return 0;
+      if (m.count <= h) return 1;
+      return can_merge(s, p, m.rank) && m.count <= h + s->up_rank[p][m.rank];
+    }
+    case TH_MOVE_PICKUP:
+      if (!(from_hand || from_up)) return 0;
+      return (present_mask(from_hand ? s->hand_rank[p] : s->up_rank[p]) & playable_mask(s)) == 0;
+    case TH_MOVE_BLIND:
+      return !from_hand && !from_up && s->down[p][m.slot] != TH_NO_CARD;
+    default:
+      return 0;
+  }
+}
+
+/* -------------------------------------------------------------- apply -- */
+
+static inline void push_pile(th_state *s, int id) {
+  s->pile[s->pile_len++] = (uint8_t)id;
+  s->loc[id] = TH_LOC_PILE;
+}
+
+/* Moves `count` cards of `rank` whose loc equals `code` to the pile, in
+ * canonical order; returns how many moved. */
+static int move_rank_to_pile(th_state *s, int rank, int code, int count) {
+  int moved = 0, decks = s->rules.decks, ns = num_suits_of_rank(rank);
+  for (int su = 0; su < ns && moved < count; su++)
+    for (int c = 0; c < decks && moved < count; c++) {
+      int id = th_card_id(c, rank * TH_NUM_SUITS + su);
+      if (s->loc[id] == code) {
+        push_pile(s, id);
+        moved++;
+      }
+    }
+  return moved;
+}
+
+static void burn_pile(th_state *s) {
+  for (int i = 0; i < s->pile_len; i++) s->loc[s->pile[i]] = TH_LOC_BURNED;
+  s->burned_len = (uint8_t)(s->burned_len + s->pile_len);
+  s->pile_len = 0;
+  s->eff_top = TH_OPEN;
+  s->run_rank = TH_NO_RANK;
+  s->run_len = 0;
+}
+
+static void refill(th_state *s, int p) {
+  int K = s->rules.cards_per_zone;
+  while (s->hand_len[p] < K && s->draw_len > 0) put_hand(s, p, s->draw[--s->draw_len], 0);
+}
+
+/* 6.3 step 3 and 4, and section 7. */
+static void finish_turn(th_state *s, int p, int how) {
+  const th_rules *r = &s->rules;
+  if (s->hand_len[p] + s->up_len[p] + s->down_len[p] == 0) {
+    s->finish[s->num_out++] = (uint8_t)p;
+    s->out_mask |= (uint16_t)(1u << p);
+    if (s->num_players - s->num_out == 1) {
+      int last = next_active(s, p);
+      s->finish[s->num_out++] = (uint8_t)last;
+      s->phase = TH_PHASE_OVER;
+      s->current = TH_NO_SEAT;
+      return;
+    }
+    s->current = (uint8_t)next_active(s, p);
+  } else if ((how == TURN_BURNED && r->burner_plays_again) || (how == TURN_PICKED_UP && r->pickup_then_play)) {
+    s->current = (uint8_t)p;
+  } else {
+    s->current = (uint8_t)next_active(s, p);
+  }
+}
+
+/* 6.3 steps 1 and 2 after `count` cards of `rank` went onto the pile. */
+static void after_play(th_state *s, int p, int rank, int count) {
+  const th_rules *r = &s->rules;
+  int invisible = has_rank(r->invisible, rank);
+  if (!invisible) s->eff_top = (uint8_t)rank;
+  if (!(invisible && r->invisible_in_runs == TH_RUNS_SKIP)) {
+    if (s->run_rank == rank) {
+      s->run_len = (uint8_t)(s->run_len + count);
+    } else {
+      s->run_rank = (uint8_t)rank;
+      s->run_len = (uint8_t)count;
+    }
+  }
+  int burned = has_rank(r->burn, rank) || (r->run_to_burn && s->run_len >= r->run_to_burn);
+  if (burned) burn_pile(s);
+  refill(s, p);
+  finish_turn(s, p, burned ? TURN_BURNED : TURN_PLAIN);
+}
+
+static void pick_up(th_state *s, int p) {
+  for (int i = 0; i < s->pile_len; i++) put_hand(s, p, s->pile[i], 1);
+  s->pile_len = 0;
+  s->eff_top = TH_OPEN;
+  s->run_rank = TH_NO_RANK;
+  s->run_len = 0;
+  finish_turn(s, p, TURN_PICKED_UP);
+}
+
+static void play(th_state *s, int p, int rank, int count) {
+  int h = 0;
+  if (s->hand_len[p] > 0) {
+    h = count < s->hand_rank[p][rank] ? count : s->hand_rank[p][rank];
+    /* Section 2: known copies leave the hand first, then the others. */
+    int moved = move_rank_to_pile(s, rank, loc_known(p), h);
+    move_rank_to_pile(s, rank, loc_hand(p), h - moved);
+    s->hand_rank[p][rank] = (uint8_t)(s->hand_rank[p][rank] - h);
+    s->hand_len[p] = (uint8_t)(s->hand_len[p] - h);
+  }
+  int u = count - h;
+  if (u > 0) {
+    move_rank_to_pile(s, rank, TH_LOC_FACE_UP | p, u);
+    s->up_rank[p][rank] = (uint8_t)(s->up_rank[p][rank] - u);
+    s->up_len[p] = (uint8_t)(s->up_len[p] - u);
+  }
+  after_play(s, p, rank, count);
+}
+
+static void play_blind(th_state *s, int p, int slot) {
+  int id = s->down[p][slot];
+  s->down[p][slot] = TH_NO_CARD;
+  s->down_len[p]--;
+  int rank = th_card_rank(id);
+  if (th_playable(s, rank)) {
+    push_pile(s, id);
+    after_play(s, p, rank, 1);
+  } else {
+    put_hand(s, p, id, 1); /* turned over, so known; picked up with the pile */
+    pick_up(s, p);
+  }
+}
+
+/* 4.2: cards already face up stay (canonical order), extra copies come from
+ * the hand (known first, then canonical), every other card goes to the hand. */
+static void apply_swap(th_state *s, int p, const th_move *m) {
+  uint8_t want[TH_NUM_RANKS] = {0};
+  for (int i = 0; i < m->count; i++) want[m->face_up[i]]++;
+  int decks = s->rules.decks;
+  for (int rank = 0; rank < TH_NUM_RANKS; rank++) {
+    int up = s->up_rank[p][rank], w = want[rank], ns = num_suits_of_rank(rank);
+    if (up > w) {
+      int seen = 0;
+      for (int su = 0; su < ns; su++)
+        for (int c = 0; c < decks; c++) {
+          int id = th_card_id(c, rank * TH_NUM_SUITS + su);
+          if (s->loc[id] != (TH_LOC_FACE_UP | p)) continue;
+          if (seen++ < w) continue;
+          s->up_rank[p][rank]--;
+          s->up_len[p]--;
+          put_hand(s, p, id, 1); /* D-15: seen face up, so known */
+        }
+    } else if (w > up) {
+      int need = w - up;
+      for (int pass = 0; pass < 2 && need > 0; pass++) {
+        int code = pass == 0 ? loc_known(p) : loc_hand(p);
+        for (int su = 0; su < ns && need > 0; su++)
+          for (int c = 0; c < decks && need > 0; c++) {
+            int id = th_card_id(c, rank * TH_NUM_SUITS + su);
+            if (s->loc[id] != code) continue;
+            s->hand_rank[p][rank]--;
+            s->hand_len[p]--;
+            put_face_up(s, p, id);
+            need--;
+          }
+      }
+    }
+  }
+  if (p == s->dealer) {
+    s->phase = TH_PHASE_PLAY;
+    s->current = (uint8_t)th_find_starter(s);
+  } else {
+    s->current = (uint8_t)((p + 1) % s->num_players);
+  }
+}
+
+void th_apply_legal(th_state *s, int a) {
+  const th_rules *r = &s->rules;
+  int p = s->current;
+  th_move m;
+  th_decode_action(r, a, &m);
+  switch (m.kind) {
+    case TH_MOVE_SWAP:
+      apply_swap(s, p, &m);
+      break;
+    case TH_MOVE_PLAY:
+      play(s, p, m.rank, m.count);
+      break;
+    case TH_MOVE_BLIND:
+      play_blind(s, p, m.slot);
+      break;
+    default:
+      pick_up(s, p);
+      break;
+  }
+  s->move_count++;
+  if (s->phase != TH_PHASE_OVER && s->move_count >= s->max_moves) {
+    s->phase = TH_PHASE_OVER;
+    s->truncated = 1;
+    s->current = TH_NO_SEAT;
+  }
+}
+
+int th_apply_action(th_state *s, int a, th_error *e) {
+  if (a < 0 || a >= th_num_distinct_actions(&s->rules)) {
+    th_set_error(e, TH_ERR_ACTION, "action %d is out of range: ids are 0..%d in this game", a,
+                 th_num_distinct_actions(&s->rules) - 1);
+    return TH_ERR_ACTION;
+  }
+  if (s->phase == TH_PHASE_OVER) {
+    th_set_error(e, TH_ERR_ILLEGAL, "action %d is not legal: the game is over", a);
+    return TH_ERR_ILLEGAL;
+  }
+  if (!th_is_legal(s, a)) {
+    th_set_error(e, TH_ERR_ILLEGAL, "action %d is not legal for seat %d in this state", a, s->current);
+    return TH_ERR_ILLEGAL;
+  }
+  th_apply_legal(s, a);
+  if (e) e->code = TH_OK;
+  return TH_OK;
+}
+
+int th_state_decode_action(const th_state *s, int a, th_move *m) {
+  int rc = th_decode_action(&s->rules, a, m);
+  if (rc) return rc;
+  if (m->kind == TH_MOVE_BLIND) m->source = TH_SRC_FACE_DOWN;
+  if (m->kind != TH_MOVE_PLAY || s->phase != TH_PHASE_PLAY) return TH_OK;
+  int p = s->current;
+  if (s->hand_len[p] > 0)
+    m->source = m->count > s->hand_rank[p][m->rank] && s->hand_rank[p][m->rank] > 0 ? TH_SRC_HAND_AND_FACE_UP
+                                                                                    : TH_SRC_HAND;
+  else if (s->up_len[p] > 0)
+    m->source = TH_SRC_FACE_UP;
+  return TH_OK;
+}
+
+/* ---------------------------------------------------------------- end -- */
+
+void th_returns(const th_state *s, double *out) {
+  int n = s->num_players;
+  for (int i = 0; i < n; i++) out[i] = 0.0;
+  if (s->phase != TH_PHASE_OVER) return;
+  double denom = (double)(n - 1);
+  for (int k = 0; k < s->num_out; k++) out[s->finish[k]] = (double)(n - 1 - 2 * k) / denom;
+  if (s->num_out < n) { /* truncated: the players still in share the open places */
+    double sum = 0.0;
+    for (int k = s->num_out; k < n; k++) sum += (double)(n - 1 - 2 * k) / denom;
+    double mean = sum / (double)(n - s->num_out);
+    for (int q = 0; q < n; q++)
+      if (!((s->out_mask >> q) & 1)) out[q] = mean;
+  }
+}
+
+void th_known_rank_counts(const th_state *s, int seat, uint8_t *out) {
+  memset(out, 0, TH_NUM_RANKS);
+  for (int id = 0; id < TH_CARD_ID_SPACE; id++)
+    if (s->loc[id] == loc_known(seat)) out[th_card_rank(id)]++;
+}

@@ -1,0 +1,129 @@
+/* state.h - the game state: fixed size, heap-free, copied with memcpy.
+ *
+ * Where every card is: loc[id] holds the zone of physical card id (cards.h),
+ * coded as below. The pile and the draw pile keep their order in arrays
+ * (bottom first), face-down cards sit in fixed slots. Per-player, per-rank
+ * counts of the hand and the face-up zone are kept up to date for fast move
+ * generation; th_state_check verifies all of this against loc.
+ *
+ * The state embeds its rules, so it is self-contained: a copy is a memcpy.
+ */
+#ifndef THREES_STATE_H
+#define THREES_STATE_H
+
+#include <stdint.h>
+
+#include "actions.h"
+#include "cards.h"
+#include "rules.h"
+
+/* Zone codes of loc[]: high nibble the zone, low nibble the seat. */
+#define TH_LOC_HAND 0x00      /* | seat; with TH_LOC_KNOWN: publicly known */
+#define TH_LOC_FACE_UP 0x10   /* | seat */
+#define TH_LOC_FACE_DOWN 0x20 /* | seat */
+#define TH_LOC_DRAW 0x30
+#define TH_LOC_PILE 0x40
+#define TH_LOC_BURNED 0x50
+#define TH_LOC_KNOWN 0x80
+#define TH_LOC_ABSENT 0xFF /* an id that is not part of this game's deck */
+
+enum { TH_PHASE_SWAP = 0, TH_PHASE_PLAY = 1, TH_PHASE_OVER = 2 };
+
+#define TH_TERMINAL_PLAYER (-4)
+#define TH_OPEN 0xFF     /* effective top of an open pile */
+#define TH_NO_RANK 0xFF
+#define TH_NO_SEAT 0xFF
+#define TH_DEFAULT_MAX_MOVES 10000u
+#define TH_MAX_MAX_MOVES 100000000u
+
+typedef struct th_state {
+  th_rules rules;
+  uint32_t move_count; /* actions applied so far, swap decisions included */
+  uint32_t max_moves;  /* the move cap: at it the game ends truncated */
+  uint8_t num_players;
+  uint8_t dealer;
+  uint8_t phase;     /* TH_PHASE_* */
+  uint8_t current;   /* seat to move, TH_NO_SEAT when over */
+  uint8_t truncated; /* 1 when the game ended at the move cap */
+  uint8_t num_out;   /* players out, in finish[0 .. num_out) */
+  uint8_t eff_top;   /* rank of the effective top, TH_OPEN when open */
+  uint8_t run_rank;  /* rank of the run at the top of the pile, or TH_NO_RANK */
+  uint8_t run_len;   /* its length (see RULES.md 6.3 step 1) */
+  uint8_t pile_len;
+  uint8_t draw_len;
+  uint8_t burned_len;
+  uint16_t out_mask; /* bit q set when seat q is out */
+  uint8_t finish[TH_MAX_PLAYERS]; /* finishing order; shithead last when over */
+  uint8_t hand_len[TH_MAX_PLAYERS];
+  uint8_t up_len[TH_MAX_PLAYERS];
+  uint8_t down_len[TH_MAX_PLAYERS];
+  uint8_t hand_rank[TH_MAX_PLAYERS][16]; /* cards of each rank in hand */
+  uint8_t up_rank[TH_MAX_PLAYERS][16];   /* cards of each rank face up */
+  uint8_t down[TH_MAX_PLAYERS][TH_MAX_CPZ]; /* face-down slots: card id or TH_NO_CARD */
+  uint8_t loc[TH_CARD_ID_SPACE];
+  uint8_t pile[TH_MAX_CARDS]; /* bottom first */
+  uint8_t draw[TH_MAX_CARDS]; /* bottom first; the next card drawn is last */
+} th_state;
+
+/* Deals a new game: rules must have passed th_rules_validate for num_players.
+ * dealer < 0 means seat num_players-1 (D-13); max_moves 0 means the default. */
+int th_state_deal(th_state *s, const th_rules *r, int num_players, int dealer, uint32_t max_moves,
+                  uint64_t seed, th_error *e);
+
+static inline int th_state_current_player(const th_state *s) {
+  return s->phase == TH_PHASE_OVER ? TH_TERMINAL_PLAYER : s->current;
+}
+
+/* Legal action ids, sorted ascending and unique, into out (room for
+ * TH_MAX_DISTINCT_ACTIONS); returns how many. None when the game is over. */
+int th_legal_actions(const th_state *s, uint16_t *out);
+
+/* Number of legal actions, without listing them. */
+int th_num_legal_actions(const th_state *s);
+
+/* 1 when action a is legal now; any int is accepted. */
+int th_is_legal(const th_state *s, int a);
+
+/* Applies a legal action; an illegal one returns TH_ERR_ACTION or
+ * TH_ERR_ILLEGAL with a message and leaves the state untouched. */
+int th_apply_action(th_state *s, int a, th_error *e);
+
+/* Applies an action known to be legal (for rollouts; no check). */
+void th_apply_legal(th_state *s, int a);
+
+/* Decodes an id with the source that applies in this state. */
+int th_state_decode_action(const th_state *s, int a, th_move *m);
+
+/* One value per seat; all 0 before the end (RULES.md section 7). */
+void th_returns(const th_state *s, double *out);
+
+/* Whether a card of rank r may be played on the pile now (RULES.md 6.1). */
+int th_playable(const th_state *s, int rank);
+
+/* Counts of a seat's publicly known hand cards per rank (out has 14 entries). */
+void th_known_rank_counts(const th_state *s, int seat, uint8_t *out);
+
+/* The seat that starts the play phase (RULES.md section 5). */
+int th_find_starter(const th_state *s);
+
+/* Every invariant of the state; returns 0 or TH_ERR_SETUP with a message. */
+int th_state_check(const th_state *s, th_error *e);
+
+/* Building a position zone by zone (for from_dict): begin, add every card of
+ * the deck, finish. Pile and draw pile cards are added bottom first. */
+int th_setup_begin(th_state *s, const th_rules *r, int num_players, int dealer, uint32_t max_moves,
+                   th_error *e);
+enum {
+  TH_ZONE_HAND = 0,
+  TH_ZONE_HAND_KNOWN = 1,
+  TH_ZONE_FACE_UP = 2,
+  TH_ZONE_FACE_DOWN = 3,
+  TH_ZONE_DRAW = 4,
+  TH_ZONE_PILE = 5,
+  TH_ZONE_BURNED = 6
+};
+int th_setup_add(th_state *s, int zone, int seat, int kind, int slot, th_error *e);
+int th_setup_finish(th_state *s, int phase, int current, uint32_t move_count, int truncated,
+                    const uint8_t *finish, int num_finish, th_error *e);
+
+#endif
