@@ -46,6 +46,12 @@ cdef extern from "threes.h" nogil:
         TH_ZONE_PILE
         TH_ZONE_BURNED
 
+    ctypedef struct th_rng:
+        uint64_t s[4]
+    void th_rng_seed(th_rng *r, uint64_t seed)
+    uint64_t th_rng_next(th_rng *r)
+    uint32_t th_rng_below(th_rng *r, uint32_t n)
+
     ctypedef struct th_rules:
         uint8_t decks
         uint8_t jokers
@@ -124,6 +130,7 @@ cdef extern from "threes.h" nogil:
     void th_returns(const th_state *s, double *out)
     int th_playable(const th_state *s, int rank)
     void th_known_rank_counts(const th_state *s, int seat, uint8_t *out)
+    void th_state_canonical(const th_state *s, th_state *out)
     int th_state_check(const th_state *s, th_error *e)
     int th_setup_begin(th_state *s, const th_rules *r, int num_players, int dealer, uint32_t max_moves,
                        th_error *e)

@@ -48,6 +48,14 @@ def kind_text(int kind):
     return buf[:2].decode("ascii")
 
 
+def rng_outputs(uint64_t seed, int n):
+    """The first n outputs of the engine's PRNG (xoshiro256** seeded by
+    splitmix64) for a seed; for checking it against the published algorithm."""
+    cdef th_rng r
+    th_rng_seed(&r, seed)
+    return [th_rng_next(&r) for _ in range(n)]
+
+
 cdef dict _rules_to_dict(const th_rules *r):
     return {
         "decks": r.decks, "jokers": r.jokers, "cards_per_zone": r.cards_per_zone,
@@ -330,6 +338,40 @@ cdef class StateBase:
         cdef th_error e
         if th_state_check(&self.s, &e) != TH_OK:
             raise AssertionError(e.msg.decode("utf-8", "replace"))
+
+    def _position_key(self):
+        """Bytes that are equal exactly when two positions are (history aside)."""
+        cdef th_state c
+        th_state_canonical(&self.s, &c)
+        return (<char *>&c)[:sizeof(th_state)]
+
+    def _snapshot(self):
+        """Every zone as card kinds in one pass: (hands, known, face_up,
+        face_down, pile, draw, burned); hands include the known cards."""
+        cdef int n = self.s.num_players, kind, c, l, q, k, i
+        hands = [[] for _ in range(n)]
+        known = [[] for _ in range(n)]
+        up = [[] for _ in range(n)]
+        burned = []
+        for kind in range(TH_NUM_KINDS):
+            for c in range(self.s.rules.decks):
+                l = self.s.loc[c * 64 + kind]
+                if l == TH_LOC_ABSENT:
+                    continue
+                q = l & 0x0F
+                if (l & 0x70) == TH_LOC_HAND:
+                    hands[q].append(kind)
+                    if l & TH_LOC_KNOWN:
+                        known[q].append(kind)
+                elif (l & 0x70) == TH_LOC_FACE_UP:
+                    up[q].append(kind)
+                elif l == TH_LOC_BURNED:
+                    burned.append(kind)
+        down = [[None if self.s.down[q][k] == TH_NO_CARD else th_card_kind(self.s.down[q][k])
+                 for k in range(self.s.rules.cards_per_zone)] for q in range(n)]
+        pile = [th_card_kind(self.s.pile[i]) for i in range(self.s.pile_len)]
+        draw = [th_card_kind(self.s.draw[i]) for i in range(self.s.draw_len)]
+        return hands, known, up, down, pile, draw, burned
 
     # ------------------------------------------------------------- zones --
     cdef list _kinds_at(self, int code):

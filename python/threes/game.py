@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import hashlib
-import json
+import re
 import secrets
 from dataclasses import dataclass
 from enum import Enum
@@ -11,7 +11,7 @@ from typing import Any, Dict, List, Optional, Tuple
 import numpy as np
 
 from . import _core
-from .cards import RANKS, Card, rank_index
+from .cards import _TEXT, RANKS, Card, rank_index
 from .errors import IllegalActionError
 from .rules import Rules
 
@@ -124,6 +124,9 @@ def _encode(raw_rules: Dict[str, Any], move: Move) -> int:
     return a
 
 
+_PLAY_RE = re.compile(r"^(10|[2-9tjqkax])(?:x(\d{1,3}))?$")
+
+
 def _parse_move(text: str) -> Move:
     """Parses the notation of Move.__str__ (case and spacing free)."""
     if not isinstance(text, str):
@@ -150,16 +153,11 @@ def _parse_move(text: str) -> Move:
         t = parts[1]
     elif len(parts) != 1:
         raise ValueError(f"{text!r} is not a move: try '7x2', 'up 7x1', 'blind 0', 'pickup' or 'swap 7TA'")
-    rank_part, _, count_part = t.partition("x")
-    try:
-        rank = rank_index(rank_part)
-    except ValueError:
-        raise ValueError(f"{text!r} is not a move: try '7x2', 'up 7x1', 'blind 0', 'pickup' or 'swap 7TA'") from None
-    count = 1
-    if count_part:
-        if not count_part.isdigit():
-            raise ValueError(f"{text!r}: the count after 'x' must be a number")
-        count = int(count_part)
+    m = _PLAY_RE.match(t)
+    if not m:
+        raise ValueError(f"{text!r} is not a move: try '7x2', 'up 7x1', 'blind 0', 'pickup' or 'swap 7TA'")
+    rank = rank_index(m.group(1))
+    count = int(m.group(2)) if m.group(2) else 1
     return Move("play", source, RANKS[rank], count)
 
 
@@ -377,11 +375,12 @@ class State(_core.StateBase):
     # ------------------------------------------------------ serialization --
     def to_dict(self) -> Dict[str, Any]:
         """Everything about the position as a JSON-able dict (see README)."""
-        n = self.num_players()
+        hands, known, up, down, pile, draw, burned = self._snapshot()
+        t = _TEXT
         return {
             "format": STATE_FORMAT,
             "rules": self.rules.to_dict(),
-            "num_players": n,
+            "num_players": self.num_players(),
             "dealer": self.dealer,
             "max_moves": self.max_game_length(),
             "phase": self.phase.value,
@@ -389,13 +388,13 @@ class State(_core.StateBase):
             "move_count": self.move_number(),
             "truncated": self.is_truncated(),
             "finish_order": self.finish_order(),
-            "hands": [[str(c) for c in self.hand(p)] for p in range(n)],
-            "known": [[str(c) for c in self.known_cards(p)] for p in range(n)],
-            "face_up": [[str(c) for c in self.face_up(p)] for p in range(n)],
-            "face_down": [[None if c is None else str(c) for c in self.face_down(p)] for p in range(n)],
-            "pile": [str(c) for c in self.pile()],
-            "draw_pile": [str(c) for c in self.draw_pile()],
-            "burned": [str(c) for c in self.burned()],
+            "hands": [[t[k] for k in h] for h in hands],
+            "known": [[t[k] for k in h] for h in known],
+            "face_up": [[t[k] for k in h] for h in up],
+            "face_down": [[None if k is None else t[k] for k in h] for h in down],
+            "pile": [t[k] for k in pile],
+            "draw_pile": [t[k] for k in draw],
+            "burned": [t[k] for k in burned],
             "history": self.history(),
         }
 
@@ -414,23 +413,19 @@ class State(_core.StateBase):
     def __deepcopy__(self, memo):
         return self.clone()
 
-    def _position(self) -> Dict[str, Any]:
-        d = self.to_dict()
-        del d["history"]
-        return d
-
     def __eq__(self, other) -> bool:
-        """Two states are equal when their positions are (history aside)."""
+        """Two states are equal when their positions are (history aside):
+        same rules, seats, phase, player to move, move count and every card
+        in the same zone (and order, for the piles and slots)."""
         if not isinstance(other, State):
             return NotImplemented
-        return self._position() == other._position()
+        return self._position_key() == other._position_key()
 
     __hash__ = None  # type: ignore[assignment]
 
     def fingerprint(self) -> str:
         """A short hex digest of the position (equal states, equal digests)."""
-        blob = json.dumps(self._position(), sort_keys=True, separators=(",", ":")).encode()
-        return hashlib.blake2b(blob, digest_size=4).hexdigest()
+        return hashlib.blake2b(self._position_key(), digest_size=4).hexdigest()
 
     def __repr__(self) -> str:
         name = self.rules.name
@@ -457,7 +452,13 @@ _OPTIONAL = ("format", "rules", "dealer", "max_moves", "move_count", "truncated"
              "history")
 
 
+_EXACT_KIND = {t: k for k, t in enumerate(_TEXT)}
+
+
 def _parse_card(x: Any, where: str) -> int:
+    k = _EXACT_KIND.get(x) if type(x) is str else None
+    if k is not None:
+        return k
     if not isinstance(x, str):
         raise TypeError(f"{where}: a card is a string such as 'Ah', not {type(x).__name__}")
     try:
@@ -469,7 +470,11 @@ def _parse_card(x: Any, where: str) -> int:
 def _card_list(x: Any, where: str) -> List[int]:
     if not isinstance(x, (list, tuple)):
         raise TypeError(f"{where} must be a list of cards, not {type(x).__name__}")
-    return [_parse_card(c, f"{where}[{i}]") for i, c in enumerate(x)]
+    get = _EXACT_KIND.get
+    out = [get(c) if type(c) is str else None for c in x]
+    if None in out:
+        return [_parse_card(c, f"{where}[{i}]") for i, c in enumerate(x)]
+    return out
 
 
 def _per_seat(d: Dict[str, Any], key: str, n: int) -> list:
@@ -521,10 +526,10 @@ def _state_from_dict(cls, d: Dict[str, Any]) -> State:
     if not isinstance(truncated, bool):
         raise TypeError(f"truncated must be true or false, not {type(truncated).__name__}")
     finish = d.get("finish_order", [])
-    if not isinstance(finish, (list, tuple)) or any(isinstance(q, bool) or not isinstance(q, int) for q in finish):
+    if not isinstance(finish, (list, tuple)) or not set(map(type, finish)) <= {int}:
         raise TypeError("finish_order must be a list of int seats")
     history = d.get("history", [])
-    if not isinstance(history, (list, tuple)) or any(isinstance(a, bool) or not isinstance(a, int) for a in history):
+    if not isinstance(history, (list, tuple)) or not set(map(type, history)) <= {int}:
         raise TypeError("history must be a list of int action ids")
 
     cards = []

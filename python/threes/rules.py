@@ -6,6 +6,7 @@ fields and back, and the C engine validates them.
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Dict, Iterable, Tuple
 
 from . import _core
@@ -143,9 +144,19 @@ class Rules:
         """Rules from ``to_dict()`` output; a ``"preset"`` key names the base."""
         if not isinstance(d, dict):
             raise TypeError(f"rules must be a dict or a preset name, not {type(d).__name__}")
+        try:
+            key = tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in d.items())
+            hash(key)
+        except TypeError:
+            key = None
+        if key is not None and key in _FROM_DICT_CACHE:
+            return _FROM_DICT_CACHE[key]
         d = dict(d)
         base = d.pop("preset", "threes")
-        return cls.preset(base, **d)
+        rules = cls.preset(base, **d)
+        if key is not None and len(_FROM_DICT_CACHE) < 256:
+            _FROM_DICT_CACHE[key] = rules
+        return rules
 
     @classmethod
     def coerce(cls, rules: Any) -> "Rules":
@@ -176,7 +187,7 @@ class Rules:
     def name(self) -> str:
         """The preset these rules equal, or ``"custom"``."""
         for p in PRESETS:
-            if self == Rules.preset(p):
+            if self == _preset_rules(p):
                 return p
         return "custom"
 
@@ -223,7 +234,7 @@ class Rules:
 
     @classmethod
     def _from_raw(cls, raw: Dict[str, Any]) -> "Rules":
-        return cls(**_from_raw(raw))
+        return _rules_from_raw_key(tuple(raw.items()))
 
     def __setattr__(self, name, value):
         raise AttributeError("Rules is immutable: use rules.replace(...)")
@@ -259,3 +270,16 @@ class Rules:
             rows.append((f, str(v)))
         w = max(len(f) for f, _ in rows)
         return "\n".join(f"{f:<{w}}  {v}" for f, v in rows)
+
+
+_FROM_DICT_CACHE: Dict[Any, Rules] = {}
+
+
+@lru_cache(maxsize=None)
+def _preset_rules(name: str) -> Rules:
+    return Rules.preset(name)
+
+
+@lru_cache(maxsize=256)
+def _rules_from_raw_key(key) -> Rules:
+    return Rules(**_from_raw(dict(key)))

@@ -154,6 +154,48 @@ int th_setup_add(th_state *s, int zone, int seat, int kind, int slot, th_error *
   return TH_ERR_SETUP;
 }
 
+void th_state_canonical(const th_state *s, th_state *out) {
+  memset(out, 0, sizeof *out);
+  out->rules = s->rules;
+  out->move_count = s->move_count;
+  out->max_moves = s->max_moves;
+  out->num_players = s->num_players;
+  out->dealer = s->dealer;
+  out->phase = s->phase;
+  out->current = s->current;
+  out->truncated = s->truncated;
+  out->num_out = s->num_out;
+  out->eff_top = s->eff_top;
+  out->run_rank = s->run_rank;
+  out->run_len = s->run_len;
+  out->pile_len = s->pile_len;
+  out->draw_len = s->draw_len;
+  out->burned_len = s->burned_len;
+  out->out_mask = s->out_mask;
+  memcpy(out->finish, s->finish, sizeof out->finish);
+  memcpy(out->hand_len, s->hand_len, sizeof out->hand_len);
+  memcpy(out->up_len, s->up_len, sizeof out->up_len);
+  memcpy(out->down_len, s->down_len, sizeof out->down_len);
+  memcpy(out->hand_rank, s->hand_rank, sizeof out->hand_rank);
+  memcpy(out->up_rank, s->up_rank, sizeof out->up_rank);
+  for (int q = 0; q < TH_MAX_PLAYERS; q++)
+    for (int k = 0; k < TH_MAX_CPZ; k++)
+      out->down[q][k] = s->down[q][k] == TH_NO_CARD ? TH_NO_CARD : (uint8_t)th_card_kind(s->down[q][k]);
+  for (int i = 0; i < s->pile_len; i++) out->pile[i] = (uint8_t)th_card_kind(s->pile[i]);
+  for (int i = 0; i < s->draw_len; i++) out->draw[i] = (uint8_t)th_card_kind(s->draw[i]);
+  memcpy(out->loc, s->loc, sizeof out->loc);
+  int decks = s->rules.decks < TH_MAX_DECKS ? s->rules.decks : TH_MAX_DECKS;
+  for (int kind = 0; kind < TH_NUM_KINDS; kind++) /* insertion sort of each kind's zone codes */
+    for (int c = 1; c < decks; c++)
+      for (int j = c; j > 0; j--) {
+        uint8_t *a = &out->loc[th_card_id(j - 1, kind)], *b = &out->loc[th_card_id(j, kind)];
+        if (*a <= *b) break;
+        uint8_t t = *a;
+        *a = *b;
+        *b = t;
+      }
+}
+
 static int cards_of(const th_state *s, int q) { return s->hand_len[q] + s->up_len[q] + s->down_len[q]; }
 
 int th_setup_finish(th_state *s, int phase, int current, uint32_t move_count, int truncated,

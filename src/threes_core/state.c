@@ -405,7 +405,7 @@ static void play_blind(th_state *s, int p, int slot) {
 }
 
 /* 4.2: cards already face up stay (canonical order), extra copies come from
- * the hand (known first, then canonical), every other card goes to the hand. */
+ * the hand in canonical order, every other card goes to the hand. */
 static void apply_swap(th_state *s, int p, const th_move *m) {
   uint8_t want[TH_NUM_RANKS] = {0};
   for (int i = 0; i < m->count; i++) want[m->face_up[i]]++;
@@ -425,18 +425,15 @@ static void apply_swap(th_state *s, int p, const th_move *m) {
         }
     } else if (w > up) {
       int need = w - up;
-      for (int pass = 0; pass < 2 && need > 0; pass++) {
-        int code = pass == 0 ? loc_known(p) : loc_hand(p);
-        for (int su = 0; su < ns && need > 0; su++)
-          for (int c = 0; c < decks && need > 0; c++) {
-            int id = th_card_id(c, rank * TH_NUM_SUITS + su);
-            if (s->loc[id] != code) continue;
-            s->hand_rank[p][rank]--;
-            s->hand_len[p]--;
-            put_face_up(s, p, id);
-            need--;
-          }
-      }
+      for (int su = 0; su < ns && need > 0; su++)
+        for (int c = 0; c < decks && need > 0; c++) {
+          int id = th_card_id(c, rank * TH_NUM_SUITS + su);
+          if ((s->loc[id] & ~TH_LOC_KNOWN) != loc_hand(p)) continue;
+          s->hand_rank[p][rank]--;
+          s->hand_len[p]--;
+          put_face_up(s, p, id);
+          need--;
+        }
     }
   }
   if (p == s->dealer) {

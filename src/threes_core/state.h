@@ -106,6 +106,12 @@ void th_known_rank_counts(const th_state *s, int seat, uint8_t *out);
 /* The seat that starts the play phase (RULES.md section 5). */
 int th_find_starter(const th_state *s);
 
+/* A canonical copy for comparing positions: copies of one kind are
+ * interchangeable, so card ids in the pile, draw pile and slots become kinds,
+ * each kind's zone codes are sorted, and padding is zero. Two states are the
+ * same position exactly when their canonical copies are equal bytes. */
+void th_state_canonical(const th_state *s, th_state *out);
+
 /* Every invariant of the state; returns 0 or TH_ERR_SETUP with a message. */
 int th_state_check(const th_state *s, th_error *e);
 
