@@ -136,8 +136,11 @@ def swap_state(rules, hands, up, down=None, dealer=None):
     rules = rules_of(rules)
     n = len(hands)
     d = n - 1 if dealer is None else dealer
-    if down is None:
-        down = [[] for _ in range(n)]
+    if down is None:  # RULES.md 4.1: every seat has its face-down cards in the swap phase
+        used = collections.Counter(c for zone in (hands, up) for seat in zone for c in seat)
+        rest = sorted((collections.Counter(full_deck(rules)) - used).elements())
+        k = rules.cards_per_zone
+        down = [rest[i * k:(i + 1) * k] for i in range(n)]
     return build(rules, n, hands=hands, up=up, down=down, phase="swap", current=(d + 1) % n,
                  dealer=dealer, rest_to_draw=True)
 
@@ -657,8 +660,10 @@ def test_6_3_step3_going_out_with_the_last_face_down_card():
 
 def test_6_3_step3_not_out_while_the_draw_pile_refills_the_hand():
     """6.3 steps 2-3: refill comes before the out check."""
-    s = build("threes", 3, hands=[["Kc"], ["Ac"], ["Kd"]], pile=["9h"], draw=["4c"])
-    act(s, "Kx1")
+    # (A draw pile means every hand holds at least 3 cards: 6.3 step 2.)
+    s = build("threes", 3, hands=[["Kc", "Kd", "Ks"], ["Ac", "Ad", "Ah"], ["Qc", "Qd", "Qh"]], pile=["9h"],
+              draw=["4c"])
+    act(s, "Kx3")
     assert s.finish_order() == []
     assert ms(s.hand(0)) == ["4c"]
     assert s.current_player() == 1
@@ -696,8 +701,9 @@ def test_6_2_merge_off_by_default_in_threes():
 def test_6_2_merge_needs_empty_draw_pile_and_single_rank_hand():
     """6.2: merging needs the draw pile empty and every hand card of the merged rank."""
     rules = Rules.preset("threes", merge_hand_with_face_up=True)
-    s = build(rules, hands=[["Qc"], ["Ac"]], up=[["Qd", "Qh", "5s"], []], pile=["9d"], draw=["4c"])
-    assert legal(s) == {"Qx1"}
+    s = build(rules, hands=[["Qc", "Qd", "Qs"], ["Ac", "Ad", "Ah"]], up=[["Qd", "Qh", "5s"], []], pile=["9d"],
+              draw=["4c"])
+    assert legal(s) == {"Qx1", "Qx2", "Qx3"}
     s = build(rules, hands=[["Qc", "Kc"], ["Ac"]], up=[["Qd", "Qh", "5s"], []], pile=["9d"])
     assert legal(s) == {"Qx1", "Kx1"}
 

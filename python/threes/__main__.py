@@ -21,7 +21,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     args = ap.parse_args(argv)
     try:
         game = Game(num_players=args.players, rules=args.rules, max_moves=args.max_moves)
-    except (TypeError, ValueError) as exc:
+    except (TypeError, ValueError, OverflowError) as exc:
         ap.error(str(exc))
     state = game.new_initial_state(seed=args.seed)
     rng = random.Random(args.seed)

@@ -1,4 +1,4 @@
-# cython: language_level=3, autotestdict=False, boundscheck=False, wraparound=False, initializedcheck=False
+# cython: language_level=3, autotestdict=False
 """Thin Cython bindings of the threes-core C engine.
 
 This module only converts between Python values and the C engine's structs:
@@ -117,12 +117,14 @@ def rules_preset(int preset):
     return _rules_to_dict(&r)
 
 
-def rules_validate(dict raw, int num_players=0):
+def rules_validate(dict raw, num_players=0):
     """Raises ValueError with the C engine's message if the rules (and, when
     num_players > 0, the player count) are not valid."""
     cdef th_rules r
     cdef th_error e
     _rules_from_dict(raw, &r)
+    if not 0 <= num_players <= 255:
+        raise ValueError(f"num_players must be between {TH_MIN_PLAYERS} and {TH_MAX_PLAYERS}, not {num_players}")
     if th_rules_validate(&r, num_players, &e) != TH_OK:
         _raise(&e)
 
@@ -139,17 +141,17 @@ def num_distinct_actions(dict raw):
     return th_num_distinct_actions(&r)
 
 
-def decode_action(dict raw, int action):
+def decode_action(dict raw, action):
     """(kind, source, rank, count, slot, face_up) of an id, without a state."""
     cdef th_rules r
     cdef th_move m
     _rules_from_dict(raw, &r)
-    if th_decode_action(&r, action, &m) != TH_OK:
+    if not -1 <= action <= 2**20 or th_decode_action(&r, action, &m) != TH_OK:
         raise IllegalActionError(f"action {action} is out of range: ids are 0..{th_num_distinct_actions(&r) - 1}")
     return _move_tuple(&m)
 
 
-def encode_move(dict raw, int kind, int rank, int count, int slot, face_up):
+def encode_move(dict raw, kind, rank, count, slot, face_up):
     """The id of a move, or -1 when it does not fit the rules."""
     cdef th_rules r
     cdef th_move m
@@ -182,7 +184,17 @@ cdef class StateBase:
     threes.Game.new_initial_state() or threes.State.from_dict()."""
 
     def __cinit__(self):
+        # A state made without _deal/_setup (StateBase.__new__) is an empty,
+        # finished game with valid rules: every method raises or returns
+        # nothing rather than reading garbage.
         self._history = []
+        th_rules_preset(0, &self.s.rules)
+        memset(self.s.loc, TH_LOC_ABSENT, sizeof(self.s.loc))
+        memset(self.s.down, TH_NO_CARD, sizeof(self.s.down))
+        self.s.eff_top = TH_OPEN
+        self.s.run_rank = TH_NO_RANK
+        self.s.phase = TH_PHASE_OVER
+        self.s.current = 0xFF
 
     def __init__(self, *args, **kwargs):
         raise TypeError("a State is made by Game.new_initial_state(), State.from_dict() or clone()")

@@ -136,7 +136,8 @@ class Card:
         return NotImplemented
 
     def __hash__(self) -> int:
-        return hash(("Card", self.kind))
+        # Equal to its text form's hash, since Card("Ah") == "Ah".
+        return hash(_TEXT[self.kind])
 
     def __reduce__(self):
         return (Card, (self.kind,))
@@ -144,6 +145,8 @@ class Card:
 
 def parse_cards(text: str) -> list:
     """Cards from text separated by spaces or commas: ``"Ah Td 2c"``."""
+    if not isinstance(text, str):
+        raise TypeError(f"parse_cards takes a string such as 'Ah Td', not {type(text).__name__}")
     return [Card(t) for t in text.replace(",", " ").split()]
 
 

@@ -115,8 +115,9 @@ def _encode(raw_rules: Dict[str, Any], move: Move) -> int:
     rank = rank_index(move.rank) if move.kind == "play" else 0
     count = move.count if move.kind == "play" else 0
     slot = move.slot if move.kind == "blind" else 0
-    if not isinstance(count, int) or not isinstance(slot, int):
-        raise TypeError("a move's count and slot are ints")
+    for what, v in (("count", count), ("slot", slot)):
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+            raise TypeError(f"a move's {what} is an int, not {type(v).__name__}")
     face_up = tuple(rank_index(r) for r in move.face_up) if move.kind == "swap" else ()
     a = _core.encode_move(raw_rules, kind, rank, count, slot, face_up)
     if a < 0:
@@ -124,7 +125,7 @@ def _encode(raw_rules: Dict[str, Any], move: Move) -> int:
     return a
 
 
-_PLAY_RE = re.compile(r"^(10|[2-9tjqkax])(?:x(\d{1,3}))?$")
+_PLAY_RE = re.compile(r"^(10|[2-9tjqkax])(?:x([0-9]{1,3}))?$")
 
 
 def _parse_move(text: str) -> Move:
@@ -136,7 +137,7 @@ def _parse_move(text: str) -> Move:
         return Move("pickup")
     if t.startswith("blind"):
         rest = t[5:].strip()
-        if rest.isdigit():
+        if re.fullmatch(r"[0-9]{1,3}", rest):
             return Move("blind", "face_down", slot=int(rest))
         raise ValueError(f"{text!r}: write a blind play as 'blind 0'")
     if t.startswith("swap"):
@@ -228,7 +229,10 @@ class Game:
 
     def decode_action(self, action: int) -> Move:
         """The move of an id, without a state (source None)."""
-        return _move_from_tuple(_core.decode_action(self._raw, _check_int(action, "action")))
+        a = _check_int(action, "action")
+        if not 0 <= a < self.num_distinct_actions():
+            raise IllegalActionError(f"action {a} is out of range: ids are 0..{self.num_distinct_actions() - 1}")
+        return _move_from_tuple(_core.decode_action(self._raw, a))
 
     def encode_move(self, move: Move) -> int:
         return _encode(self._raw, move)
@@ -485,9 +489,9 @@ def _per_seat(d: Dict[str, Any], key: str, n: int) -> list:
 
 
 def _int_field(d: Dict[str, Any], key: str, default: Any) -> Any:
-    v = d.get(key, default)
-    if v is default:
-        return v
+    if key not in d:
+        return default
+    v = d[key]
     if isinstance(v, bool) or not isinstance(v, int):
         raise TypeError(f"{key} must be an int, not {type(v).__name__}")
     return v

@@ -388,6 +388,16 @@ int th_state_check(const th_state *s, th_error *e) {
   if (mask != s->out_mask) FAIL("the out mask disagrees with the finishing order");
   for (int q = 0; q < n; q++)
     if (!((mask >> q) & 1) && !(s->hand_len[q] + s->up_len[q] + s->down_len[q])) FAIL("seat %d has no cards but is not out", q);
+  if (s->draw_len > 0 && s->phase != TH_PHASE_OVER)
+    for (int q = 0; q < n; q++)
+      if (s->hand_len[q] < K)
+        FAIL("seat %d holds %d hand cards while the draw pile is not empty: hands are refilled to %d (RULES.md 6.3)",
+             q, s->hand_len[q], K);
+  if (s->phase == TH_PHASE_SWAP)
+    for (int q = 0; q < n; q++)
+      if (s->hand_len[q] != K || s->up_len[q] != K || s->down_len[q] != K)
+        FAIL("in the swap phase every seat holds %d cards in hand, face up and face down (seat %d: %d, %d, %d)", K, q,
+             s->hand_len[q], s->up_len[q], s->down_len[q]);
   if (s->phase == TH_PHASE_OVER) {
     if (s->current != TH_NO_SEAT) FAIL("a finished game has a player to move");
   } else {
