@@ -1,4 +1,4 @@
-# cython: language_level=3, autotestdict=False
+# cython: language_level=3, autotestdict=False, auto_pickle=False
 """Thin Cython bindings of the threes-core C engine.
 
 This module only converts between Python values and the C engine's structs:
