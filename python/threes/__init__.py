@@ -19,6 +19,8 @@ from .game import (
     State,
 )
 
+from .rollouts import POLICIES, RolloutResult, rollout, rollouts
+
 __version__ = "0.1.0"
 
 __all__ = [
@@ -27,14 +29,18 @@ __all__ = [
     "Game",
     "IllegalActionError",
     "Move",
+    "POLICIES",
     "PRESETS",
     "Phase",
     "RANKS",
+    "RolloutResult",
     "Rules",
     "STATE_SIZE_BYTES",
     "SUITS",
     "State",
     "TERMINAL_PLAYER_ID",
     "format_cards",
+    "rollout",
+    "rollouts",
     "parse_cards",
 ]

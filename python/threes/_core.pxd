@@ -1,5 +1,5 @@
 # Declarations of the C engine (src/threes_core/threes.h) for Cython.
-from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 
 cdef extern from "threes.h" nogil:
     enum:
@@ -139,8 +139,37 @@ cdef extern from "threes.h" nogil:
                         const uint8_t *finish, int num_finish, th_error *e)
 
 
+cdef extern from "threes.h" nogil:
+    enum:
+        TH_POLICY_RANDOM
+        TH_POLICY_GREEDY
+        TH_POLICY_HEURISTIC
+        TH_NUM_POLICIES
+        TH_MAX_THREADS
+    ctypedef struct th_batch:
+        const th_state *start
+        th_rules rules
+        int num_players
+        int dealer
+        uint32_t max_moves
+        uint8_t policies[12]
+        uint64_t seed
+        int64_t n
+        int8_t *places
+        uint32_t *moves
+        uint8_t *truncated
+    int th_rollouts(const th_batch *b, int threads, th_error *e)
+    uint32_t th_rollout(th_state *s, const uint8_t *policies, th_rng *rng)
+    uint32_t th_rollout_full(th_state *s, const uint8_t *policies, th_rng *rng, int check)
+    void th_batch_rng(uint64_t seed, uint64_t i, th_rng *rng)
+    uint64_t th_state_copy_bench(const th_state *s, th_state *scratch, uint64_t n)
+    int th_policy_action(const th_state *s, int policy, th_rng *rng)
+    uint64_t th_batch_seed(uint64_t seed, uint64_t i)
+
+
 cdef class StateBase:
     cdef th_state s
     cdef list _history
+    cdef Py_ssize_t _hlen
     cdef list _kinds_at(self, int code)
     cdef int _seat(self, seat) except -1

@@ -6,10 +6,13 @@ the rules of the game live in C (src/threes_core/), the pleasant API in the
 Python package (threes/*.py). Everything that enters from Python is checked by
 the C entry points, and their errors are raised as Python exceptions.
 """
-from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memset
 
+from cpython.object cimport PyObject, PyTypeObject, Py_TYPE
 from operator import index as _index
+
+cdef tuple _EMPTY = ()
 
 from threes.errors import IllegalActionError
 
@@ -24,6 +27,8 @@ TERMINAL_PLAYER_ID = TH_TERMINAL_PLAYER
 DEFAULT_MAX_MOVES = TH_DEFAULT_MAX_MOVES
 MAX_MAX_MOVES = TH_MAX_MAX_MOVES
 NUM_PRESETS = TH_NUM_PRESETS
+NUM_POLICIES = TH_NUM_POLICIES
+MAX_THREADS = TH_MAX_THREADS
 STATE_SIZE_BYTES = sizeof(th_state)
 
 ZONE_HAND = TH_ZONE_HAND
@@ -188,6 +193,7 @@ cdef class StateBase:
         # finished game with valid rules: every method raises or returns
         # nothing rather than reading garbage.
         self._history = []
+        self._hlen = 0
         th_rules_preset(0, &self.s.rules)
         memset(self.s.loc, TH_LOC_ABSENT, sizeof(self.s.loc))
         memset(self.s.down, TH_NO_CARD, sizeof(self.s.down))
@@ -234,13 +240,18 @@ cdef class StateBase:
         if th_setup_finish(&st.s, phase, current, move_count, truncated, fin, len(finish), &e) != TH_OK:
             _raise(&e)
         st._history = list(history)
+        st._hlen = len(st._history)
         return st
 
     def clone(self):
         """An independent copy (the C state is copied by value)."""
-        cdef StateBase c = type(self).__new__(type(self))
+        cdef PyTypeObject *t = Py_TYPE(self)
+        cdef StateBase c = <StateBase>t.tp_new(<type>t, <PyObject *>_EMPTY, NULL)
         c.s = self.s
-        c._history = list(self._history)
+        # The history list is shared copy-on-write: a state appends in place
+        # only while it is at the list's tip (see apply_action).
+        c._history = self._history
+        c._hlen = self._hlen
         return c
 
     # ------------------------------------------------------------ queries --
@@ -299,7 +310,10 @@ cdef class StateBase:
             raise IllegalActionError(f"action {a} is out of range: ids are 0..{th_num_distinct_actions(&self.s.rules) - 1}")
         if th_apply_action(&self.s, a, &e) != TH_OK:
             _raise(&e)
+        if len(self._history) != self._hlen:
+            self._history = self._history[:self._hlen]
         self._history.append(a)
+        self._hlen += 1
 
     def returns(self):
         """One value per seat: (N-1-2k)/(N-1) for place k; all 0 before the end."""
@@ -315,7 +329,7 @@ cdef class StateBase:
     def history(self):
         """Action ids applied to this state (since the deal, or since the
         position was built by from_dict)."""
-        return list(self._history)
+        return self._history[:self._hlen]
 
     def _phase_id(self):
         return self.s.phase
@@ -344,6 +358,54 @@ cdef class StateBase:
     def _run(self):
         """(rank index or None, length) of the run at the top of the pile."""
         return (None if self.s.run_rank == TH_NO_RANK else self.s.run_rank, self.s.run_len)
+
+    def _rollout_both(self, policies, uint64_t seed, bint check=True):
+        """Plays game 0 of a batch seeded `seed` from this state twice: with
+        the fast counts-only rollout and on the full state (checking every
+        invariant after every move when `check`). Returns ((finish, moves,
+        truncated) fast, (finish, moves, truncated) full, final full State)."""
+        cdef th_state a = self.s
+        cdef th_state b = self.s
+        cdef th_rng ra, rb
+        cdef uint8_t pol[12]
+        cdef uint32_t ma, mb
+        policies = list(policies)
+        if len(policies) != self.s.num_players:
+            raise ValueError("one policy per seat")
+        for q, p in enumerate(policies):
+            if not 0 <= p < TH_NUM_POLICIES:
+                raise ValueError(f"policy {p} does not exist")
+            pol[q] = p
+        th_batch_rng(seed, 0, &ra)
+        th_batch_rng(seed, 0, &rb)
+        with nogil:
+            ma = th_rollout(&a, pol, &ra)
+            mb = th_rollout_full(&b, pol, &rb, check)
+        if mb == 0xFFFFFFFF:
+            raise AssertionError("an invariant failed during the full rollout")
+        cdef StateBase out = type(self).__new__(type(self))
+        out.s = b
+        fa = [a.finish[i] for i in range(a.num_out)]
+        fb = [b.finish[i] for i in range(b.num_out)]
+        return (fa, ma, bool(a.truncated)), (fb, mb, bool(b.truncated)), out
+
+    def _policy_action(self, int policy, uint64_t seed):
+        """The action the C policy picks here, its rng seeded with `seed`."""
+        cdef th_rng rng
+        if not 0 <= policy < TH_NUM_POLICIES:
+            raise ValueError(f"policy {policy} does not exist")
+        if self.s.phase == TH_PHASE_OVER:
+            raise ValueError("the game is over: no action to choose")
+        th_rng_seed(&rng, seed)
+        return th_policy_action(&self.s, policy, &rng)
+
+    def _copy_bench(self, uint64_t n):
+        """Copies the C state n times in C (a benchmark helper); returns a checksum."""
+        cdef th_state scratch[2]
+        cdef uint64_t r
+        with nogil:
+            r = th_state_copy_bench(&self.s, scratch, n)
+        return r
 
     def _check(self):
         """Runs the C invariant check; raises AssertionError if it fails."""
@@ -444,3 +506,54 @@ cdef inline object _as_action(object x):
         return _index(x)
     except TypeError:
         raise TypeError(f"expected an int, not {type(x).__name__}") from None
+
+
+def batch_seed(uint64_t seed, uint64_t i):
+    """The seed of game i of a rollout batch seeded with `seed`."""
+    return th_batch_seed(seed, i)
+
+
+def run_rollouts(source, int num_players, policies, uint64_t seed, int64_t n, int threads,
+                 int8_t[:, ::1] places, uint32_t[::1] moves, uint8_t[::1] truncated,
+                 int dealer=-1, uint32_t max_moves=0):
+    """Plays n games in C with the GIL released. `source` is a StateBase (every
+    game from that position) or a raw rules dict (fresh deals). Output arrays:
+    places (n, num_players), moves (n,), truncated (n,)."""
+    cdef th_batch b
+    cdef th_error e
+    cdef StateBase st
+    cdef th_state start  # a private copy: other threads may change the state meanwhile
+    cdef int rc
+    memset(&b, 0, sizeof(th_batch))
+    if n < 0:
+        raise ValueError(f"the number of games must be >= 0, not {n}")
+    if places.shape[0] != n or places.shape[1] != num_players or moves.shape[0] != n or truncated.shape[0] != n:
+        raise ValueError("output arrays do not match n and num_players")
+    if isinstance(source, StateBase):
+        st = source
+        if st.s.num_players != num_players:
+            raise ValueError("num_players does not match the state")
+        start = st.s
+        b.start = &start
+    else:
+        _rules_from_dict(source, &b.rules)
+        b.num_players = num_players
+        b.dealer = dealer
+        b.max_moves = max_moves
+    policies = list(policies)
+    if len(policies) != num_players:
+        raise ValueError(f"one policy per seat: {num_players} needed, {len(policies)} given")
+    for q, pol in enumerate(policies):
+        if not 0 <= pol < TH_NUM_POLICIES:
+            raise ValueError(f"policy {pol} does not exist")
+        b.policies[q] = pol
+    b.seed = seed
+    b.n = n
+    if n > 0:
+        b.places = &places[0, 0]
+        b.moves = &moves[0]
+        b.truncated = &truncated[0]
+    with nogil:
+        rc = th_rollouts(&b, threads, &e)
+    if rc != TH_OK:
+        _raise(&e)

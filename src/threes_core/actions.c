@@ -10,9 +10,28 @@ static int binom(int n, int k) {
   return (int)v;
 }
 
+/* MULTICHOOSE[n][k] = C(n+k-1, k) for n <= 14 ranks and k <= TH_MAX_CPZ. */
+static const uint16_t MULTICHOOSE[TH_NUM_RANKS + 1][TH_MAX_CPZ + 1] = {
+    {1, 0, 0, 0, 0, 0},
+    {1, 1, 1, 1, 1, 1},
+    {1, 2, 3, 4, 5, 6},
+    {1, 3, 6, 10, 15, 21},
+    {1, 4, 10, 20, 35, 56},
+    {1, 5, 15, 35, 70, 126},
+    {1, 6, 21, 56, 126, 252},
+    {1, 7, 28, 84, 210, 462},
+    {1, 8, 36, 120, 330, 792},
+    {1, 9, 45, 165, 495, 1287},
+    {1, 10, 55, 220, 715, 2002},
+    {1, 11, 66, 286, 1001, 3003},
+    {1, 12, 78, 364, 1365, 4368},
+    {1, 13, 91, 455, 1820, 6188},
+    {1, 14, 105, 560, 2380, 8568}};
+
 int th_multichoose(int n, int k) {
   if (k == 0) return 1;
   if (n <= 0) return 0;
+  if (n <= TH_NUM_RANKS && k <= TH_MAX_CPZ) return MULTICHOOSE[n][k];
   return binom(n + k - 1, k);
 }
 

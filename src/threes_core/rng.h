@@ -24,10 +24,26 @@ uint64_t th_splitmix64(uint64_t *x);
 /* Seeds the four words of xoshiro256** from splitmix64(seed). */
 void th_rng_seed(th_rng *r, uint64_t seed);
 
+static inline uint64_t th_rotl64(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
 /* The next 64-bit output of xoshiro256**. */
-uint64_t th_rng_next(th_rng *r);
+static inline uint64_t th_rng_next(th_rng *r) {
+  uint64_t *s = r->s;
+  const uint64_t result = th_rotl64(s[1] * 5, 7) * 9;
+  const uint64_t t = s[1] << 17;
+  s[2] ^= s[0];
+  s[3] ^= s[1];
+  s[1] ^= s[2];
+  s[0] ^= s[3];
+  s[2] ^= t;
+  s[3] = th_rotl64(s[3], 45);
+  return result;
+}
 
 /* A number in [0, n), 1 <= n <= 2^32. */
-uint32_t th_rng_below(th_rng *r, uint32_t n);
+static inline uint32_t th_rng_below(th_rng *r, uint32_t n) {
+  uint64_t hi = th_rng_next(r) >> 32;
+  return (uint32_t)((hi * (uint64_t)n) >> 32);
+}
 
 #endif

@@ -70,6 +70,7 @@ int th_setup_begin(th_state *s, const th_rules *r, int num_players, int dealer, 
   s->run_rank = TH_NO_RANK;
   memset(s->loc, TH_LOC_ABSENT, sizeof s->loc);
   memset(s->down, TH_NO_CARD, sizeof s->down);
+  th_state_init_tables(s);
   if (e) e->code = TH_OK;
   return TH_OK;
 }
@@ -144,6 +145,7 @@ int th_setup_add(th_state *s, int zone, int seat, int kind, int slot, th_error *
     case TH_ZONE_PILE:
       s->loc[id] = TH_LOC_PILE;
       s->pile[s->pile_len++] = (uint8_t)id;
+      s->pile_rank[rank]++;
       return TH_OK;
     default:
       s->loc[id] = TH_LOC_BURNED;
@@ -152,6 +154,18 @@ int th_setup_add(th_state *s, int zone, int seat, int kind, int slot, th_error *
   }
   th_set_error(e, TH_ERR_SETUP, "a zone holds too many cards");
   return TH_ERR_SETUP;
+}
+
+uint64_t th_state_copy_bench(const th_state *s, th_state scratch[2], uint64_t n) {
+  uint64_t sum = 0;
+  for (uint64_t i = 0; i < n; i++) {
+    memcpy(&scratch[i & 1], s, sizeof *s);
+#if defined(__GNUC__) || defined(__clang__)
+    __asm__ __volatile__("" : : "r"(&scratch[i & 1]) : "memory");
+#endif
+    sum += scratch[i & 1].move_count + scratch[i & 1].draw[i % TH_MAX_CARDS];
+  }
+  return sum;
 }
 
 void th_state_canonical(const th_state *s, th_state *out) {
@@ -172,12 +186,14 @@ void th_state_canonical(const th_state *s, th_state *out) {
   out->draw_len = s->draw_len;
   out->burned_len = s->burned_len;
   out->out_mask = s->out_mask;
+  memcpy(out->playable_by_top, s->playable_by_top, sizeof out->playable_by_top);
   memcpy(out->finish, s->finish, sizeof out->finish);
   memcpy(out->hand_len, s->hand_len, sizeof out->hand_len);
   memcpy(out->up_len, s->up_len, sizeof out->up_len);
   memcpy(out->down_len, s->down_len, sizeof out->down_len);
   memcpy(out->hand_rank, s->hand_rank, sizeof out->hand_rank);
   memcpy(out->up_rank, s->up_rank, sizeof out->up_rank);
+  memcpy(out->pile_rank, s->pile_rank, sizeof out->pile_rank);
   for (int q = 0; q < TH_MAX_PLAYERS; q++)
     for (int k = 0; k < TH_MAX_CPZ; k++)
       out->down[q][k] = s->down[q][k] == TH_NO_CARD ? TH_NO_CARD : (uint8_t)th_card_kind(s->down[q][k]);
@@ -304,9 +320,17 @@ int th_setup_finish(th_state *s, int phase, int current, uint32_t move_count, in
 
 int th_state_check(const th_state *s, th_error *e) {
   const th_rules *r = &s->rules;
-  if (th_rules_validate(r, s->num_players, e)) FAIL("the state's rules are not valid: %s", e ? e->msg : "");
+  th_error re;
+  if (th_rules_validate(r, s->num_players, &re)) FAIL("the state's rules are not valid: %s", re.msg);
   int n = s->num_players, K = r->cards_per_zone;
   if (s->dealer >= n) FAIL("dealer %d is not a seat", s->dealer);
+  {
+    th_state t;
+    t.rules = s->rules;
+    th_state_init_tables(&t);
+    if (memcmp(t.playable_by_top, s->playable_by_top, sizeof t.playable_by_top))
+      FAIL("the state's playable table does not match its rules");
+  }
   uint8_t hand[TH_MAX_PLAYERS][TH_NUM_RANKS], up[TH_MAX_PLAYERS][TH_NUM_RANKS];
   int hand_n[TH_MAX_PLAYERS] = {0}, up_n[TH_MAX_PLAYERS] = {0}, down_n[TH_MAX_PLAYERS] = {0};
   int draw_n = 0, pile_n = 0, burned_n = 0, total = 0;
@@ -339,9 +363,12 @@ int th_state_check(const th_state *s, th_error *e) {
     FAIL("the draw pile, pile or burned counts disagree with the cards' zones");
   uint8_t seen[TH_CARD_ID_SPACE];
   memset(seen, 0, sizeof seen);
+  uint8_t pile_rank[16] = {0};
   for (int i = 0; i < s->pile_len; i++) {
     if (s->loc[s->pile[i]] != TH_LOC_PILE || seen[s->pile[i]]++) FAIL("pile entry %d is wrong", i);
+    pile_rank[th_card_rank(s->pile[i])]++;
   }
+  if (memcmp(pile_rank, s->pile_rank, sizeof pile_rank)) FAIL("the pile's per-rank counts are wrong");
   for (int i = 0; i < s->draw_len; i++) {
     if (s->loc[s->draw[i]] != TH_LOC_DRAW || seen[s->draw[i]]++) FAIL("draw pile entry %d is wrong", i);
   }

@@ -13,20 +13,25 @@ static inline int num_suits_of_rank(int rank) { return rank == TH_RANK_JOKER ? T
 static inline int loc_hand(int seat) { return TH_LOC_HAND | seat; }
 static inline int loc_known(int seat) { return TH_LOC_HAND | TH_LOC_KNOWN | seat; }
 
-/* 6.1: the ranks that may be played on the pile now, as a mask. */
-static inline uint16_t playable_mask(const th_state *s) {
+static inline uint16_t playable_mask(const th_state *s) { return th_playable_mask(s); }
+
+void th_state_init_tables(th_state *s) {
   const th_rules *r = &s->rules;
-  int t = s->eff_top;
-  if (t == TH_OPEN) return TH_ALL_RANKS_MASK;
-  uint16_t m;
-  if (has_rank(r->lower, t)) {
-    int lim = r->lower_strict ? t : t + 1; /* ranks below lim */
-    m = (uint16_t)((1u << lim) - 1u);
-  } else {
-    m = (uint16_t)~((1u << t) - 1u);
+  for (int t = 0; t < 16; t++) {
+    uint16_t m;
+    if (t >= TH_NUM_RANKS) {
+      m = TH_ALL_RANKS_MASK; /* open pile (TH_OPEN & 15 == 15) */
+    } else if ((r->lower >> t) & 1) {
+      int lim = r->lower_strict ? t : t + 1; /* ranks below lim */
+      m = (uint16_t)((1u << lim) - 1u);
+    } else {
+      m = (uint16_t)~((1u << t) - 1u);
+    }
+    s->playable_by_top[t] = (uint16_t)((m | r->wild) & TH_ALL_RANKS_MASK);
   }
-  return (uint16_t)((m | r->wild) & TH_ALL_RANKS_MASK);
 }
+
+
 
 int th_playable(const th_state *s, int rank) {
   if (rank < 0 || rank >= TH_NUM_RANKS) return 0;
@@ -34,9 +39,9 @@ int th_playable(const th_state *s, int rank) {
 }
 
 static inline int next_active(const th_state *s, int p) {
-  int n = s->num_players;
+  int n = s->num_players, q = p;
   for (int i = 1; i <= n; i++) {
-    int q = (p + i) % n;
+    q = q + 1 == n ? 0 : q + 1;
     if (!((s->out_mask >> q) & 1)) return q;
   }
   return p;
@@ -54,6 +59,7 @@ static void clear_state(th_state *s, const th_rules *r, int num_players, int dea
   s->run_rank = TH_NO_RANK;
   memset(s->loc, TH_LOC_ABSENT, sizeof s->loc);
   memset(s->down, TH_NO_CARD, sizeof s->down);
+  th_state_init_tables(s);
 }
 
 static int check_game_args(const th_rules *r, int num_players, int *dealer, uint32_t *max_moves, th_error *e) {
@@ -181,27 +187,30 @@ int th_find_starter(const th_state *s) {
 
 /* ------------------------------------------------------ legal actions -- */
 
-static int swap_gen(const uint8_t *avail, int k, int depth, int lo, uint8_t *cur, uint16_t *out, int n,
-                    int base) {
+/* Lists the swap choices (multisets of k ranks within avail) in
+ * lexicographic order; `index` is the lexicographic index of the prefix
+ * chosen so far (see th_swap_index), so ids come out sorted. */
+static int swap_gen(uint8_t *avail, int k, int depth, int lo, int index, uint16_t *out, int n, int base) {
   if (depth == k) {
-    out[n++] = (uint16_t)(base + th_swap_index(cur, k));
+    out[n++] = (uint16_t)(base + index);
     return n;
   }
-  if (depth >= TH_MAX_CPZ) return n;
   for (int r = lo; r < TH_NUM_RANKS; r++) {
-    int used = 0;
-    for (int i = 0; i < depth; i++) used += cur[i] == r;
-    if (avail[r] <= used) continue;
-    cur[depth] = (uint8_t)r;
-    n = swap_gen(avail, k, depth + 1, r, cur, out, n, base);
+    if (avail[r]) {
+      avail[r]--;
+      n = swap_gen(avail, k, depth + 1, r, index, out, n, base);
+      avail[r]++;
+    }
+    index += th_multichoose(TH_NUM_RANKS - r, k - depth - 1);
   }
   return n;
 }
 
 static int swap_legal(const th_state *s, int p, uint16_t *out) {
-  uint8_t avail[TH_NUM_RANKS], cur[TH_MAX_CPZ] = {0};
+  uint8_t avail[TH_NUM_RANKS];
   for (int r = 0; r < TH_NUM_RANKS; r++) avail[r] = (uint8_t)(s->hand_rank[p][r] + s->up_rank[p][r]);
-  return swap_gen(avail, s->rules.cards_per_zone, 0, 0, cur, out, 0, th_first_swap_action(&s->rules));
+  int k = s->rules.cards_per_zone < TH_MAX_CPZ ? s->rules.cards_per_zone : TH_MAX_CPZ;
+  return swap_gen(avail, k, 0, 0, 0, out, 0, th_first_swap_action(&s->rules));
 }
 
 static inline uint16_t present_mask(const uint8_t *counts) {
@@ -287,16 +296,27 @@ int th_is_legal(const th_state *s, int a) {
 }
 
 /* -------------------------------------------------------------- apply -- */
+/* The rules below act on the per-rank counts (hand_rank, up_rank, pile_rank,
+ * the pile's top and run): that is all the rules need. With `ident` set they
+ * also move the physical cards (loc[], the pile's ids, known marks); the
+ * checked API always sets it. Rollouts clear it for the play phase, on a
+ * scratch copy whose only outputs are the finishing order and the move count
+ * (rollout.c): the same rules, the same game, without the bookkeeping. */
 
-static inline void push_pile(th_state *s, int id) {
+#if defined(__GNUC__) || defined(__clang__)
+#define TH_HOT static inline __attribute__((always_inline))
+#else
+#define TH_HOT static inline
+#endif
+
+TH_HOT void push_pile(th_state *s, int id) {
   s->pile[s->pile_len++] = (uint8_t)id;
   s->loc[id] = TH_LOC_PILE;
 }
 
-/* Moves `count` cards of `rank` whose loc equals `code` to the pile, in
- * canonical order; returns how many moved. */
-static int move_rank_to_pile(th_state *s, int rank, int code, int count) {
-  int moved = 0, decks = s->rules.decks, ns = num_suits_of_rank(rank);
+/* Moves `count` face-up cards of `rank` of seat p to the pile, canonical order. */
+static void face_up_rank_to_pile(th_state *s, int p, int rank, int count) {
+  int moved = 0, decks = s->rules.decks, ns = num_suits_of_rank(rank), code = TH_LOC_FACE_UP | p;
   for (int su = 0; su < ns && moved < count; su++)
     for (int c = 0; c < decks && moved < count; c++) {
       int id = th_card_id(c, rank * TH_NUM_SUITS + su);
@@ -305,27 +325,57 @@ static int move_rank_to_pile(th_state *s, int rank, int code, int count) {
         moved++;
       }
     }
-  return moved;
 }
 
-static void burn_pile(th_state *s) {
-  for (int i = 0; i < s->pile_len; i++) s->loc[s->pile[i]] = TH_LOC_BURNED;
-  s->burned_len = (uint8_t)(s->burned_len + s->pile_len);
+/* Section 2: known copies of `rank` leave the hand first (canonical order),
+ * then the others (canonical order); one pass over the rank's ids. */
+static void hand_rank_to_pile(th_state *s, int p, int rank, int count) {
+  uint8_t later[TH_MAX_COPIES_PER_RANK];
+  int n_later = 0, moved = 0, decks = s->rules.decks, ns = num_suits_of_rank(rank);
+  int known = loc_known(p), plain = loc_hand(p);
+  for (int su = 0; su < ns && moved < count; su++)
+    for (int c = 0; c < decks && moved < count; c++) {
+      int id = th_card_id(c, rank * TH_NUM_SUITS + su);
+      int l = s->loc[id];
+      if (l == known) {
+        push_pile(s, id);
+        moved++;
+      } else if (l == plain && n_later < TH_MAX_COPIES_PER_RANK) {
+        later[n_later++] = (uint8_t)id;
+      }
+    }
+  for (int i = 0; i < n_later && moved < count; i++, moved++) push_pile(s, later[i]);
+}
+
+TH_HOT void clear_pile_counts(th_state *s) {
+  memset(s->pile_rank, 0, sizeof s->pile_rank);
   s->pile_len = 0;
   s->eff_top = TH_OPEN;
   s->run_rank = TH_NO_RANK;
   s->run_len = 0;
 }
 
-static void refill(th_state *s, int p) {
+TH_HOT void burn_pile(th_state *s, int ident) {
+  if (ident)
+    for (int i = 0; i < s->pile_len; i++) s->loc[s->pile[i]] = TH_LOC_BURNED;
+  s->burned_len = (uint8_t)(s->burned_len + s->pile_len);
+  clear_pile_counts(s);
+}
+
+TH_HOT void refill(th_state *s, int p, int ident) {
   int K = s->rules.cards_per_zone;
-  while (s->hand_len[p] < K && s->draw_len > 0) put_hand(s, p, s->draw[--s->draw_len], 0);
+  while (s->hand_len[p] < K && s->draw_len > 0) {
+    int id = s->draw[--s->draw_len];
+    if (ident) s->loc[id] = (uint8_t)loc_hand(p);
+    s->hand_rank[p][th_card_rank(id)]++;
+    s->hand_len[p]++;
+  }
 }
 
 /* 6.3 step 3 and 4, and section 7. */
-static void finish_turn(th_state *s, int p, int how) {
+TH_HOT void finish_turn(th_state *s, int p, int how) {
   const th_rules *r = &s->rules;
-  if (s->hand_len[p] + s->up_len[p] + s->down_len[p] == 0) {
+  if (s->hand_len[p] == 0 && s->up_len[p] + s->down_len[p] == 0) {
     s->finish[s->num_out++] = (uint8_t)p;
     s->out_mask |= (uint16_t)(1u << p);
     if (s->num_players - s->num_out == 1) {
@@ -344,63 +394,69 @@ static void finish_turn(th_state *s, int p, int how) {
 }
 
 /* 6.3 steps 1 and 2 after `count` cards of `rank` went onto the pile. */
-static void after_play(th_state *s, int p, int rank, int count) {
+TH_HOT void after_play(th_state *s, int p, int rank, int count, int ident) {
   const th_rules *r = &s->rules;
   int invisible = has_rank(r->invisible, rank);
-  if (!invisible) s->eff_top = (uint8_t)rank;
-  if (!(invisible && r->invisible_in_runs == TH_RUNS_SKIP)) {
-    if (s->run_rank == rank) {
-      s->run_len = (uint8_t)(s->run_len + count);
-    } else {
-      s->run_rank = (uint8_t)rank;
-      s->run_len = (uint8_t)count;
-    }
-  }
+  int in_run = !(invisible && r->invisible_in_runs == TH_RUNS_SKIP);
+  int same = s->run_rank == rank;
+  /* Written without branches: which way these go is random in a rollout. */
+  unsigned keep_top = 0u - (unsigned)invisible, keep_run = 0u - (unsigned)!in_run;
+  unsigned new_len = (unsigned)count + ((0u - (unsigned)same) & s->run_len);
+  s->eff_top = (uint8_t)((keep_top & s->eff_top) | (~keep_top & (unsigned)rank));
+  s->run_len = (uint8_t)((keep_run & s->run_len) | (~keep_run & new_len));
+  s->run_rank = (uint8_t)((keep_run & s->run_rank) | (~keep_run & (unsigned)rank));
   int burned = has_rank(r->burn, rank) || (r->run_to_burn && s->run_len >= r->run_to_burn);
-  if (burned) burn_pile(s);
-  refill(s, p);
+  if (burned) burn_pile(s, ident);
+  refill(s, p, ident);
   finish_turn(s, p, burned ? TURN_BURNED : TURN_PLAIN);
 }
 
-static void pick_up(th_state *s, int p) {
-  for (int i = 0; i < s->pile_len; i++) put_hand(s, p, s->pile[i], 1);
-  s->pile_len = 0;
-  s->eff_top = TH_OPEN;
-  s->run_rank = TH_NO_RANK;
-  s->run_len = 0;
+TH_HOT void pick_up(th_state *s, int p, int ident) {
+  if (ident)
+    for (int i = 0; i < s->pile_len; i++) s->loc[s->pile[i]] = (uint8_t)loc_known(p);
+  for (int k = 0; k < TH_NUM_RANKS; k++) s->hand_rank[p][k] = (uint8_t)(s->hand_rank[p][k] + s->pile_rank[k]);
+  s->hand_len[p] = (uint8_t)(s->hand_len[p] + s->pile_len);
+  clear_pile_counts(s);
   finish_turn(s, p, TURN_PICKED_UP);
 }
 
-static void play(th_state *s, int p, int rank, int count) {
+TH_HOT void play(th_state *s, int p, int rank, int count, int ident) {
   int h = 0;
   if (s->hand_len[p] > 0) {
     h = count < s->hand_rank[p][rank] ? count : s->hand_rank[p][rank];
-    /* Section 2: known copies leave the hand first, then the others. */
-    int moved = move_rank_to_pile(s, rank, loc_known(p), h);
-    move_rank_to_pile(s, rank, loc_hand(p), h - moved);
+    if (ident) hand_rank_to_pile(s, p, rank, h);
     s->hand_rank[p][rank] = (uint8_t)(s->hand_rank[p][rank] - h);
     s->hand_len[p] = (uint8_t)(s->hand_len[p] - h);
   }
   int u = count - h;
   if (u > 0) {
-    move_rank_to_pile(s, rank, TH_LOC_FACE_UP | p, u);
+    if (ident) face_up_rank_to_pile(s, p, rank, u);
     s->up_rank[p][rank] = (uint8_t)(s->up_rank[p][rank] - u);
     s->up_len[p] = (uint8_t)(s->up_len[p] - u);
   }
-  after_play(s, p, rank, count);
+  if (!ident) s->pile_len = (uint8_t)(s->pile_len + count);
+  s->pile_rank[rank] = (uint8_t)(s->pile_rank[rank] + count);
+  after_play(s, p, rank, count, ident);
 }
 
-static void play_blind(th_state *s, int p, int slot) {
+TH_HOT void play_blind(th_state *s, int p, int slot, int ident) {
   int id = s->down[p][slot];
   s->down[p][slot] = TH_NO_CARD;
   s->down_len[p]--;
   int rank = th_card_rank(id);
-  if (th_playable(s, rank)) {
-    push_pile(s, id);
-    after_play(s, p, rank, 1);
+  if (has_rank(playable_mask(s), rank)) {
+    if (ident)
+      push_pile(s, id);
+    else
+      s->pile_len++;
+    s->pile_rank[rank]++;
+    after_play(s, p, rank, 1, ident);
   } else {
-    put_hand(s, p, id, 1); /* turned over, so known; picked up with the pile */
-    pick_up(s, p);
+    /* Turned over, so known; picked up with the pile. */
+    if (ident) s->loc[id] = (uint8_t)loc_known(p);
+    s->hand_rank[p][rank]++;
+    s->hand_len[p]++;
+    pick_up(s, p, ident);
   }
 }
 
@@ -444,30 +500,68 @@ static void apply_swap(th_state *s, int p, const th_move *m) {
   }
 }
 
-void th_apply_legal(th_state *s, int a) {
-  const th_rules *r = &s->rules;
-  int p = s->current;
-  th_move m;
-  th_decode_action(r, a, &m);
-  switch (m.kind) {
-    case TH_MOVE_SWAP:
-      apply_swap(s, p, &m);
-      break;
-    case TH_MOVE_PLAY:
-      play(s, p, m.rank, m.count);
-      break;
-    case TH_MOVE_BLIND:
-      play_blind(s, p, m.slot);
-      break;
-    default:
-      pick_up(s, p);
-      break;
-  }
+TH_HOT void end_move(th_state *s) {
   s->move_count++;
   if (s->phase != TH_PHASE_OVER && s->move_count >= s->max_moves) {
     s->phase = TH_PHASE_OVER;
     s->truncated = 1;
     s->current = TH_NO_SEAT;
+  }
+}
+
+void th_do_play(th_state *s, int rank, int count) {
+  play(s, s->current, rank, count, 1);
+  end_move(s);
+}
+
+void th_do_blind(th_state *s, int slot) {
+  play_blind(s, s->current, slot, 1);
+  end_move(s);
+}
+
+void th_do_pickup(th_state *s) {
+  pick_up(s, s->current, 1);
+  end_move(s);
+}
+
+void th_fast_play(th_state *s, int rank, int count) {
+  play(s, s->current, rank, count, 0);
+  end_move(s);
+}
+
+void th_fast_blind(th_state *s, int slot) {
+  play_blind(s, s->current, slot, 0);
+  end_move(s);
+}
+
+void th_fast_pickup(th_state *s) {
+  pick_up(s, s->current, 0);
+  end_move(s);
+}
+
+void th_do_swap(th_state *s, const uint8_t *face_up) {
+  th_move m;
+  memset(&m, 0, sizeof m);
+  m.kind = TH_MOVE_SWAP;
+  m.count = s->rules.cards_per_zone;
+  memcpy(m.face_up, face_up, m.count);
+  apply_swap(s, s->current, &m);
+  end_move(s);
+}
+
+void th_apply_legal(th_state *s, int a) {
+  const th_rules *r = &s->rules;
+  int C = th_copies_per_rank(r), fb = th_first_blind_action(r), pu = fb + r->cards_per_zone;
+  if (a < fb) {
+    th_do_play(s, a / C, a % C + 1);
+  } else if (a < pu) {
+    th_do_blind(s, a - fb);
+  } else if (a == pu) {
+    th_do_pickup(s);
+  } else {
+    uint8_t ranks[TH_MAX_CPZ];
+    th_swap_ranks(a - pu - 1, r->cards_per_zone, ranks);
+    th_do_swap(s, ranks);
   }
 }
 

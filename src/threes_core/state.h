@@ -53,12 +53,14 @@ typedef struct th_state {
   uint8_t draw_len;
   uint8_t burned_len;
   uint16_t out_mask; /* bit q set when seat q is out */
+  uint16_t playable_by_top[16]; /* playable ranks by effective top (index top & 15; open = 15), from the rules */
   uint8_t finish[TH_MAX_PLAYERS]; /* finishing order; shithead last when over */
   uint8_t hand_len[TH_MAX_PLAYERS];
   uint8_t up_len[TH_MAX_PLAYERS];
   uint8_t down_len[TH_MAX_PLAYERS];
   uint8_t hand_rank[TH_MAX_PLAYERS][16]; /* cards of each rank in hand */
   uint8_t up_rank[TH_MAX_PLAYERS][16];   /* cards of each rank face up */
+  uint8_t pile_rank[16];                 /* cards of each rank in the pile */
   uint8_t down[TH_MAX_PLAYERS][TH_MAX_CPZ]; /* face-down slots: card id or TH_NO_CARD */
   uint8_t loc[TH_CARD_ID_SPACE];
   uint8_t pile[TH_MAX_CARDS]; /* bottom first */
@@ -91,6 +93,30 @@ int th_apply_action(th_state *s, int a, th_error *e);
 /* Applies an action known to be legal (for rollouts; no check). */
 void th_apply_legal(th_state *s, int a);
 
+/* Move-level steps for callers that know the move is legal (rollouts and
+ * policies): play `count` cards of `rank` from the current source, turn over
+ * a face-down slot, pick up, or make the swap decision (sorted ranks). */
+void th_do_play(th_state *s, int rank, int count);
+void th_do_blind(th_state *s, int slot);
+void th_do_pickup(th_state *s);
+void th_do_swap(th_state *s, const uint8_t *face_up);
+
+/* The same steps on the counts only, without moving physical cards: for
+ * rollouts on a scratch copy in the play phase. Afterwards only the phase,
+ * finishing order, move count, truncation and counts are meaningful; the
+ * state must not be used with the checked API again. */
+void th_fast_play(th_state *s, int rank, int count);
+void th_fast_blind(th_state *s, int slot);
+void th_fast_pickup(th_state *s);
+
+/* The ranks that may be played on the pile now, as a mask (RULES.md 6.1):
+ * on an open pile anything; a wild rank always; after a `lower` rank those
+ * below it (or equal, unless lower_strict); otherwise those equal or above. */
+static inline uint16_t th_playable_mask(const th_state *s) { return s->playable_by_top[s->eff_top & 15]; }
+
+/* Fills playable_by_top from the state's rules (done by every constructor). */
+void th_state_init_tables(th_state *s);
+
 /* Decodes an id with the source that applies in this state. */
 int th_state_decode_action(const th_state *s, int a, th_move *m);
 
@@ -111,6 +137,10 @@ int th_find_starter(const th_state *s);
  * each kind's zone codes are sorted, and padding is zero. Two states are the
  * same position exactly when their canonical copies are equal bytes. */
 void th_state_canonical(const th_state *s, th_state *out);
+
+/* Copies *s into scratch[i % 2] n times, as a benchmark of the state copy;
+ * returns a checksum so the copies cannot be optimized away. */
+uint64_t th_state_copy_bench(const th_state *s, th_state scratch[2], uint64_t n);
 
 /* Every invariant of the state; returns 0 or TH_ERR_SETUP with a message. */
 int th_state_check(const th_state *s, th_error *e);

@@ -18,6 +18,8 @@
  *   actions.h  THE ACTION MAP (dense ids, see there) and the th_move value
  *   state.h    the fixed-size state; deal, legal actions, apply, returns,
  *              building a position, the invariant check
+ *   rollout.h  policies (random, greedy, heuristic) and rollouts, batched
+ *              over native threads
  *
  * SAFETY. Every entry point that takes outside data (rules, player counts,
  * action ids, positions) checks it and reports through th_error; th_apply_legal
@@ -32,5 +34,6 @@
 #include "rng.h"
 #include "rules.h"
 #include "state.h"
+#include "rollout.h"
 
 #endif

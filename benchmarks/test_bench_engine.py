@@ -1,0 +1,128 @@
+"""Performance benchmarks (issue 3). Run from the repository root:
+
+    pytest --benchmark-only
+
+Every figure is measured in this run; the ratios (C against the pure-Python
+model, 2 threads against 1) are printed at the end with the other figures.
+"""
+import random
+
+import pytest
+
+import threes
+from threes.model import ModelState, play_random
+
+GAMES = 20000
+
+
+def _c_rollouts(benchmark, figures, threads, games, label):
+    game = threes.Game(4, "threes")
+    threes.rollouts(game, 200, seed=0, threads=threads)  # warm up
+    results = []
+    seeds = iter(range(1, 10**6))
+
+    def run():
+        r = threes.rollouts(game, games, policy="random", seed=next(seeds), threads=threads)
+        results.append(r)
+        return r
+
+    benchmark.pedantic(run, rounds=5, iterations=1)
+    moves = sum(int(r.moves.sum()) for r in results)
+    seconds = sum(r.seconds for r in results)
+    n = sum(r.num_games for r in results)
+    figures[f"{label}: games/s"] = (n / seconds, "games/s")
+    figures[f"{label}: ns/move"] = (seconds * 1e9 / moves, "ns")
+    figures[f"{label}: moves/game"] = (moves / n, "moves")
+    benchmark.extra_info.update(games_per_s=n / seconds, ns_per_move=seconds * 1e9 / moves, moves_per_game=moves / n)
+
+
+def test_c_rollouts_random_one_thread(benchmark, figures):
+    """threes, 4 players, uniformly random play, every rule in force, 1 core."""
+    _c_rollouts(benchmark, figures, 1, GAMES, "C rollouts threes 4p random, 1 thread")
+
+
+def test_c_rollouts_random_two_threads(benchmark, figures):
+    _c_rollouts(benchmark, figures, 2, 2 * GAMES, "C rollouts threes 4p random, 2 threads")
+
+
+@pytest.mark.parametrize("policy", ["greedy", "heuristic"])
+def test_c_rollouts_other_policies(benchmark, figures, policy):
+    game = threes.Game(4, "threes")
+    results = []
+    seeds = iter(range(1, 10**6))
+
+    def run():
+        r = threes.rollouts(game, 5000, policy=policy, seed=next(seeds), threads=1)
+        results.append(r)
+
+    benchmark.pedantic(run, rounds=3, iterations=1)
+    moves = sum(int(r.moves.sum()) for r in results)
+    seconds = sum(r.seconds for r in results)
+    figures[f"C rollouts threes 4p {policy}, 1 thread: ns/move"] = (seconds * 1e9 / moves, "ns")
+    figures[f"C rollouts threes 4p {policy}, 1 thread: games/s"] = (5000 * len(results) / seconds, "games/s")
+
+
+def test_pure_python_model_rollouts(benchmark, figures):
+    """The same games through the readable pure-Python model (the baseline)."""
+    seeds = iter(range(1, 10**6))
+    counts = []
+
+    def run():
+        moves = 0
+        for _ in range(10):
+            seed = next(seeds)
+            state = ModelState.deal("threes", 4, seed)
+            play_random(state, random.Random(seed))
+            moves += state.move_count
+        counts.append(moves)
+
+    benchmark.pedantic(run, rounds=3, iterations=1)
+    ns = benchmark.stats.stats.mean * 1e9 / (sum(counts) / len(counts))
+    figures["pure-Python model, random, 1 core: ns/move"] = (ns, "ns")
+    benchmark.extra_info["ns_per_move"] = ns
+
+
+def test_python_level_loop(benchmark, figures):
+    """while not s.is_terminal(): s.apply_action(choice(s.legal_actions()))"""
+    game = threes.Game(4, "threes")
+    counts = []
+    seeds = iter(range(1, 10**6))
+
+    def run():
+        moves = 0
+        for _ in range(20):
+            seed = next(seeds)
+            s = game.new_initial_state(seed)
+            choice = random.Random(seed).choice
+            while not s.is_terminal():
+                s.apply_action(choice(s.legal_actions()))
+            moves += s.move_number()
+        counts.append(moves)
+
+    benchmark.pedantic(run, rounds=5, iterations=1)
+    ns = benchmark.stats.stats.mean * 1e9 / (sum(counts) / len(counts))
+    figures["Python loop: apply_action(choice(legal_actions())): ns/action"] = (ns, "ns")
+    benchmark.extra_info["ns_per_action"] = ns
+
+
+def _mid_game_state():
+    s = threes.Game(4, "threes").new_initial_state(5)
+    rng = random.Random(5)
+    for _ in range(300):
+        s.apply_action(rng.choice(s.legal_actions()))
+    return s
+
+
+def test_clone(benchmark, figures):
+    s = _mid_game_state()
+    benchmark(s.clone)
+    figures["State.clone() from Python: ns"] = (benchmark.stats.stats.mean * 1e9, "ns")
+    figures["state size (the C struct clone() copies)"] = (threes.STATE_SIZE_BYTES, "bytes")
+    benchmark.extra_info["state_bytes"] = threes.STATE_SIZE_BYTES
+
+
+def test_c_state_copy(benchmark, figures):
+    s = _mid_game_state()
+    n = 1_000_000
+    benchmark.pedantic(s._copy_bench, args=(n,), rounds=5, iterations=1)
+    figures["state copy in C (memcpy of the struct): ns"] = (benchmark.stats.stats.mean * 1e9 / n, "ns")

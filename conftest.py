@@ -1,0 +1,78 @@
+"""Root pytest configuration.
+
+`pytest` (or `pytest tests`) runs the tests; `pytest --benchmark-only` runs the
+benchmarks in benchmarks/ (pytest-benchmark) and prints the performance
+figures with their ratios at the end. Each run collects only its own kind:
+the other kind is deselected, not skipped.
+"""
+import json
+import pathlib
+
+import pytest
+
+_FIGURES = {}
+
+# The random simulation (tests/test_random_sim.py) reports how many games ended
+# truncated at the move cap; they are printed at the end of the run (also
+# under pytest-xdist, through each report's user_properties).
+_truncated = {}
+
+
+def pytest_runtest_logreport(report):
+    if report.when != "call":
+        return
+    for name, value in report.user_properties:
+        if name == "truncated_games":
+            old = _truncated.get(value[0], (0, 0, 0))
+            _truncated[value[0]] = tuple(a + b for a, b in zip(old, value[1:]))
+
+
+def _truncated_summary(terminalreporter):
+    if not _truncated:
+        return
+    tr = terminalreporter
+    tr.section("random simulation: games truncated at the move cap")
+    for key in sorted(_truncated):
+        truncated, games, moves = _truncated[key]
+        tr.write_line(f"{key:<28} {truncated:>4} of {games} games truncated, {moves / games:8.1f} moves per game")
+
+
+
+def pytest_collection_modifyitems(config, items):
+    bench_only = bool(config.getoption("benchmark_only", False))
+    keep, drop = [], []
+    for item in items:
+        is_bench = "benchmarks" in pathlib.Path(str(item.fspath)).parts
+        (keep if is_bench == bench_only else drop).append(item)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep
+
+
+@pytest.fixture(scope="session")
+def figures():
+    """Benchmarks put their measured figures here (name -> (value, unit))."""
+    return _FIGURES
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    _truncated_summary(terminalreporter)
+    if not _FIGURES:
+        return
+    tr = terminalreporter
+    tr.section("threes-core performance figures (this run)")
+    for name, (value, unit) in _FIGURES.items():
+        tr.write_line(f"{name:<58} {value:>14,.1f} {unit}")
+    f = _FIGURES
+
+    def ratio(a, b, label):
+        if a in f and b in f and f[b][0]:
+            tr.write_line(f"{label:<58} {f[a][0] / f[b][0]:>14,.1f} x")
+
+    ratio("pure-Python model, random, 1 core: ns/move", "C rollouts threes 4p random, 1 thread: ns/move",
+          "C rollouts faster than the pure-Python model by")
+    ratio("C rollouts threes 4p random, 2 threads: games/s", "C rollouts threes 4p random, 1 thread: games/s",
+          "2 threads / 1 thread (games/s)")
+    out = pathlib.Path(".benchmarks")
+    out.mkdir(exist_ok=True)
+    (out / "figures.json").write_text(json.dumps({k: {"value": v, "unit": u} for k, (v, u) in f.items()}, indent=2))

@@ -1,0 +1,407 @@
+/* rollout.c - policies and rollouts; see rollout.h. */
+#include "rollout.h"
+
+#include <pthread.h>
+#include <string.h>
+
+/* Bit r set when counts[r] != 0, for the 16 counts of a row (SWAR: the row is
+ * read as two little-endian words, so the result is the same everywhere). */
+static inline uint64_t load_le64(const uint8_t *b) {
+  uint64_t x;
+  memcpy(&x, b, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+  x = __builtin_bswap64(x);
+#endif
+  return x;
+}
+
+static inline unsigned nonzero_bytes8(uint64_t x) {
+  const uint64_t lo7 = UINT64_C(0x7F7F7F7F7F7F7F7F);
+  uint64_t y = (((x & lo7) + lo7) | x) & ~lo7; /* high bit of every nonzero byte */
+  return (unsigned)(((y >> 7) * UINT64_C(0x0102040810204080)) >> 56);
+}
+
+/* 0xFF in byte i for every bit i of an 8-bit mask. */
+static inline uint64_t byte_mask8(unsigned b) {
+  uint64_t x = ((uint64_t)(b & 0xFF) * UINT64_C(0x0101010101010101)) & UINT64_C(0x8040201008040201);
+  const uint64_t lo7 = UINT64_C(0x7F7F7F7F7F7F7F7F);
+  x = (((x & lo7) + lo7) | x) & ~lo7; /* high bit of every nonzero byte */
+  return (x >> 7) * 0xFF;
+}
+
+static inline uint16_t present_mask(const uint8_t *counts) {
+  return (uint16_t)((nonzero_bytes8(load_le64(counts)) | (nonzero_bytes8(load_le64(counts + 8)) << 8)) &
+                    TH_ALL_RANKS_MASK);
+}
+
+static inline int popcount64(uint64_t x) {
+  x = x - ((x >> 1) & UINT64_C(0x5555555555555555));
+  x = (x & UINT64_C(0x3333333333333333)) + ((x >> 2) & UINT64_C(0x3333333333333333));
+  x = (x + (x >> 4)) & UINT64_C(0x0F0F0F0F0F0F0F0F);
+  return (int)((x * UINT64_C(0x0101010101010101)) >> 56);
+}
+
+static inline int lowest(uint16_t m) { return __builtin_ctz(m); }
+static inline int highest(uint16_t m) { return 31 - __builtin_clz(m); }
+
+/* Source of the player to move: its per-rank counts, or NULL when blind. */
+static inline const uint8_t *source_counts(const th_state *s, int p) {
+  if (s->hand_len[p]) return s->hand_rank[p];
+  if (s->up_len[p]) return s->up_rank[p];
+  return NULL;
+}
+
+/* Largest legal count of `rank` (all copies, with merging when allowed). */
+static inline int max_count(const th_state *s, int p, const uint8_t *counts, int rank) {
+  int c = counts[rank];
+  if (counts == s->hand_rank[p] && s->rules.merge_hand_with_face_up && s->draw_len == 0 && c == s->hand_len[p])
+    c += s->up_rank[p][rank];
+  return c;
+}
+
+static int first_slot(const th_state *s, int p) {
+  for (int k = 0; k < s->rules.cards_per_zone; k++)
+    if (s->down[p][k] != TH_NO_CARD) return k;
+  return 0;
+}
+
+/* ------------------------------------------------------------ swap phase -- */
+
+static void swap_strongest(const th_state *s, uint8_t *out) {
+  const th_rules *r = &s->rules;
+  int p = s->current, K = r->cards_per_zone, n = 0;
+  uint8_t avail[TH_NUM_RANKS];
+  for (int k = 0; k < TH_NUM_RANKS; k++) avail[k] = (uint8_t)(s->hand_rank[p][k] + s->up_rank[p][k]);
+  uint16_t power = (uint16_t)(r->wild | r->burn);
+  /* Powers (wild, burn) first, highest first; then the highest other ranks. */
+  for (int pass = 0; pass < 2 && n < K; pass++)
+    for (int k = TH_NUM_RANKS - 1; k >= 0 && n < K; k--) {
+      int is_power = (power >> k) & 1;
+      if (is_power != (pass == 0)) continue;
+      while (avail[k] && n < K) {
+        out[n++] = (uint8_t)k;
+        avail[k]--;
+      }
+    }
+  /* sort ascending (K <= 5) */
+  for (int i = 1; i < K; i++)
+    for (int j = i; j > 0 && out[j - 1] > out[j]; j--) {
+      uint8_t t = out[j];
+      out[j] = out[j - 1];
+      out[j - 1] = t;
+    }
+}
+
+/* ---------------------------------------------------------------- random -- */
+
+static void random_step(th_state *s, th_rng *rng, int fast) {
+  int p = s->current;
+  if (s->phase == TH_PHASE_SWAP) {
+    uint16_t buf[TH_MAX_DISTINCT_ACTIONS];
+    int n = th_legal_actions(s, buf);
+    th_apply_legal(s, buf[th_rng_below(rng, (uint32_t)n)]);
+    return;
+  }
+  const uint8_t *counts = source_counts(s, p);
+  if (!counts) { /* blind: uniform over the occupied slots */
+    int n = s->down_len[p], k = (int)th_rng_below(rng, (uint32_t)n);
+    for (int slot = 0; slot < s->rules.cards_per_zone; slot++)
+      if (s->down[p][slot] != TH_NO_CARD && k-- == 0) {
+        if (fast)
+          th_fast_blind(s, slot);
+        else
+          th_do_blind(s, slot);
+        return;
+      }
+    return;
+  }
+  uint16_t m = present_mask(counts) & th_playable_mask(s);
+  if (!m) {
+    if (fast)
+      th_fast_pickup(s);
+    else
+      th_do_pickup(s);
+    return;
+  }
+  /* The k-th legal action in id order: ranks ascending, counts ascending. */
+  int merge = counts == s->hand_rank[p] && s->rules.merge_hand_with_face_up && s->draw_len == 0;
+  if (!merge) {
+    /* Branch-free: prefix sums of the playable counts, bytewise. Every count
+     * and sum is at most the deck size (< 256), so no byte overflows. */
+    const uint64_t ones = UINT64_C(0x0101010101010101);
+    uint64_t lo = load_le64(counts) & byte_mask8(m & 0xFF), hi = load_le64(counts + 8) & byte_mask8(m >> 8);
+    uint64_t plo = lo * ones, phi = hi * ones + (plo >> 56) * ones;
+    int total = (int)(phi >> 56);
+    int k = (int)th_rng_below(rng, (uint32_t)total);
+    /* The chosen rank is the number of prefix sums <= k: count the 16 sums
+     * >= k+1 in 16-bit lanes (each sum + 0x8000 - (k+1) stays in its lane). */
+    const uint64_t even = UINT64_C(0x00FF00FF00FF00FF), top = UINT64_C(0x8000800080008000);
+    uint64_t add = (uint64_t)(0x8000 - (k + 1)) * UINT64_C(0x0001000100010001);
+    uint64_t ge = (((plo & even) + add) & top) | ((((plo >> 8) & even) + add) & top) >> 1 |
+                  ((((phi & even) + add) & top) >> 2) | (((((phi >> 8) & even) + add) & top) >> 3);
+    int rank = 16 - popcount64(ge);
+    int b = rank - 1; /* the rank before: its prefix sum is the actions before this rank */
+    uint64_t w = b >= 8 ? phi : plo;
+    int before = rank ? (int)((w >> (8 * (b & 7))) & 0xFF) : 0;
+    if (fast)
+      th_fast_play(s, rank, k - before + 1);
+    else
+      th_do_play(s, rank, k - before + 1);
+    return;
+  }
+  int total = 0;
+  for (uint16_t x = m; x; x &= (uint16_t)(x - 1))
+    total += merge ? max_count(s, p, counts, lowest(x)) : counts[lowest(x)];
+  int k = (int)th_rng_below(rng, (uint32_t)total);
+  for (uint16_t x = m; x; x &= (uint16_t)(x - 1)) {
+    int rank = lowest(x), c = merge ? max_count(s, p, counts, rank) : counts[rank];
+    if (k < c) {
+      if (fast)
+        th_fast_play(s, rank, k + 1);
+      else
+        th_do_play(s, rank, k + 1);
+      return;
+    }
+    k -= c;
+  }
+}
+
+/* ---------------------------------------------------- greedy, heuristic -- */
+
+typedef struct {
+  int kind; /* TH_MOVE_* */
+  int rank, count, slot;
+  uint8_t face_up[TH_MAX_CPZ];
+} choice;
+
+static void choose_greedy(const th_state *s, choice *ch) {
+  const th_rules *r = &s->rules;
+  int p = s->current;
+  memset(ch, 0, sizeof *ch);
+  if (s->phase == TH_PHASE_SWAP) {
+    ch->kind = TH_MOVE_SWAP;
+    swap_strongest(s, ch->face_up);
+    return;
+  }
+  const uint8_t *counts = source_counts(s, p);
+  if (!counts) {
+    ch->kind = TH_MOVE_BLIND;
+    ch->slot = first_slot(s, p);
+    return;
+  }
+  uint16_t m = present_mask(counts) & th_playable_mask(s);
+  if (!m) {
+    ch->kind = TH_MOVE_PICKUP;
+    return;
+  }
+  uint16_t special = (uint16_t)(r->wild | r->burn | r->lower | r->invisible);
+  uint16_t plain = m & (uint16_t)~special;
+  ch->kind = TH_MOVE_PLAY;
+  if (plain) {
+    ch->rank = lowest(plain);
+    ch->count = max_count(s, p, counts, ch->rank);
+  } else {
+    ch->rank = lowest(m);
+    ch->count = 1;
+  }
+}
+
+static void choose_heuristic(const th_state *s, choice *ch) {
+  const th_rules *r = &s->rules;
+  int p = s->current;
+  choose_greedy(s, ch);
+  if (ch->kind != TH_MOVE_PLAY) return;
+  const uint8_t *counts = source_counts(s, p);
+  uint16_t m = present_mask(counts) & th_playable_mask(s);
+  uint16_t special = (uint16_t)(r->wild | r->burn | r->lower | r->invisible);
+  uint16_t plain = m & (uint16_t)~special;
+  /* 1. Burn a big pile instead of feeding it: a burn card, or a run that the
+   * cards in hand complete. */
+  if (s->pile_len >= 5) {
+    if (r->run_to_burn && s->run_rank != TH_NO_RANK && ((m >> s->run_rank) & 1) &&
+        s->run_len + max_count(s, p, counts, s->run_rank) >= r->run_to_burn) {
+      ch->rank = s->run_rank;
+      ch->count = r->run_to_burn - s->run_len;
+      return;
+    }
+    uint16_t burners = m & r->burn;
+    if (burners) {
+      ch->rank = lowest(burners);
+      ch->count = 1;
+      return;
+    }
+  }
+  if (plain) return; /* 2. as greedy: the lowest plain rank, every copy */
+  /* 3. Only powers go: keep the pressure on the next player. */
+  uint16_t order[4] = {(uint16_t)(m & r->invisible & ~r->burn), (uint16_t)(m & r->lower & ~r->burn),
+                       (uint16_t)(m & r->wild & ~r->burn), (uint16_t)(m & r->burn)};
+  for (int i = 0; i < 4; i++)
+    if (order[i]) {
+      ch->rank = lowest(order[i]);
+      ch->count = 1;
+      return;
+    }
+}
+
+static int choice_action(const th_state *s, const choice *ch) {
+  const th_rules *r = &s->rules;
+  switch (ch->kind) {
+    case TH_MOVE_PLAY: return th_play_action(r, ch->rank, ch->count);
+    case TH_MOVE_BLIND: return th_first_blind_action(r) + ch->slot;
+    case TH_MOVE_PICKUP: return th_pickup_action(r);
+    default: return th_first_swap_action(r) + th_swap_index(ch->face_up, r->cards_per_zone);
+  }
+}
+
+static void apply_choice(th_state *s, const choice *ch, int fast) {
+  switch (ch->kind) {
+    case TH_MOVE_PLAY: fast ? th_fast_play(s, ch->rank, ch->count) : th_do_play(s, ch->rank, ch->count); break;
+    case TH_MOVE_BLIND: fast ? th_fast_blind(s, ch->slot) : th_do_blind(s, ch->slot); break;
+    case TH_MOVE_PICKUP: fast ? th_fast_pickup(s) : th_do_pickup(s); break;
+    default: th_do_swap(s, ch->face_up); break;
+  }
+}
+
+/* ------------------------------------------------------------ entry points -- */
+
+int th_policy_action(const th_state *s, int policy, th_rng *rng) {
+  if (s->phase == TH_PHASE_OVER) return -1;
+  if (policy == TH_POLICY_RANDOM) {
+    uint16_t buf[TH_MAX_DISTINCT_ACTIONS];
+    int n = th_legal_actions(s, buf);
+    return buf[th_rng_below(rng, (uint32_t)n)];
+  }
+  choice ch;
+  if (policy == TH_POLICY_GREEDY)
+    choose_greedy(s, &ch);
+  else
+    choose_heuristic(s, &ch);
+  return choice_action(s, &ch);
+}
+
+static inline void step(th_state *s, int policy, th_rng *rng, int fast) {
+  if (policy == TH_POLICY_RANDOM) {
+    random_step(s, rng, fast);
+    return;
+  }
+  choice ch;
+  if (policy == TH_POLICY_GREEDY)
+    choose_greedy(s, &ch);
+  else
+    choose_heuristic(s, &ch);
+  apply_choice(s, &ch, fast);
+}
+
+void th_policy_step(th_state *s, int policy, th_rng *rng) { step(s, policy, rng, 0); }
+
+uint32_t th_rollout(th_state *s, const uint8_t *policies, th_rng *rng) {
+  uint32_t start = s->move_count;
+  /* Every step adds one to move_count and the game ends at max_moves, so
+   * these loops run at most max_moves - start times in all. The swap phase
+   * keeps the cards' identities (the start rules read suits); the play phase
+   * runs on the counts only (state.h, th_fast_*). */
+  while (s->phase == TH_PHASE_SWAP) step(s, policies[s->current], rng, 0);
+  while (s->phase == TH_PHASE_PLAY) step(s, policies[s->current], rng, 1);
+  return s->move_count - start;
+}
+
+uint32_t th_rollout_full(th_state *s, const uint8_t *policies, th_rng *rng, int check) {
+  uint32_t start = s->move_count;
+  while (s->phase != TH_PHASE_OVER) {
+    step(s, policies[s->current], rng, 0);
+    if (check && th_state_check(s, NULL)) return UINT32_MAX;
+  }
+  return s->move_count - start;
+}
+
+uint64_t th_batch_seed(uint64_t seed, uint64_t i) {
+  uint64_t x = seed ^ (i * UINT64_C(0xD1B54A32D192ED03));
+  th_splitmix64(&x);
+  return th_splitmix64(&x);
+}
+
+void th_batch_rng(uint64_t seed, uint64_t i, th_rng *rng) {
+  th_rng_seed(rng, th_batch_seed(seed, i) ^ UINT64_C(0x5851F42D4C957F2D));
+}
+
+typedef struct {
+  const th_batch *b;
+  int64_t lo, hi;
+} batch_part;
+
+static void play_part(const th_batch *b, int64_t lo, int64_t hi) {
+  int n = b->start ? b->start->num_players : b->num_players;
+  th_state s;
+  th_rng rng;
+  for (int64_t i = lo; i < hi; i++) {
+    uint64_t gs = th_batch_seed(b->seed, (uint64_t)i);
+    if (b->start) {
+      s = *b->start;
+    } else {
+      th_state_deal(&s, &b->rules, b->num_players, b->dealer, b->max_moves, gs, NULL);
+    }
+    th_batch_rng(b->seed, (uint64_t)i, &rng);
+    uint32_t moves = th_rollout(&s, b->policies, &rng);
+    int8_t *pl = b->places + i * n;
+    for (int q = 0; q < n; q++) pl[q] = -1;
+    for (int k = 0; k < s.num_out; k++) pl[s.finish[k]] = (int8_t)k;
+    b->moves[i] = moves;
+    b->truncated[i] = s.truncated;
+  }
+}
+
+static void *part_main(void *arg) {
+  batch_part *part = (batch_part *)arg;
+  play_part(part->b, part->lo, part->hi);
+  return NULL;
+}
+
+int th_rollouts(const th_batch *b, int threads, th_error *e) {
+  if (b->n < 0) {
+    th_set_error(e, TH_ERR_ARG, "the number of games must be >= 0");
+    return TH_ERR_ARG;
+  }
+  if (threads < 1 || threads > TH_MAX_THREADS) {
+    th_set_error(e, TH_ERR_ARG, "threads must be between 1 and %d, not %d", TH_MAX_THREADS, threads);
+    return TH_ERR_ARG;
+  }
+  int n;
+  if (b->start) {
+    int rc = th_state_check(b->start, e);
+    if (rc) return rc;
+    n = b->start->num_players;
+  } else {
+    th_state probe;
+    int rc = th_state_deal(&probe, &b->rules, b->num_players, b->dealer, b->max_moves, 0, e);
+    if (rc) return rc;
+    n = b->num_players;
+  }
+  for (int q = 0; q < n; q++)
+    if (b->policies[q] >= TH_NUM_POLICIES) {
+      th_set_error(e, TH_ERR_ARG, "policy %d of seat %d does not exist", b->policies[q], q);
+      return TH_ERR_ARG;
+    }
+  if (threads > b->n) threads = b->n > 0 ? (int)b->n : 1;
+  if (threads == 1) {
+    play_part(b, 0, b->n);
+    if (e) e->code = TH_OK;
+    return TH_OK;
+  }
+  pthread_t tid[TH_MAX_THREADS];
+  batch_part parts[TH_MAX_THREADS];
+  for (int t = 0; t < threads; t++) {
+    parts[t].b = b;
+    parts[t].lo = b->n * t / threads;
+    parts[t].hi = b->n * (t + 1) / threads;
+    if (t == 0) continue; /* the calling thread plays part 0 */
+    if (pthread_create(&tid[t], NULL, part_main, &parts[t]) != 0) {
+      play_part(b, parts[t].lo, parts[t].hi); /* could not start: play it here */
+      parts[t].hi = parts[t].lo;
+    }
+  }
+  play_part(b, parts[0].lo, parts[0].hi);
+  for (int t = 1; t < threads; t++)
+    if (parts[t].hi > parts[t].lo) pthread_join(tid[t], NULL);
+  if (e) e->code = TH_OK;
+  return TH_OK;
+}

@@ -1,0 +1,77 @@
+/* rollout.h - policies and full-game rollouts in C, single and batched.
+ *
+ * Policies choose the move of the player to move from what that player may
+ * know (their own hand and face-up cards, the pile, public counts); they never
+ * look at face-down cards, the draw pile's order or other hands.
+ *
+ *   random     uniform over the legal actions, swap phase included: exactly
+ *              legal_actions()[below(n)] with the game's PRNG.
+ *   greedy     play the lowest playable rank that has no power, with all its
+ *              copies; keep wild, burn, lower and invisible cards until
+ *              nothing else goes, then play one of the cheapest; in the swap
+ *              phase put the strongest cards face up (powers first, then high).
+ *   heuristic  greedy, plus: burn a big pile (a burn card or a run completed
+ *              by the cards in hand) rather than feed it; when only powers
+ *              go, prefer those that keep the pressure on the next player
+ *              (invisible, then lower, then wild, then burn).
+ *
+ * Batches: game i of a batch is seeded with th_batch_seed(seed, i) (its deal
+ * and its policy stream), and games are split over threads by index, so a
+ * batch's results do not depend on the number of threads.
+ */
+#ifndef THREES_ROLLOUT_H
+#define THREES_ROLLOUT_H
+
+#include <stdint.h>
+
+#include "rng.h"
+#include "state.h"
+
+enum { TH_POLICY_RANDOM = 0, TH_POLICY_GREEDY = 1, TH_POLICY_HEURISTIC = 2, TH_NUM_POLICIES = 3 };
+#define TH_MAX_THREADS 256
+
+/* The action a policy picks for the player to move (the state must be live). */
+int th_policy_action(const th_state *s, int policy, th_rng *rng);
+
+/* Plays one move with a policy (the state must be live). */
+void th_policy_step(th_state *s, int policy, th_rng *rng);
+
+/* Plays the game to the end, seat q moving with policies[q]; returns the
+ * number of moves played. Bounded by the state's move cap. The play phase runs
+ * on the counts only (th_fast_*): afterwards only the phase, finishing order,
+ * move count and truncation of *s are meaningful, so pass a scratch copy. The
+ * moves are exactly those th_policy_step would play on the full state. */
+uint32_t th_rollout(th_state *s, const uint8_t *policies, th_rng *rng);
+
+/* The same game as th_rollout, played on the full state (every card moved,
+ * known cards kept), so *s stays a valid state; with `check`, runs
+ * th_state_check after every move and returns UINT32_MAX at the first
+ * failure. For tests and for callers who need the final position. */
+uint32_t th_rollout_full(th_state *s, const uint8_t *policies, th_rng *rng, int check);
+
+/* The rng a batch gives game i (after dealing with th_batch_seed(seed, i)). */
+void th_batch_rng(uint64_t seed, uint64_t i, th_rng *rng);
+
+/* The seed of game i of a batch seeded with `seed`. */
+uint64_t th_batch_seed(uint64_t seed, uint64_t i);
+
+typedef struct th_batch {
+  const th_state *start; /* play every game from this state, or NULL for fresh deals */
+  th_rules rules;        /* fresh deals: rules, players, dealer, move cap */
+  int num_players;
+  int dealer;
+  uint32_t max_moves;
+  uint8_t policies[TH_MAX_PLAYERS];
+  uint64_t seed;
+  int64_t n;          /* games */
+  int8_t *places;     /* n * num_players: place of each seat (0 = first out), -1 when still in at truncation */
+  uint32_t *moves;    /* n: moves played in the game (from the deal or the start state) */
+  uint8_t *truncated; /* n: 1 when the game hit the move cap */
+} th_batch;
+
+/* Plays a batch on `threads` native threads (1 = the calling thread only).
+ * Returns 0, or an error code with e set (bad rules, players, policies or
+ * thread count). */
+int th_rollouts(const th_batch *b, int threads, th_error *e);
+
+#endif
