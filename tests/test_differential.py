@@ -11,9 +11,12 @@ after EVERY action
     cards, face-up cards, face-down slots, pile, draw pile, burned cards),
     the player to move, the phase, the move count, the finishing order and
     the truncation flag.
-The full ``to_dict()`` (and the returns, and round trips of each side's dict
-through the other side) is compared at the end of every game and at a random
-sample of moves. Further games vary the other parameters (merge, burner plays
+The full ``to_dict()`` (and the returns, round trips of each side's dict
+through the other side, clones, an illegal action refused by both, and the
+children of every other legal action) is compared at the start and end of
+every game and at a random sample of moves (FULL_COMPARE_PROBABILITY, 1/1000).
+Built positions for corners that random play seldom reaches are compared
+three plies deep. Further games vary the other parameters (merge, burner plays
 again, pick-up-then-play, runs, strict lower, start rules, dealer, small move
 caps) on top of the preset games.
 
@@ -38,7 +41,7 @@ import threes
 
 def _load_model():
     # The model lives in the package's source tree; the installed package may
-    # predate it, so it is loaded from its file. It imports nothing of threes.
+    # hold an older copy, so this file is loaded by path. It imports nothing of threes.
     path = pathlib.Path(__file__).resolve().parents[1] / "python" / "threes" / "model.py"
     spec = importlib.util.spec_from_file_location("threes_reference_model", path)
     module = importlib.util.module_from_spec(spec)
@@ -90,7 +93,10 @@ def _fail(what, game, seed, engine, ref, action=None):
                      f"({before.action_to_string(action)})")
         parts.append("position before the move:\n" + json.dumps(
             {k: v for k, v in before.to_dict().items() if k not in ("rules", "history")}))
-    parts.append("differences after it:\n" + _dict_diff(engine.to_dict(), ref.to_dict()))
+    else:
+        parts.append(f"at move {len(history)}, position (engine):\n" + json.dumps(
+            {k: v for k, v in engine.to_dict().items() if k not in ("rules", "history")}))
+    parts.append("differences:\n" + (_dict_diff(engine.to_dict(), ref.to_dict()) or "  (none in to_dict)"))
     raise AssertionError("\n".join(parts))
 
 
@@ -129,6 +135,11 @@ def _full_compare(game, seed, engine, ref, action=None):
     if legal:
         clone.apply_action(legal[0])
         assert ref.to_dict() == md
+    # every other legal action leads to the same child position on both sides
+    try:
+        _compare_children(engine, ref)
+    except AssertionError as e:
+        raise AssertionError(f"rules {game.rules.to_dict()}, seed {seed}, move {engine.move_number()}: {e}")
     # an illegal action is refused by both, leaving them unchanged
     illegal = next((a for a in range(game.num_distinct_actions()) if a not in legal), None)
     if illegal is not None:
@@ -137,6 +148,26 @@ def _full_compare(game, seed, engine, ref, action=None):
         with pytest.raises(threes.IllegalActionError):
             engine.apply_action(illegal)
         assert ref.to_dict() == md and engine.to_dict() == ed
+
+
+def _compare_children(engine, ref, depth=1, full=False):
+    """Applies every legal action to clones of both and compares the children
+    (recursively, to ``depth`` plies)."""
+    legal = engine.legal_actions()
+    assert legal == ref.legal_actions(), f"legal actions differ in {json.dumps(engine.to_dict())}"
+    for action in legal:
+        child, ref_child = engine.clone(), ref.clone()
+        child.apply_action(action)
+        ref_child.apply_action(action)
+        same = (child.to_dict() == ref_child.to_dict() and child.returns() == ref_child.returns()) if full \
+            else _fast_state(child) == _fast_model_state(ref_child)
+        if not same:
+            raise AssertionError(
+                f"after action {action} ({engine.action_to_string(action)}) from\n"
+                f"{json.dumps(engine.to_dict())}\nthe positions differ:\n"
+                + _dict_diff(child.to_dict(), ref_child.to_dict()))
+        if depth > 1:
+            _compare_children(child, ref_child, depth - 1, full)
 
 
 def play_both(game, seed, stats):
@@ -292,3 +323,143 @@ def test_play_random_makes_the_same_game_as_the_engine(preset):
             engine.apply_action(legal[rng.randrange(len(legal))])
         assert ref.to_dict() == engine.to_dict()
         assert ref.returns() == pytest.approx(engine.returns(), abs=1e-12)
+
+
+# ------------------------------------ rare corners, from built positions --
+# Random play seldom reaches some corners of the rules (a merge offered while
+# the draw pile still holds cards, the move cap reached by a finishing move,
+# ...). Each position below is loaded into both implementations, and every
+# line of play three plies deep is compared in full (to_dict and returns).
+
+def _full_deck(rules):
+    cards = []
+    for _ in range(rules.decks):
+        cards += [r + s for r in "23456789TJQKA" for s in "cdhs"]
+        cards += ["Xr", "Xb"][: rules.jokers]
+    return cards
+
+
+def _position(rules, n=2, *, hands, up, down, known=None, pile=(), draw=(), current=0, finish=(),
+              move_count=0, max_moves=None):
+    """A position dict holding the given zones; every other card is burned."""
+    rules = threes.Rules.coerce(rules)
+    rest = list(_full_deck(rules))
+    placed = [c for zone in (hands, up) for seat in zone for c in seat]
+    placed += [c for seat in down for c in seat if c is not None] + list(pile) + list(draw)
+    for c in placed:
+        rest.remove(c)
+    d = {"rules": rules.to_dict(), "num_players": n, "phase": "play", "current_player": current,
+         "move_count": move_count, "finish_order": list(finish), "hands": hands,
+         "known": known or [[] for _ in range(n)], "face_up": up, "face_down": down,
+         "pile": list(pile), "draw_pile": list(draw),
+         "burned": sorted(rest, key=model.parse_card)}
+    if max_moves is not None:
+        d["max_moves"] = max_moves
+    return d
+
+
+MERGE_THREES = threes.Rules.preset("threes", merge_hand_with_face_up=True)
+CORNERS = {
+    # 6.2 merge: draw pile empty, the hand all 5s: 5x1, 5x2 from the hand, 5x3, 5x4 with face-up 5s.
+    "merge-offered": _position(MERGE_THREES, hands=[["5c", "5d"], ["Kc", "Kd", "Ks"]],
+                               up=[["5h", "5s", "9c"], ["Ac", "Ad", "As"]],
+                               down=[["4c", "6c", "Jc"], ["4d", "6d", "Jd"]], pile=["4h"]),
+    # ... not while the draw pile holds cards
+    "merge-not-with-draw-pile": _position(MERGE_THREES, hands=[["5c", "5c", "5d"], ["Kc", "Kd", "Ks"]],
+                                          up=[["5h", "5s", "9c"], ["Ac", "Ad", "As"]],
+                                          down=[["4c", "6c", "Jc"], ["4d", "6d", "Jd"]], pile=["4h"],
+                                          draw=["Qc"]),
+    # ... nor with a mixed hand, nor on a pile the rank may not go on (then: pick up)
+    "merge-not-with-mixed-hand": _position(MERGE_THREES, hands=[["5c", "6d"], ["Kc", "Kd", "Ks"]],
+                                           up=[["5h", "5s", "9c"], ["Ac", "Ad", "As"]],
+                                           down=[["4c", "6c", "Jc"], ["4d", "6d", "Jd"]], pile=["4h"]),
+    "merge-rank-not-playable": _position(MERGE_THREES, hands=[["5c"], ["Kc", "Kd", "Ks"]],
+                                         up=[["5h", "5s", "9c"], ["Ac", "Ad", "As"]],
+                                         down=[["4c", "6c", "Jc"], ["4d", "6d", "Jd"]], pile=["Qh"]),
+    # 6.3 step 1, D-5: threes runs skip the 8s (5 5 8 5 8 + 5 burns), four 8s do not burn
+    "run-skips-invisible": _position("threes", hands=[["5s", "8s", "Kc"], ["Kd", "Ks", "Ah"]],
+                                     up=[["9c"], ["9d"]], down=[["4c"], ["4d"]],
+                                     pile=["5c", "5d", "8c", "5h", "8d"]),
+    "four-8s-do-not-burn": _position("threes", hands=[["8s", "Kc", "Qc"], ["Kd", "Ks", "Ah"]],
+                                     up=[["9c"], ["9d"]], down=[["4c"], ["4d"]],
+                                     pile=["6c", "8c", "8d", "8h"]),
+    # the same piles with invisible cards breaking runs
+    "run-broken-by-invisible": _position(threes.Rules.preset("threes", invisible_in_runs="break"),
+                                         hands=[["5s", "8s", "Kc"], ["Kd", "Ks", "Ah"]],
+                                         up=[["9c"], ["9d"]], down=[["4c"], ["4d"]],
+                                         pile=["5c", "5d", "8c", "8d", "8h"]),
+    # D-6: a 7 under 8s still means lower; lower_strict (dutch 7)
+    "lower-under-invisible": _position("threes", hands=[["7s", "6s", "Kc"], ["Kd", "Ks", "Ah"]],
+                                       up=[["9c"], ["9d"]], down=[["4c"], ["4d"]],
+                                       pile=["7c", "8c", "8d"]),
+    "lower-strict": _position("dutch", hands=[["7s", "6s", "2c", "Kc"], ["Kd", "Ks", "Ah"]],
+                              up=[["9c"], ["9d"]], down=[["4c"], ["4d"]], pile=["7c", "9h"]),
+    # 6.2: blind cards; an unplayable one is picked up with the pile, known, and the turn passes (classic)
+    "blind-unplayable-classic": _position("classic", hands=[[], ["Kd", "Ks", "Ah"]], up=[[], ["9d"]],
+                                          down=[["4c", None, "Ac"], ["4d"]], pile=["9h", "Qh"]),
+    "blind-unplayable-threes": _position("threes", hands=[[], ["Kd", "Ks", "Ah"]], up=[[], ["9d"]],
+                                         down=[["4c", None, "Xr"], ["4d"]], pile=["9h", "Qh"]),
+    # 6.3 step 2: refill from the end of the draw pile; known cards leave the hand first
+    "refill-and-known-first": _position("classic", hands=[["6c", "6d", "6h", "Ks"], ["Kd", "Qs", "Ah"]],
+                                        known=[["6h", "Ks"], []], up=[["9c"], ["9d"]],
+                                        down=[["4c"], ["4d"]], pile=["5s"], draw=["2c", "Jc", "Qd"]),
+    # 7: a finishing move on the last allowed move is a normal finish ...
+    "cap-reached-by-finishing-move": _position("threes", 2, hands=[["Ac"], ["Kd"]], up=[[], ["5c"]],
+                                               down=[[], ["4d"]], pile=["9h"], move_count=99, max_moves=100),
+    # ... any other last move truncates, also one that puts a player out with two still in
+    "cap-reached-by-going-out": _position("threes", 3, hands=[["Ac"], ["Kd"], ["Qs"]],
+                                          up=[[], [], ["5c"]], down=[[], ["4d"], []],
+                                          pile=["9h"], move_count=99, max_moves=100),
+    # (one seat out: the others share places 1 and 2)
+    "cap-truncates": _position("threes", 3, hands=[[], ["Kd", "Qd"], ["Qs"]], up=[[], [], ["5c"]],
+                               down=[[], ["4d"], []], pile=["9h"], current=1, finish=[0],
+                               move_count=99, max_moves=100),
+    # 6.3 steps 3-4: a burner who goes out passes the turn; the last player left is the shithead
+    "burn-and-out": _position("classic", 3, hands=[["Tc"], ["Kd"], []], up=[[], [], ["5c"]],
+                              down=[[], [], ["4d"]], pile=["9h"], finish=[]),
+}
+
+
+@pytest.mark.parametrize("name", list(CORNERS))
+def test_built_positions_engine_equals_model(name):
+    d = CORNERS[name]
+    engine = threes.State.from_dict(d)
+    ref = ModelState.from_dict(d)
+    assert ref.to_dict() == engine.to_dict()
+    _compare_children(engine, ref, depth=3, full=True)
+
+
+def test_built_positions_follow_rules_md():
+    """A few outcomes of the corners above, as RULES.md states them."""
+    def after(name, text):
+        ref = ModelState.from_dict(CORNERS[name])
+        engine = threes.State.from_dict(CORNERS[name])
+        action = engine.string_to_action(text)
+        ref.apply_action(action)
+        return ref
+
+    strings = {name: sorted(threes.State.from_dict(d).action_to_string(a)
+                            for a in ModelState.from_dict(d).legal_actions())
+               for name, d in CORNERS.items()}
+    assert strings["merge-offered"] == ["5x1", "5x2", "hand+up 5x3", "hand+up 5x4"]
+    assert strings["merge-not-with-draw-pile"] == ["5x1", "5x2", "5x3"]
+    assert "hand+up" not in " ".join(strings["merge-not-with-mixed-hand"])
+    assert strings["merge-rank-not-playable"] == ["pickup"]
+    assert after("run-skips-invisible", "5x1").pile == []
+    assert len(after("four-8s-do-not-burn", "8x1").pile) == 5
+    assert len(after("run-broken-by-invisible", "5x1").pile) == 6
+    assert "6x1" in strings["lower-under-invisible"] and "Kx1" not in strings["lower-under-invisible"]
+    assert "7x1" not in strings["lower-strict"] and "6x1" in strings["lower-strict"]
+    s = after("blind-unplayable-classic", "blind 0")
+    assert s.current_player() == 1 and s.known[0] == sorted(map(model.parse_card, ["4c", "9h", "Qh"]))
+    s = after("refill-and-known-first", "6x2")
+    assert s.pile[-2:] == [model.parse_card("6h"), model.parse_card("6c")]
+    assert sorted(map(model.card_text, s.hands[0])) == sorted(["6d", "Ks", "Qd"])
+    s = after("cap-reached-by-finishing-move", "Ax1")
+    assert s.is_terminal() and not s.is_truncated() and s.returns() == [1.0, -1.0]
+    s = after("cap-reached-by-going-out", "Ax1")
+    assert s.is_truncated() and s.finish_order() == [0] and s.returns() == [1.0, -0.5, -0.5]
+    s = after("cap-truncates", "Kx1")
+    assert s.is_truncated() and s.returns() == [1.0, -0.5, -0.5]
+    s = after("burn-and-out", "Tx1")
+    assert s.finish_order() == [0] and s.current_player() == 1 and s.pile == []

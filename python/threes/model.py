@@ -390,6 +390,14 @@ class ModelState:
         state.draw = cards(d.get("draw_pile", []))
         state.burned = sorted(cards(d.get("burned", [])))
         state.history = [int(a) for a in d.get("history", [])]
+
+        # Every card of the deck is placed exactly once (README).
+        placed = sorted(state.pile + state.draw + state.burned + [
+            k for p in range(n)
+            for k in state.hands[p] + state.face_up[p] + state.face_down[p] if k is not None])
+        deck = sorted(list(range(52)) * rules.decks + [52, 53][:rules.jokers] * rules.decks)
+        if placed != deck:
+            raise ValueError("the position does not hold every card of the deck exactly once")
         return state
 
     def to_dict(self) -> Dict[str, Any]:
@@ -691,6 +699,7 @@ class ModelState:
         """6.2: the card is turned over; played if it may be, else picked up with the pile."""
         p = self.current
         kind = self.face_down[p][slot]
+        assert kind is not None  # only occupied slots are legal
         self.face_down[p][slot] = None
         rank = kind >> 2
         if self.can_play(rank, self.effective_top_rank()):
