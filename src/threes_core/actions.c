@@ -11,7 +11,7 @@ static int binom(int n, int k) {
 }
 
 /* MULTICHOOSE[n][k] = C(n+k-1, k) for n <= 14 ranks and k <= TH_MAX_CPZ. */
-static const uint16_t MULTICHOOSE[TH_NUM_RANKS + 1][TH_MAX_CPZ + 1] = {
+const uint16_t th_multichoose_table[TH_NUM_RANKS + 1][TH_MAX_CPZ + 1] = {
     {1, 0, 0, 0, 0, 0},
     {1, 1, 1, 1, 1, 1},
     {1, 2, 3, 4, 5, 6},
@@ -31,7 +31,7 @@ static const uint16_t MULTICHOOSE[TH_NUM_RANKS + 1][TH_MAX_CPZ + 1] = {
 int th_multichoose(int n, int k) {
   if (k == 0) return 1;
   if (n <= 0) return 0;
-  if (n <= TH_NUM_RANKS && k <= TH_MAX_CPZ) return MULTICHOOSE[n][k];
+  if (n <= TH_NUM_RANKS && k <= TH_MAX_CPZ) return th_multichoose_table[n][k];
   return binom(n + k - 1, k);
 }
 

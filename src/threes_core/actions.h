@@ -59,6 +59,9 @@ static inline int th_play_action(const th_rules *r, int rank, int count) {
 /* Number of multisets of size k drawn from n kinds: C(n+k-1, k). */
 int th_multichoose(int n, int k);
 
+/* th_multichoose for n <= 14 and k <= TH_MAX_CPZ, from a table. */
+extern const uint16_t th_multichoose_table[TH_NUM_RANKS + 1][TH_MAX_CPZ + 1];
+
 int th_num_swap_choices(const th_rules *r);
 int th_num_distinct_actions(const th_rules *r);
 

@@ -1,45 +1,10 @@
 /* rollout.c - policies and rollouts; see rollout.h. */
 #include "rollout.h"
 
+#include "bits.h"
+
 #include <pthread.h>
 #include <string.h>
-
-/* Bit r set when counts[r] != 0, for the 16 counts of a row (SWAR: the row is
- * read as two little-endian words, so the result is the same everywhere). */
-static inline uint64_t load_le64(const uint8_t *b) {
-  uint64_t x;
-  memcpy(&x, b, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-  x = __builtin_bswap64(x);
-#endif
-  return x;
-}
-
-static inline unsigned nonzero_bytes8(uint64_t x) {
-  const uint64_t lo7 = UINT64_C(0x7F7F7F7F7F7F7F7F);
-  uint64_t y = (((x & lo7) + lo7) | x) & ~lo7; /* high bit of every nonzero byte */
-  return (unsigned)(((y >> 7) * UINT64_C(0x0102040810204080)) >> 56);
-}
-
-/* 0xFF in byte i for every bit i of an 8-bit mask. */
-static inline uint64_t byte_mask8(unsigned b) {
-  uint64_t x = ((uint64_t)(b & 0xFF) * UINT64_C(0x0101010101010101)) & UINT64_C(0x8040201008040201);
-  const uint64_t lo7 = UINT64_C(0x7F7F7F7F7F7F7F7F);
-  x = (((x & lo7) + lo7) | x) & ~lo7; /* high bit of every nonzero byte */
-  return (x >> 7) * 0xFF;
-}
-
-static inline uint16_t present_mask(const uint8_t *counts) {
-  return (uint16_t)((nonzero_bytes8(load_le64(counts)) | (nonzero_bytes8(load_le64(counts + 8)) << 8)) &
-                    TH_ALL_RANKS_MASK);
-}
-
-static inline int popcount64(uint64_t x) {
-  x = x - ((x >> 1) & UINT64_C(0x5555555555555555));
-  x = (x & UINT64_C(0x3333333333333333)) + ((x >> 2) & UINT64_C(0x3333333333333333));
-  x = (x + (x >> 4)) & UINT64_C(0x0F0F0F0F0F0F0F0F);
-  return (int)((x * UINT64_C(0x0101010101010101)) >> 56);
-}
 
 static inline int lowest(uint16_t m) { return __builtin_ctz(m); }
 static inline int highest(uint16_t m) { return 31 - __builtin_clz(m); }
@@ -126,27 +91,12 @@ static void random_step(th_state *s, th_rng *rng, int fast) {
   /* The k-th legal action in id order: ranks ascending, counts ascending. */
   int merge = counts == s->hand_rank[p] && s->rules.merge_hand_with_face_up && s->draw_len == 0;
   if (!merge) {
-    /* Branch-free: prefix sums of the playable counts, bytewise. Every count
-     * and sum is at most the deck size (< 256), so no byte overflows. */
-    const uint64_t ones = UINT64_C(0x0101010101010101);
-    uint64_t lo = load_le64(counts) & byte_mask8(m & 0xFF), hi = load_le64(counts + 8) & byte_mask8(m >> 8);
-    uint64_t plo = lo * ones, phi = hi * ones + (plo >> 56) * ones;
-    int total = (int)(phi >> 56);
-    int k = (int)th_rng_below(rng, (uint32_t)total);
-    /* The chosen rank is the number of prefix sums <= k: count the 16 sums
-     * >= k+1 in 16-bit lanes (each sum + 0x8000 - (k+1) stays in its lane). */
-    const uint64_t even = UINT64_C(0x00FF00FF00FF00FF), top = UINT64_C(0x8000800080008000);
-    uint64_t add = (uint64_t)(0x8000 - (k + 1)) * UINT64_C(0x0001000100010001);
-    uint64_t ge = (((plo & even) + add) & top) | ((((plo >> 8) & even) + add) & top) >> 1 |
-                  ((((phi & even) + add) & top) >> 2) | (((((phi >> 8) & even) + add) & top) >> 3);
-    int rank = 16 - popcount64(ge);
-    int b = rank - 1; /* the rank before: its prefix sum is the actions before this rank */
-    uint64_t w = b >= 8 ? phi : plo;
-    int before = rank ? (int)((w >> (8 * (b & 7))) & 0xFF) : 0;
+    int rank, count;
+    th_uniform_play(counts, m, rng, &rank, &count);
     if (fast)
-      th_fast_play(s, rank, k - before + 1);
+      th_fast_play(s, rank, count);
     else
-      th_do_play(s, rank, k - before + 1);
+      th_do_play(s, rank, count);
     return;
   }
   int total = 0;
@@ -301,7 +251,13 @@ uint32_t th_rollout(th_state *s, const uint8_t *policies, th_rng *rng) {
    * keeps the cards' identities (the start rules read suits); the play phase
    * runs on the counts only (state.h, th_fast_*). */
   while (s->phase == TH_PHASE_SWAP) step(s, policies[s->current], rng, 0);
-  while (s->phase == TH_PHASE_PLAY) step(s, policies[s->current], rng, 1);
+  int all_random = 1;
+  for (int q = 0; q < s->num_players; q++) all_random &= policies[q] == TH_POLICY_RANDOM;
+  if (all_random) {
+    th_fast_random_playout(s, rng);
+  } else {
+    while (s->phase == TH_PHASE_PLAY) step(s, policies[s->current], rng, 1);
+  }
   return s->move_count - start;
 }
 

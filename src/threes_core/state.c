@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "bits.h"
 #include "rng.h"
 
 enum { TURN_PLAIN = 0, TURN_BURNED = 1, TURN_PICKED_UP = 2 };
@@ -116,11 +117,10 @@ int th_state_deal(th_state *s, const th_rules *r, int num_players, int dealer, u
 
   /* One card at a time from the top (the end of the array), starting at the
    * seat after the dealer: face-down slots, then face-up, then the hand. */
-  int top = n, K = r->cards_per_zone;
+  int top = n, K = r->cards_per_zone, first = dealer + 1 == num_players ? 0 : dealer + 1;
   for (int zone = 0; zone < 3; zone++)
     for (int i = 0; i < K; i++)
-      for (int j = 0; j < num_players; j++) {
-        int seat = (dealer + 1 + j) % num_players;
+      for (int j = 0, seat = first; j < num_players; j++, seat = seat + 1 == num_players ? 0 : seat + 1) {
         int id = deck[--top];
         if (zone == 0) {
           s->down[seat][i] = (uint8_t)id;
@@ -201,7 +201,7 @@ static int swap_gen(uint8_t *avail, int k, int depth, int lo, int index, uint16_
       n = swap_gen(avail, k, depth + 1, r, index, out, n, base);
       avail[r]++;
     }
-    index += th_multichoose(TH_NUM_RANKS - r, k - depth - 1);
+    index += th_multichoose_table[TH_NUM_RANKS - r][k - depth - 1];
   }
   return n;
 }
@@ -213,11 +213,6 @@ static int swap_legal(const th_state *s, int p, uint16_t *out) {
   return swap_gen(avail, k, 0, 0, 0, out, 0, th_first_swap_action(&s->rules));
 }
 
-static inline uint16_t present_mask(const uint8_t *counts) {
-  uint16_t m = 0;
-  for (int r = 0; r < TH_NUM_RANKS; r++) m |= (uint16_t)((counts[r] != 0) << r);
-  return m;
-}
 
 /* Whether seat p may merge the last hand cards (all of rank `rank`) with
  * face-up cards of that rank (6.2, merge_hand_with_face_up). */
@@ -405,7 +400,7 @@ TH_HOT void after_play(th_state *s, int p, int rank, int count, int ident) {
   s->eff_top = (uint8_t)((keep_top & s->eff_top) | (~keep_top & (unsigned)rank));
   s->run_len = (uint8_t)((keep_run & s->run_len) | (~keep_run & new_len));
   s->run_rank = (uint8_t)((keep_run & s->run_rank) | (~keep_run & (unsigned)rank));
-  int burned = has_rank(r->burn, rank) || (r->run_to_burn && s->run_len >= r->run_to_burn);
+  int burned = has_rank(r->burn, rank) | (r->run_to_burn != 0 && s->run_len >= r->run_to_burn);
   if (burned) burn_pile(s, ident);
   refill(s, p, ident);
   finish_turn(s, p, burned ? TURN_BURNED : TURN_PLAIN);
@@ -537,6 +532,57 @@ void th_fast_blind(th_state *s, int slot) {
 void th_fast_pickup(th_state *s) {
   pick_up(s, s->current, 0);
   end_move(s);
+}
+
+void th_fast_random_playout(th_state *s, th_rng *rng) {
+  /* The play phase with uniformly random moves, in one place so that the
+   * compiler sees the whole move: the choice is th_uniform_play (as the
+   * random policy makes it), the effects are the rule functions above. Each
+   * pass adds one move and the game ends at max_moves: bounded. */
+  const int merge_rule = s->rules.merge_hand_with_face_up;
+  while (s->phase == TH_PHASE_PLAY) {
+    int p = s->current;
+    const uint8_t *counts = s->hand_len[p] ? s->hand_rank[p] : s->up_len[p] ? s->up_rank[p] : NULL;
+    if (!counts) {
+      int k = (int)th_rng_below(rng, s->down_len[p]);
+      for (int slot = 0; slot < TH_MAX_CPZ; slot++)
+        if (s->down[p][slot] != TH_NO_CARD && k-- == 0) {
+          play_blind(s, p, slot, 0);
+          break;
+        }
+      end_move(s);
+      continue;
+    }
+    uint16_t m = present_mask(counts) & playable_mask(s);
+    if (!m) {
+      pick_up(s, p, 0);
+      end_move(s);
+      continue;
+    }
+    if (merge_rule && counts == s->hand_rank[p] && s->draw_len == 0) {
+      /* merging adds face-up copies to the counts: the general order walk */
+      int total = 0;
+      for (uint16_t x = m; x; x &= (uint16_t)(x - 1)) {
+        int r = __builtin_ctz(x);
+        total += counts[r] + (can_merge(s, p, r) ? s->up_rank[p][r] : 0);
+      }
+      int k = (int)th_rng_below(rng, (uint32_t)total);
+      for (uint16_t x = m; x; x &= (uint16_t)(x - 1)) {
+        int r = __builtin_ctz(x), c = counts[r] + (can_merge(s, p, r) ? s->up_rank[p][r] : 0);
+        if (k < c) {
+          play(s, p, r, k + 1, 0);
+          break;
+        }
+        k -= c;
+      }
+      end_move(s);
+      continue;
+    }
+    int rank, count;
+    th_uniform_play(counts, m, rng, &rank, &count);
+    play(s, p, rank, count, 0);
+    end_move(s);
+  }
 }
 
 void th_do_swap(th_state *s, const uint8_t *face_up) {

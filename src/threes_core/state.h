@@ -15,6 +15,7 @@
 
 #include "actions.h"
 #include "cards.h"
+#include "rng.h"
 #include "rules.h"
 
 /* Zone codes of loc[]: high nibble the zone, low nibble the seat. */
@@ -108,6 +109,11 @@ void th_do_swap(th_state *s, const uint8_t *face_up);
 void th_fast_play(th_state *s, int rank, int count);
 void th_fast_blind(th_state *s, int slot);
 void th_fast_pickup(th_state *s);
+
+/* The whole play phase with every seat playing uniformly at random, on the
+ * counts only: the same moves, one by one, as th_policy_step with the random
+ * policy and the same rng. */
+void th_fast_random_playout(th_state *s, th_rng *rng);
 
 /* The ranks that may be played on the pile now, as a mask (RULES.md 6.1):
  * on an open pile anything; a wild rank always; after a `lower` rank those
