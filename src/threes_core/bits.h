@@ -51,27 +51,43 @@ static inline int popcount64(uint64_t x) {
 }
 
 
-/* Uniform over the plays (rank r in mask m, count 1..counts[r]) in action-id
- * order: draws k = below(total) and returns the k-th, branch-free. Exactly
- * legal_actions()[below(n)] when no merge is possible. */
-static inline void th_uniform_play(const uint8_t *counts, uint16_t m, th_rng *rng, int *rank_out, int *count_out) {
+/* Uniform over the plays (rank r with bytes of mask (mlo, mhi) set, count 1..
+ * counts[r]) in action-id order, branch-free: draws k = below(total) and
+ * returns the k-th play; total 0 means there is none (nothing drawn then).
+ * Exactly legal_actions()[below(n)] when no merge is possible. */
+static inline int th_uniform_play_bytes(const uint8_t *counts, uint64_t mlo, uint64_t mhi, th_rng *rng,
+                                        int *rank_out, int *count_out) {
   const uint64_t ones = UINT64_C(0x0101010101010101);
-  uint64_t lo = load_le64(counts) & byte_mask8(m & 0xFF), hi = load_le64(counts + 8) & byte_mask8(m >> 8);
+  uint64_t lo = load_le64(counts) & mlo, hi = load_le64(counts + 8) & mhi;
   uint64_t plo = lo * ones, phi = hi * ones + (plo >> 56) * ones; /* prefix sums, bytewise */
   int total = (int)(phi >> 56);
+  if (total == 0) return 0;
   int k = (int)th_rng_below(rng, (uint32_t)total);
-  /* The rank is the number of prefix sums <= k: count the 16 sums >= k+1 in
-   * 16-bit lanes (each sum + 0x8000 - (k+1) stays within its lane). */
+  /* Lane j of each word below holds one prefix sum in 16 bits; adding
+   * 0x8000 - (k+1) sets its top bit exactly when the sum is >= k+1. The sums
+   * grow with the rank, so in each of the four words the lanes with the top
+   * bit clear come first: trailing zeros count them (a sentinel caps at 4). */
   const uint64_t even = UINT64_C(0x00FF00FF00FF00FF), top = UINT64_C(0x8000800080008000);
+  const uint64_t sentinel = UINT64_C(1) << 63;
   uint64_t add = (uint64_t)(0x8000 - (k + 1)) * UINT64_C(0x0001000100010001);
-  uint64_t ge = (((plo & even) + add) & top) | ((((plo >> 8) & even) + add) & top) >> 1 |
-                ((((phi & even) + add) & top) >> 2) | (((((phi >> 8) & even) + add) & top) >> 3);
-  int rank = 16 - popcount64(ge);
-  int b = rank - 1; /* the prefix sum of the rank before = the plays before this rank */
-  uint64_t w = b >= 8 ? phi : plo;
-  int before = rank ? (int)((w >> (8 * (b & 7))) & 0xFF) : 0;
+  uint64_t e0 = (((plo & even) + add) & top) >> 15, o0 = ((((plo >> 8) & even) + add) & top) >> 15;
+  uint64_t e1 = (((phi & even) + add) & top) >> 15, o1 = ((((phi >> 8) & even) + add) & top) >> 15;
+  int rank = ((__builtin_ctzll(e0 | sentinel) + 1) >> 4) + ((__builtin_ctzll(o0 | sentinel) + 1) >> 4) +
+             ((__builtin_ctzll(e1 | sentinel) + 1) >> 4) + ((__builtin_ctzll(o1 | sentinel) + 1) >> 4);
+  /* The plays before the chosen rank: the counts of the ranks whose prefix
+   * sum is <= k (top bit clear), summed bytewise (in parallel with rank). */
+  const uint64_t lanes = UINT64_C(0x0001000100010001);
+  uint64_t below_lo = (((e0 ^ lanes) & lanes) * 0xFF) | ((((o0 ^ lanes) & lanes) * 0xFF) << 8);
+  uint64_t below_hi = (((e1 ^ lanes) & lanes) * 0xFF) | ((((o1 ^ lanes) & lanes) * 0xFF) << 8);
+  int before = (int)((((lo & below_lo) * ones) >> 56) + (((hi & below_hi) * ones) >> 56));
   *rank_out = rank;
   *count_out = k - before + 1;
+  return total;
+}
+
+/* The same for a 14-bit rank mask m (which must leave at least one play). */
+static inline void th_uniform_play(const uint8_t *counts, uint16_t m, th_rng *rng, int *rank_out, int *count_out) {
+  th_uniform_play_bytes(counts, byte_mask8(m & 0xFF), byte_mask8(m >> 8), rng, rank_out, count_out);
 }
 
 #endif

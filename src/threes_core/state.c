@@ -368,7 +368,7 @@ TH_HOT void refill(th_state *s, int p, int ident) {
 }
 
 /* 6.3 step 3 and 4, and section 7. */
-TH_HOT void finish_turn(th_state *s, int p, int how) {
+TH_HOT int finish_turn(th_state *s, int p, int how) {
   const th_rules *r = &s->rules;
   if (s->hand_len[p] == 0 && s->up_len[p] + s->down_len[p] == 0) {
     s->finish[s->num_out++] = (uint8_t)p;
@@ -378,18 +378,18 @@ TH_HOT void finish_turn(th_state *s, int p, int how) {
       s->finish[s->num_out++] = (uint8_t)last;
       s->phase = TH_PHASE_OVER;
       s->current = TH_NO_SEAT;
-      return;
+      return TH_NO_SEAT;
     }
-    s->current = (uint8_t)next_active(s, p);
+    return s->current = (uint8_t)next_active(s, p);
   } else if ((how == TURN_BURNED && r->burner_plays_again) || (how == TURN_PICKED_UP && r->pickup_then_play)) {
-    s->current = (uint8_t)p;
+    return s->current = (uint8_t)p;
   } else {
-    s->current = (uint8_t)next_active(s, p);
+    return s->current = (uint8_t)next_active(s, p);
   }
 }
 
 /* 6.3 steps 1 and 2 after `count` cards of `rank` went onto the pile. */
-TH_HOT void after_play(th_state *s, int p, int rank, int count, int ident) {
+TH_HOT int after_play(th_state *s, int p, int rank, int count, int ident) {
   const th_rules *r = &s->rules;
   int invisible = has_rank(r->invisible, rank);
   int in_run = !(invisible && r->invisible_in_runs == TH_RUNS_SKIP);
@@ -403,19 +403,30 @@ TH_HOT void after_play(th_state *s, int p, int rank, int count, int ident) {
   int burned = has_rank(r->burn, rank) | (r->run_to_burn != 0 && s->run_len >= r->run_to_burn);
   if (burned) burn_pile(s, ident);
   refill(s, p, ident);
-  finish_turn(s, p, burned ? TURN_BURNED : TURN_PLAIN);
+  return finish_turn(s, p, burned ? TURN_BURNED : TURN_PLAIN);
 }
 
-TH_HOT void pick_up(th_state *s, int p, int ident) {
+TH_HOT int pick_up(th_state *s, int p, int ident) {
   if (ident)
     for (int i = 0; i < s->pile_len; i++) s->loc[s->pile[i]] = (uint8_t)loc_known(p);
   for (int k = 0; k < TH_NUM_RANKS; k++) s->hand_rank[p][k] = (uint8_t)(s->hand_rank[p][k] + s->pile_rank[k]);
   s->hand_len[p] = (uint8_t)(s->hand_len[p] + s->pile_len);
   clear_pile_counts(s);
-  finish_turn(s, p, TURN_PICKED_UP);
+  return finish_turn(s, p, TURN_PICKED_UP);
 }
 
-TH_HOT void play(th_state *s, int p, int rank, int count, int ident) {
+/* A play from one known source without merging (rollout kernel): the same
+ * count updates as play() below, for a row `counts` of seat p (its hand, or
+ * its face-up cards when the hand is empty) and that row's length. */
+TH_HOT int play_from(th_state *s, int p, uint8_t *counts, uint8_t *len, int rank, int count) {
+  counts[rank] = (uint8_t)(counts[rank] - count);
+  *len = (uint8_t)(*len - count);
+  s->pile_len = (uint8_t)(s->pile_len + count);
+  s->pile_rank[rank] = (uint8_t)(s->pile_rank[rank] + count);
+  return after_play(s, p, rank, count, 0);
+}
+
+TH_HOT int play(th_state *s, int p, int rank, int count, int ident) {
   int h = 0;
   if (s->hand_len[p] > 0) {
     h = count < s->hand_rank[p][rank] ? count : s->hand_rank[p][rank];
@@ -431,10 +442,10 @@ TH_HOT void play(th_state *s, int p, int rank, int count, int ident) {
   }
   if (!ident) s->pile_len = (uint8_t)(s->pile_len + count);
   s->pile_rank[rank] = (uint8_t)(s->pile_rank[rank] + count);
-  after_play(s, p, rank, count, ident);
+  return after_play(s, p, rank, count, ident);
 }
 
-TH_HOT void play_blind(th_state *s, int p, int slot, int ident) {
+TH_HOT int play_blind(th_state *s, int p, int slot, int ident) {
   int id = s->down[p][slot];
   s->down[p][slot] = TH_NO_CARD;
   s->down_len[p]--;
@@ -445,13 +456,13 @@ TH_HOT void play_blind(th_state *s, int p, int slot, int ident) {
     else
       s->pile_len++;
     s->pile_rank[rank]++;
-    after_play(s, p, rank, 1, ident);
+    return after_play(s, p, rank, 1, ident);
   } else {
     /* Turned over, so known; picked up with the pile. */
     if (ident) s->loc[id] = (uint8_t)loc_known(p);
     s->hand_rank[p][rank]++;
     s->hand_len[p]++;
-    pick_up(s, p, ident);
+    return pick_up(s, p, ident);
   }
 }
 
@@ -540,26 +551,33 @@ void th_fast_random_playout(th_state *s, th_rng *rng) {
    * random policy makes it), the effects are the rule functions above. Each
    * pass adds one move and the game ends at max_moves: bounded. */
   const int merge_rule = s->rules.merge_hand_with_face_up;
+  uint64_t bytes[16][2]; /* playable ranks by effective top, as byte masks */
+  for (int t = 0; t < 16; t++) {
+    bytes[t][0] = byte_mask8(s->playable_by_top[t] & 0xFF);
+    bytes[t][1] = byte_mask8(s->playable_by_top[t] >> 8);
+  }
+  int p = s->current;
   while (s->phase == TH_PHASE_PLAY) {
-    int p = s->current;
-    const uint8_t *counts = s->hand_len[p] ? s->hand_rank[p] : s->up_len[p] ? s->up_rank[p] : NULL;
+    int from_hand = s->hand_len[p] != 0;
+    uint8_t *counts = from_hand ? s->hand_rank[p] : s->up_len[p] ? s->up_rank[p] : NULL;
     if (!counts) {
       int k = (int)th_rng_below(rng, s->down_len[p]);
       for (int slot = 0; slot < TH_MAX_CPZ; slot++)
         if (s->down[p][slot] != TH_NO_CARD && k-- == 0) {
-          play_blind(s, p, slot, 0);
+          p = play_blind(s, p, slot, 0);
           break;
         }
       end_move(s);
-      continue;
-    }
-    uint16_t m = present_mask(counts) & playable_mask(s);
-    if (!m) {
-      pick_up(s, p, 0);
-      end_move(s);
+      p = s->current;
       continue;
     }
     if (merge_rule && counts == s->hand_rank[p] && s->draw_len == 0) {
+      uint16_t m = present_mask(counts) & playable_mask(s);
+      if (!m) {
+        p = pick_up(s, p, 0);
+        end_move(s);
+        continue;
+      }
       /* merging adds face-up copies to the counts: the general order walk */
       int total = 0;
       for (uint16_t x = m; x; x &= (uint16_t)(x - 1)) {
@@ -570,17 +588,21 @@ void th_fast_random_playout(th_state *s, th_rng *rng) {
       for (uint16_t x = m; x; x &= (uint16_t)(x - 1)) {
         int r = __builtin_ctz(x), c = counts[r] + (can_merge(s, p, r) ? s->up_rank[p][r] : 0);
         if (k < c) {
-          play(s, p, r, k + 1, 0);
+          p = play(s, p, r, k + 1, 0);
           break;
         }
         k -= c;
       }
       end_move(s);
+      p = s->current;
       continue;
     }
     int rank, count;
-    th_uniform_play(counts, m, rng, &rank, &count);
-    play(s, p, rank, count, 0);
+    const uint64_t *bm = bytes[s->eff_top & 15];
+    if (th_uniform_play_bytes(counts, bm[0], bm[1], rng, &rank, &count))
+      p = play_from(s, p, counts, from_hand ? &s->hand_len[p] : &s->up_len[p], rank, count);
+    else
+      p = pick_up(s, p, 0);
     end_move(s);
   }
 }
