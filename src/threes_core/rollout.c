@@ -91,7 +91,7 @@ static void random_step(th_state *s, th_rng *rng, int fast) {
   /* The k-th legal action in id order: ranks ascending, counts ascending. */
   int merge = counts == s->hand_rank[p] && s->rules.merge_hand_with_face_up && s->draw_len == 0;
   if (!merge) {
-    int rank, count;
+    int rank = 0, count = 1;
     th_uniform_play(counts, m, rng, &rank, &count);
     if (fast)
       th_fast_play(s, rank, count);
