@@ -28,6 +28,16 @@ const uint16_t th_multichoose_table[TH_NUM_RANKS + 1][TH_MAX_CPZ + 1] = {
     {1, 13, 91, 455, 1820, 6188},
     {1, 14, 105, 560, 2380, 8568}};
 
+/* th_swap_skip[rem][x] = sum of th_multichoose(14 - y, rem) for y < x: how far
+ * the lexicographic index moves when the next rank chosen is x instead of 0. */
+const uint16_t th_swap_skip[TH_MAX_CPZ + 1][TH_NUM_RANKS + 1] = {
+    {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14},
+    {0, 14, 27, 39, 50, 60, 69, 77, 84, 90, 95, 99, 102, 104, 105},
+    {0, 105, 196, 274, 340, 395, 440, 476, 504, 525, 540, 550, 556, 559, 560},
+    {0, 560, 1015, 1379, 1665, 1885, 2050, 2170, 2254, 2310, 2345, 2365, 2375, 2379, 2380},
+    {0, 2380, 4200, 5565, 6566, 7281, 7776, 8106, 8316, 8442, 8512, 8547, 8562, 8567, 8568},
+    {0, 8568, 14756, 19124, 22127, 24129, 25416, 26208, 26670, 26922, 27048, 27104, 27125, 27131, 27132}};
+
 int th_multichoose(int n, int k) {
   if (k == 0) return 1;
   if (n <= 0) return 0;

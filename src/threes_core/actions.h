@@ -59,6 +59,9 @@ static inline int th_play_action(const th_rules *r, int rank, int count) {
 /* Number of multisets of size k drawn from n kinds: C(n+k-1, k). */
 int th_multichoose(int n, int k);
 
+/* th_swap_skip[rem][x]: the sum of th_multichoose(14 - y, rem) over y < x. */
+extern const uint16_t th_swap_skip[TH_MAX_CPZ + 1][TH_NUM_RANKS + 1];
+
 /* th_multichoose for n <= 14 and k <= TH_MAX_CPZ, from a table. */
 extern const uint16_t th_multichoose_table[TH_NUM_RANKS + 1][TH_MAX_CPZ + 1];
 

@@ -195,13 +195,16 @@ static int swap_gen(uint8_t *avail, int k, int depth, int lo, int index, uint16_
     out[n++] = (uint16_t)(base + index);
     return n;
   }
-  for (int r = lo; r < TH_NUM_RANKS; r++) {
-    if (avail[r]) {
-      avail[r]--;
-      n = swap_gen(avail, k, depth + 1, r, index, out, n, base);
-      avail[r]++;
-    }
-    index += th_multichoose_table[TH_NUM_RANKS - r][k - depth - 1];
+  const uint16_t *skip = th_swap_skip[k - depth - 1];
+  unsigned ranks = 0;
+  for (int r = lo; r < TH_NUM_RANKS; r++) ranks |= (unsigned)(avail[r] != 0) << r;
+  for (; ranks; ranks &= ranks - 1) {
+    int r = __builtin_ctz(ranks);
+    avail[r]--;
+    /* choosing r instead of lo moves the index past every multiset that
+     * starts with a rank in [lo, r) */
+    n = swap_gen(avail, k, depth + 1, r, index + skip[r] - skip[lo], out, n, base);
+    avail[r]++;
   }
   return n;
 }
@@ -392,7 +395,7 @@ TH_HOT int finish_turn(th_state *s, int p, int how) {
 TH_HOT int after_play(th_state *s, int p, int rank, int count, int ident) {
   const th_rules *r = &s->rules;
   int invisible = has_rank(r->invisible, rank);
-  int in_run = !(invisible && r->invisible_in_runs == TH_RUNS_SKIP);
+  int in_run = !(invisible & (r->invisible_in_runs == TH_RUNS_SKIP));
   int same = s->run_rank == rank;
   /* Written without branches: which way these go is random in a rollout. */
   unsigned keep_top = 0u - (unsigned)invisible, keep_run = 0u - (unsigned)!in_run;
@@ -545,64 +548,56 @@ void th_fast_pickup(th_state *s) {
   end_move(s);
 }
 
-void th_fast_random_playout(th_state *s, th_rng *rng) {
-  /* The play phase with uniformly random moves, in one place so that the
-   * compiler sees the whole move: the choice is th_uniform_play (as the
-   * random policy makes it), the effects are the rule functions above. Each
-   * pass adds one move and the game ends at max_moves: bounded. */
-  const int merge_rule = s->rules.merge_hand_with_face_up;
-  uint64_t bytes[16][2]; /* playable ranks by effective top, as byte masks */
+/* One uniformly random move of seat p in the play phase, on the counts only;
+ * returns the seat to move next. The choice is th_uniform_play (as the random
+ * policy makes it), the effects are the rule functions above. */
+TH_HOT int fast_random_move(th_state *s, int p, th_rng *rng, const uint64_t (*bytes)[2]) {
+  int from_hand = s->hand_len[p] != 0;
+  uint8_t *counts = from_hand ? s->hand_rank[p] : s->up_len[p] ? s->up_rank[p] : NULL;
+  if (!counts) {
+    int k = (int)th_rng_below(rng, s->down_len[p]);
+    for (int slot = 0; slot < TH_MAX_CPZ; slot++)
+      if (s->down[p][slot] != TH_NO_CARD && k-- == 0) return play_blind(s, p, slot, 0);
+    return p;
+  }
+  if (s->rules.merge_hand_with_face_up && from_hand && s->draw_len == 0) {
+    /* merging adds face-up copies to the counts: the general walk in id order */
+    uint16_t m = present_mask(counts) & playable_mask(s);
+    if (!m) return pick_up(s, p, 0);
+    int total = 0;
+    for (uint16_t x = m; x; x &= (uint16_t)(x - 1)) {
+      int r = __builtin_ctz(x);
+      total += counts[r] + (can_merge(s, p, r) ? s->up_rank[p][r] : 0);
+    }
+    int k = (int)th_rng_below(rng, (uint32_t)total);
+    for (uint16_t x = m; x; x &= (uint16_t)(x - 1)) {
+      int r = __builtin_ctz(x), c = counts[r] + (can_merge(s, p, r) ? s->up_rank[p][r] : 0);
+      if (k < c) return play(s, p, r, k + 1, 0);
+      k -= c;
+    }
+    return p;
+  }
+  int rank, count;
+  const uint64_t *bm = bytes[s->eff_top & 15];
+  if (th_uniform_play_bytes(counts, bm[0], bm[1], rng, &rank, &count))
+    return play_from(s, p, counts, from_hand ? &s->hand_len[p] : &s->up_len[p], rank, count);
+  return pick_up(s, p, 0);
+}
+
+static void byte_table(const th_state *s, uint64_t bytes[16][2]) {
   for (int t = 0; t < 16; t++) {
     bytes[t][0] = byte_mask8(s->playable_by_top[t] & 0xFF);
     bytes[t][1] = byte_mask8(s->playable_by_top[t] >> 8);
   }
+}
+
+void th_fast_random_playout(th_state *s, th_rng *rng) {
+  /* Each pass adds one move and the game ends at max_moves: bounded. */
+  uint64_t bytes[16][2]; /* playable ranks by effective top, as byte masks */
+  byte_table(s, bytes);
   int p = s->current;
   while (s->phase == TH_PHASE_PLAY) {
-    int from_hand = s->hand_len[p] != 0;
-    uint8_t *counts = from_hand ? s->hand_rank[p] : s->up_len[p] ? s->up_rank[p] : NULL;
-    if (!counts) {
-      int k = (int)th_rng_below(rng, s->down_len[p]);
-      for (int slot = 0; slot < TH_MAX_CPZ; slot++)
-        if (s->down[p][slot] != TH_NO_CARD && k-- == 0) {
-          p = play_blind(s, p, slot, 0);
-          break;
-        }
-      end_move(s);
-      p = s->current;
-      continue;
-    }
-    if (merge_rule && counts == s->hand_rank[p] && s->draw_len == 0) {
-      uint16_t m = present_mask(counts) & playable_mask(s);
-      if (!m) {
-        p = pick_up(s, p, 0);
-        end_move(s);
-        continue;
-      }
-      /* merging adds face-up copies to the counts: the general order walk */
-      int total = 0;
-      for (uint16_t x = m; x; x &= (uint16_t)(x - 1)) {
-        int r = __builtin_ctz(x);
-        total += counts[r] + (can_merge(s, p, r) ? s->up_rank[p][r] : 0);
-      }
-      int k = (int)th_rng_below(rng, (uint32_t)total);
-      for (uint16_t x = m; x; x &= (uint16_t)(x - 1)) {
-        int r = __builtin_ctz(x), c = counts[r] + (can_merge(s, p, r) ? s->up_rank[p][r] : 0);
-        if (k < c) {
-          p = play(s, p, r, k + 1, 0);
-          break;
-        }
-        k -= c;
-      }
-      end_move(s);
-      p = s->current;
-      continue;
-    }
-    int rank, count;
-    const uint64_t *bm = bytes[s->eff_top & 15];
-    if (th_uniform_play_bytes(counts, bm[0], bm[1], rng, &rank, &count))
-      p = play_from(s, p, counts, from_hand ? &s->hand_len[p] : &s->up_len[p], rank, count);
-    else
-      p = pick_up(s, p, 0);
+    p = fast_random_move(s, p, rng, (const uint64_t(*)[2])bytes);
     end_move(s);
   }
 }
