@@ -172,4 +172,5 @@ cdef class StateBase:
     cdef list _history
     cdef Py_ssize_t _hlen
     cdef list _kinds_at(self, int code)
+    cdef int _require_setup(self) except -1
     cdef int _seat(self, seat) except -1

@@ -423,6 +423,7 @@ cdef class StateBase:
         """Every zone as card kinds in one pass: (hands, known, face_up,
         face_down, pile, draw, burned); hands include the known cards."""
         cdef int n = self.s.num_players, kind, c, l, q, k, i
+        self._require_setup()
         hands = [[] for _ in range(n)]
         known = [[] for _ in range(n)]
         up = [[] for _ in range(n)]
@@ -448,6 +449,12 @@ cdef class StateBase:
         return hands, known, up, down, pile, draw, burned
 
     # ------------------------------------------------------------- zones --
+    cdef int _require_setup(self) except -1:
+        if self.s.num_players == 0:
+            raise ValueError("this State was never set up (made by __new__ or a hand-built pickle): "
+                             "use Game.new_initial_state(), State.from_dict() or clone()")
+        return 0
+
     cdef list _kinds_at(self, int code):
         cdef int kind, c
         out = []
@@ -458,6 +465,7 @@ cdef class StateBase:
         return out
 
     cdef int _seat(self, seat) except -1:
+        self._require_setup()
         q = _as_action(seat)
         if not 0 <= q < self.s.num_players:
             raise ValueError(f"seat must be in 0..{self.s.num_players - 1}, not {q}")

@@ -441,6 +441,7 @@ class State(_core.StateBase):
     def __str__(self) -> str:
         from .display import render_text
 
+        self._snapshot()  # raises a clear ValueError for a State that was never set up
         return render_text(self)
 
 
@@ -535,6 +536,9 @@ def _state_from_dict(cls, d: Dict[str, Any]) -> State:
     history = d.get("history", [])
     if not isinstance(history, (list, tuple)) or not set(map(type, history)) <= {int}:
         raise TypeError("history must be a list of int action ids")
+    n_actions = _core.num_distinct_actions(rules._raw())
+    if history and not (0 <= min(history) and max(history) < n_actions):
+        raise ValueError(f"history holds an action id outside 0..{n_actions - 1}")
 
     cards = []
     hands = _per_seat(d, "hands", n)

@@ -144,8 +144,11 @@ class Rules:
         """Rules from ``to_dict()`` output; a ``"preset"`` key names the base."""
         if not isinstance(d, dict):
             raise TypeError(f"rules must be a dict or a preset name, not {type(d).__name__}")
+        # The key holds every value's exact type: 1, 1.0, True and np.int64(1)
+        # are equal and hash alike, but only the int is a valid value.
         try:
-            key = tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in d.items())
+            key = tuple((k, type(v), tuple((type(x), x) for x in v) if type(v) in (list, tuple) else v)
+                        for k, v in d.items())
             hash(key)
         except TypeError:
             key = None
