@@ -82,6 +82,7 @@ static void random_step(th_state *s, th_rng *rng, int fast) {
   }
   uint16_t m = present_mask(counts) & th_playable_mask(s);
   if (!m) {
+    (void)th_rng_next(rng); /* legal_actions()[below(1)]: one draw, as every decision */
     if (fast)
       th_fast_pickup(s);
     else

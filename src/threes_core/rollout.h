@@ -5,7 +5,8 @@
  * look at face-down cards, the draw pile's order or other hands.
  *
  *   random     uniform over the legal actions, swap phase included: exactly
- *              legal_actions()[below(n)] with the game's PRNG.
+ *              legal_actions()[below(n)] with the game's PRNG, one draw per
+ *              decision (a forced move, n = 1, draws too).
  *   greedy     play the lowest playable rank that has no power, with all its
  *              copies; keep wild, burn, lower and invisible cards until
  *              nothing else goes, then play one of the cheapest; in the swap

@@ -135,7 +135,7 @@ int th_rules_validate(const th_rules *r, int num_players, th_error *e) {
       return th_set_error(e, TH_ERR_RULES, "start_suits must list distinct suits among c d h s"), TH_ERR_RULES;
     seen |= 1u << k;
   }
-  if (num_players > 0) {
+  if (num_players != 0) {
     if (num_players < TH_MIN_PLAYERS || num_players > TH_MAX_PLAYERS)
       return th_set_error(e, TH_ERR_PLAYERS, "num_players must be between %d and %d, not %d", TH_MIN_PLAYERS,
                           TH_MAX_PLAYERS, num_players),

@@ -63,8 +63,9 @@ enum {
 /* Sets *out to preset p; returns 0, or -1 for an unknown preset. */
 int th_rules_preset(int preset, th_rules *out);
 
-/* Checks the rule set on its own and, when num_players > 0, that a deal for
- * that many players fits. Returns 0 or an error code with e->msg set. */
+/* Checks the rule set on its own and, unless num_players is 0, that the
+ * player count is in range and a deal for that many players fits. Returns 0
+ * or an error code with e->msg set. */
 int th_rules_validate(const th_rules *r, int num_players, th_error *e);
 
 /* Cards in the whole deck: decks * (52 + jokers). */

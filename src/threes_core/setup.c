@@ -49,6 +49,10 @@ static int scan_pile(const th_state *s, uint8_t *eff_top, uint8_t *run_rank, uin
 
 int th_setup_begin(th_state *s, const th_rules *r, int num_players, int dealer, uint32_t max_moves,
                    th_error *e) {
+  if (num_players == 0) {
+    th_set_error(e, TH_ERR_PLAYERS, "num_players must be between %d and %d, not 0", TH_MIN_PLAYERS, TH_MAX_PLAYERS);
+    return TH_ERR_PLAYERS;
+  }
   int rc = th_rules_validate(r, num_players, e);
   if (rc) return rc;
   if (dealer < 0) dealer = num_players - 1;

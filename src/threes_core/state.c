@@ -64,6 +64,10 @@ static void clear_state(th_state *s, const th_rules *r, int num_players, int dea
 }
 
 static int check_game_args(const th_rules *r, int num_players, int *dealer, uint32_t *max_moves, th_error *e) {
+  if (num_players == 0) {
+    th_set_error(e, TH_ERR_PLAYERS, "num_players must be between %d and %d, not 0", TH_MIN_PLAYERS, TH_MAX_PLAYERS);
+    return TH_ERR_PLAYERS;
+  }
   int rc = th_rules_validate(r, num_players, e);
   if (rc) return rc;
   if (*dealer < 0) *dealer = num_players - 1; /* D-13 */
@@ -563,7 +567,10 @@ TH_HOT int fast_random_move(th_state *s, int p, th_rng *rng, const uint64_t (*by
   if (s->rules.merge_hand_with_face_up && from_hand && s->draw_len == 0) {
     /* merging adds face-up copies to the counts: the general walk in id order */
     uint16_t m = present_mask(counts) & playable_mask(s);
-    if (!m) return pick_up(s, p, 0);
+    if (!m) {
+      (void)th_rng_next(rng); /* one draw per decision, as legal_actions()[below(1)] */
+      return pick_up(s, p, 0);
+    }
     int total = 0;
     for (uint16_t x = m; x; x &= (uint16_t)(x - 1)) {
       int r = __builtin_ctz(x);
@@ -581,6 +588,7 @@ TH_HOT int fast_random_move(th_state *s, int p, th_rng *rng, const uint64_t (*by
   const uint64_t *bm = bytes[s->eff_top & 15];
   if (th_uniform_play_bytes(counts, bm[0], bm[1], rng, &rank, &count))
     return play_from(s, p, counts, from_hand ? &s->hand_len[p] : &s->up_len[p], rank, count);
+  (void)th_rng_next(rng); /* a forced pick-up still takes its draw: below(1) */
   return pick_up(s, p, 0);
 }
 

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Builds the C engine and tests/c/test_engine.c with AddressSanitizer and
+# UndefinedBehaviorSanitizer in a fresh build directory and runs the test
+# program, split into two processes that run in parallel.
+#
+# Usage (from the repository root):  bash tests/c/run_sanitizers.sh
+# Needs gcc (or clang) and cmake >= 3.15 on PATH (`pip install cmake` will do).
+# Environment: BUILD_DIR (default build/sanitize), PARTS (default 2),
+# TEST_ARGS (extra arguments for the test program, e.g. "--scale 0.1").
+# Exits non-zero if the build fails, any check fails, or any sanitizer
+# report appears.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+
+BUILD_DIR="${BUILD_DIR:-build/sanitize}"
+PARTS="${PARTS:-2}"
+TEST_ARGS="${TEST_ARGS:-}"
+
+if ! command -v cmake >/dev/null 2>&1; then
+  echo "run_sanitizers.sh: cmake not found on PATH (try: python3 -m pip install cmake)" >&2
+  exit 2
+fi
+
+start=$(date +%s)
+rm -rf "$BUILD_DIR"
+cmake -S . -B "$BUILD_DIR" -DTHREES_BUILD_C_TESTS=ON -DTHREES_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
+cmake --build "$BUILD_DIR" --target threes_engine_test --parallel 2
+
+exe="$BUILD_DIR/threes_engine_test"
+if [[ ! -x "$exe" ]]; then
+  echo "run_sanitizers.sh: $exe was not built" >&2
+  exit 2
+fi
+
+export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:halt_on_error=1"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+
+logs="$BUILD_DIR/logs"
+mkdir -p "$logs"
+pids=()
+for ((k = 0; k < PARTS; k++)); do
+  # shellcheck disable=SC2086 # TEST_ARGS is meant to split into words
+  "$exe" --part "$k/$PARTS" $TEST_ARGS >"$logs/part$k.out" 2>"$logs/part$k.err" &
+  pids+=("$!")
+done
+
+status=0
+for ((k = 0; k < PARTS; k++)); do
+  rc=0
+  wait "${pids[$k]}" || rc=$?
+  echo "==================== part $k/$PARTS (exit code $rc) ===================="
+  cat "$logs/part$k.out"
+  if [[ -s "$logs/part$k.err" ]]; then
+    echo "---- stderr of part $k ----"
+    cat "$logs/part$k.err"
+  fi
+  if [[ $rc -ne 0 ]]; then
+    status=1
+  fi
+  if grep -qE "ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:|SUMMARY: (AddressSanitizer|UndefinedBehaviorSanitizer|LeakSanitizer)" \
+    "$logs/part$k.err"; then
+    echo "part $k: sanitizer report(s) above" >&2
+    status=1
+  fi
+  if ! grep -qE "^[0-9]+ passed, [0-9]+ failed$" "$logs/part$k.out"; then
+    echo "part $k: no final 'N passed, M failed' line (crashed?)" >&2
+    status=1
+  fi
+done
+
+sum_field() { # sums the first number after $1 over the parts' outputs
+  cat "$logs"/part*.out | sed -n "s/^$1\([0-9][0-9]*\).*/\1/p" | awk '{s += $1} END {print s + 0}'
+}
+games=$(sum_field "games played: ")
+normal=$(sum_field "games ended normally: ")
+truncated=$(cat "$logs"/part*.out | sed -n 's/.*truncated at the move cap: \([0-9][0-9]*\).*/\1/p' | awk '{s += $1} END {print s + 0}')
+checks=$(sum_field "checks: ")
+passed=$(cat "$logs"/part*.out | sed -n 's/^\([0-9][0-9]*\) passed, [0-9][0-9]* failed$/\1/p' | awk '{s += $1} END {print s + 0}')
+failed=$(cat "$logs"/part*.out | sed -n 's/^[0-9][0-9]* passed, \([0-9][0-9]*\) failed$/\1/p' | awk '{s += $1} END {print s + 0}')
+end=$(date +%s)
+
+echo "===================================================================="
+echo "games played: $games over $PARTS parts ($normal ended normally, $truncated truncated at the move cap)"
+echo "checks: $checks"
+echo "units: $passed passed, $failed failed"
+echo "time: $((end - start)) s (build and run)"
+if [[ $status -ne 0 ]]; then
+  echo "run_sanitizers.sh: FAILED" >&2
+  exit 1
+fi
+echo "run_sanitizers.sh: all passed"

@@ -1,0 +1,1726 @@
+/* test_engine.c - randomized whole-engine test of threes-core in plain C11.
+ *
+ * Built with AddressSanitizer and UndefinedBehaviorSanitizer by
+ * tests/c/run_sanitizers.sh (CMake options THREES_BUILD_C_TESTS and
+ * THREES_SANITIZE). No Python is involved.
+ *
+ * What it does, per configuration (a rule set and a player count):
+ *   - plays games dealt with th_state_deal from per-game seeds, most of them
+ *     through the checked API (th_legal_actions, a legal id chosen with the
+ *     engine's th_rng, th_apply_action) with th_state_check after every move;
+ *     every such game is replayed with th_rollout (the fast, counts-only path)
+ *     from the same deal and the same th_batch_rng stream, and must give the
+ *     same finishing order, move count and truncation;
+ *   - plays the others through th_rollout_full(check = 1), th_rollout_full
+ *     (check = 0), th_rollout and a policy-driven checked-API replay from the
+ *     same (possibly mid-game) state and the same rng stream, for all three
+ *     policies, and compares them all;
+ *   - on a sample of states exercises the error paths of th_apply_action
+ *     (out-of-range and illegal ids must fail and leave the state byte-for-byte
+ *     unchanged), compares th_is_legal with th_legal_actions for every id in
+ *     range, round-trips ids through decode/encode, and more;
+ *   - checks that every game ends (TH_PHASE_OVER) within its move cap (5000
+ *     for most games, the engine's default 10000 for one in ten, a small random
+ *     cap for one in twenty, 2000 when no seat plays randomly) and counts the
+ *     truncated games.
+ * Then, as separate units: presets and deal arguments; player counts <= 0
+ * (each call in a child process, as it may crash); the random policy through
+ * th_policy_action against th_policy_step (same move, same rng use); setup
+ * API garbage; position round trips through the setup API (with perturbed
+ * and garbage finishes); random valid positions played out; th_rules_validate
+ * on random bytes (and a game with every random rule set that passes); a
+ * configuration with a fresh random valid rule set per game; th_rollouts with
+ * 1, 2 and 3 threads against each other and against th_rollout, and its
+ * argument errors.
+ *
+ * Usage: threes_engine_test [--part K/P] [--scale X] [--probe-every N] [--quiet]
+ *   --part K/P  play only game K, K+P, K+2P, ... of every configuration and
+ *               fuzz loop (run P processes with K = 0..P-1 to cover all)
+ *   --scale X   multiply every game and iteration count by X (default 1)
+ *   --probe-every N  probe one state in N of the checked games (default 300;
+ *               0 = never)
+ * Prints one summary line per configuration (unit), then "N passed, M failed"
+ * where N and M count units; returns 1 if any check failed.
+ *
+ * On a failure the message names the unit, the player count, the game's seed
+ * (the argument of th_state_deal), the game index and the move number. The
+ * run is deterministic: the same arguments replay the same games.
+ */
+#if defined(__unix__) && !defined(_POSIX_C_SOURCE)
+#define _POSIX_C_SOURCE 200809L /* fork and waitpid, to isolate calls that may crash */
+#endif
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "threes.h"
+
+#if defined(__unix__)
+#include <signal.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#define HAVE_FORK 1
+#else
+#define HAVE_FORK 0
+#endif
+
+/* ------------------------------------------------------------ bookkeeping -- */
+
+static double now_seconds(void) {
+  struct timespec ts;
+  timespec_get(&ts, TIME_UTC);
+  return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int g_part = 0, g_nparts = 1, g_quiet = 0;
+static double g_scale = 1.0;
+
+static long long g_checks = 0;        /* every CHECK evaluated */
+static long long g_failed_checks = 0; /* every CHECK that failed */
+static int g_units_passed = 0, g_units_failed = 0;
+static int g_printed = 0; /* failure messages printed in total */
+
+/* The context of the current check, printed with a failure. */
+static const char *u_name = "";
+static long long u_failed = 0, u_checks_start = 0;
+static double u_t0 = 0;
+static int u_printed = 0;
+static int c_players = 0;
+static long long c_game = -1;
+static uint64_t c_seed = 0;
+static long long c_move = -1;
+static const char *c_what = "";
+
+/* Totals over the run. */
+static long long t_games_checked = 0, t_games_rollout = 0, t_games_fuzz_rules = 0, t_games_positions = 0,
+                 t_games_random_rules = 0, t_games_batch = 0, t_moves = 0, t_truncated = 0, t_capped = 0,
+                 t_truncated_other = 0; /* truncated games of the position and rules-fuzz units */
+
+static void fail_at(int line, const char *cond, const char *fmt, ...) {
+  g_failed_checks++;
+  u_failed++;
+  if (u_printed >= 16 || g_printed >= 200) return;
+  u_printed++;
+  g_printed++;
+  char msg[512] = "";
+  if (fmt && *fmt) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+  }
+  fprintf(stdout,
+          "FAIL [%s] players=%d game=%lld seed=0x%016llx move=%lld (%s) line %d: %s%s%s\n", u_name, c_players,
+          c_game, (unsigned long long)c_seed, c_move, c_what, line, cond, *msg ? " -- " : "", msg);
+  fflush(stdout);
+}
+
+/* CHECK(cond) or CHECK(cond, printf-format, args...): counts the check and
+ * reports a failure with the current context. (The trailing "" keeps the
+ * variadic part non-empty, as C11 requires; printf ignores extra arguments.) */
+#define CHECK(...) CHECK_(__VA_ARGS__, "")
+#define CHECK_(cond, ...)                                  \
+  do {                                                     \
+    g_checks++;                                            \
+    if (!(cond)) fail_at(__LINE__, #cond, __VA_ARGS__);    \
+  } while (0)
+
+static void unit_begin(const char *name) {
+  u_name = name;
+  u_failed = 0;
+  u_printed = 0;
+  u_checks_start = g_checks;
+  u_t0 = now_seconds();
+  c_players = 0;
+  c_game = -1;
+  c_seed = 0;
+  c_move = -1;
+  c_what = "";
+}
+
+static void unit_end(const char *fmt, ...) {
+  char msg[400] = "";
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  if (u_failed)
+    g_units_failed++;
+  else
+    g_units_passed++;
+  printf("[%s] %-30s %s; %lld checks, %lld failed; %.1f s\n", u_failed ? "FAIL" : " ok ", u_name, msg,
+         g_checks - u_checks_start, u_failed, now_seconds() - u_t0);
+  fflush(stdout);
+}
+
+static int mine(long long i) { return (int)(i % g_nparts) == g_part; }
+static long long scaled(long long n) {
+  long long v = (long long)(n * g_scale + 0.5);
+  return v < 1 ? 1 : v;
+}
+
+/* Test-side random numbers (sampling, garbage) come from the engine's own
+ * PRNG, on streams separate from the games' policy streams. */
+static uint32_t below(th_rng *g, uint32_t n) { return n ? th_rng_below(g, n) : 0; }
+static int range(th_rng *g, int lo, int hi) { return lo + (int)below(g, (uint32_t)(hi - lo + 1)); }
+
+static void copy_state(th_state *dst, const th_state *src) { memcpy(dst, src, sizeof *dst); }
+static int same_state(const th_state *a, const th_state *b) { return memcmp(a, b, sizeof *a) == 0; }
+
+/* Runs fn(arg) in a child process (when fork exists) so that a crash or a
+ * sanitizer report inside the engine fails one check instead of ending the
+ * run; fn returns 0 when the engine behaved (e.g. returned an error), else
+ * nonzero. Returns the child's verdict: 0 good, 1 wrong result (the bad
+ * input was accepted), 2 crashed, 3 hung. */
+static int isolated(int (*fn)(void *), void *arg) {
+#if HAVE_FORK
+  fflush(stdout);
+  fflush(stderr);
+  pid_t pid = fork();
+  if (pid == 0) {
+    alarm(5); /* a hang counts as a crash */
+    _exit(fn(arg) ? 42 : 0); /* 42: the engine accepted bad input; the sanitizers exit with 1 or abort */
+  }
+  if (pid > 0) {
+    int st = 0;
+    if (waitpid(pid, &st, 0) != pid) return 2;
+    if (WIFEXITED(st)) return WEXITSTATUS(st) == 0 ? 0 : WEXITSTATUS(st) == 42 ? 1 : 2;
+    return WIFSIGNALED(st) && WTERMSIG(st) == SIGALRM ? 3 : 2; /* killed: SIGFPE, SIGSEGV, the sanitizers' abort */
+  }
+#endif
+  return fn(arg) ? 1 : 0; /* no fork: run it here and hope */
+}
+
+static const char *verdict(int v) {
+  return v == 0 ? "ok" : v == 1 ? "accepted (returned success)" : v == 3 ? "HUNG (killed after 5 s)" : "CRASHED (see the report on stderr)";
+}
+
+/* How the random policy of th_policy_step / th_rollout uses the rng when the
+ * only legal action is a pick-up: rollout.h defines the random policy as
+ * "exactly legal_actions()[below(n)]", which draws once even for n = 1, and
+ * th_policy_action does; the step does not draw then (as found when this test
+ * was written). unit_random_policy_rng() reports the disagreement as a
+ * failure and sets this flag to what th_policy_step does, so that the
+ * per-game comparisons of the checked API with th_rollout still test that
+ * they play the same moves. */
+static int g_pickup_draws = 1;
+
+/* One state in g_probe_every of the checked games is probed (probe_state). */
+static int g_probe_every = 300;
+
+static int in_sorted(const uint16_t *v, int n, int x) {
+  int lo = 0, hi = n - 1;
+  while (lo <= hi) {
+    int mid = (lo + hi) / 2;
+    if (v[mid] == x) return 1;
+    if (v[mid] < x)
+      lo = mid + 1;
+    else
+      hi = mid - 1;
+  }
+  return 0;
+}
+
+/* ------------------------------------------------------------- outcomes -- */
+
+typedef struct {
+  uint32_t moves; /* moves from the start state */
+  uint8_t phase, truncated, num_out;
+  uint8_t finish[TH_MAX_PLAYERS];
+} outcome;
+
+static void outcome_of(const th_state *s, uint32_t start_moves, outcome *o) {
+  memset(o, 0, sizeof *o);
+  o->moves = s->move_count - start_moves;
+  o->phase = s->phase;
+  o->truncated = s->truncated;
+  o->num_out = s->num_out;
+  memcpy(o->finish, s->finish, s->num_out <= TH_MAX_PLAYERS ? s->num_out : TH_MAX_PLAYERS);
+}
+
+static int same_outcome(const outcome *a, const outcome *b) {
+  return a->moves == b->moves && a->phase == b->phase && a->truncated == b->truncated &&
+         a->num_out == b->num_out && memcmp(a->finish, b->finish, a->num_out) == 0;
+}
+
+static void outcome_text(const outcome *o, char *buf, size_t n) {
+  int k = snprintf(buf, n, "moves %u phase %d trunc %d out [", o->moves, o->phase, o->truncated);
+  for (int i = 0; i < o->num_out && k < (int)n - 4; i++) k += snprintf(buf + k, n - (size_t)k, i ? " %d" : "%d", o->finish[i]);
+  snprintf(buf + k, n - (size_t)k, "]");
+}
+
+/* Checks of a state that has ended. */
+static void check_over(const th_state *s) {
+  int n = s->num_players;
+  CHECK(s->phase == TH_PHASE_OVER, "phase %d", s->phase);
+  CHECK(th_state_current_player(s) == TH_TERMINAL_PLAYER);
+  CHECK(s->move_count <= s->max_moves, "move_count %u > max_moves %u", s->move_count, s->max_moves);
+  if (s->truncated) {
+    CHECK(s->move_count == s->max_moves, "truncated at %u, cap %u", s->move_count, s->max_moves);
+    CHECK(s->num_out <= n - 2, "truncated with %d of %d out", s->num_out, n);
+  } else {
+    CHECK(s->num_out == n, "over with %d of %d ranked", s->num_out, n);
+  }
+  uint16_t buf[TH_MAX_DISTINCT_ACTIONS];
+  CHECK(th_legal_actions(s, buf) == 0);
+  double ret[TH_MAX_PLAYERS];
+  th_returns(s, ret);
+  double sum = 0;
+  for (int q = 0; q < n; q++) {
+    CHECK(ret[q] >= -1.0 - 1e-12 && ret[q] <= 1.0 + 1e-12, "return %g", ret[q]);
+    sum += ret[q];
+  }
+  CHECK(fabs(sum) < 1e-9, "returns sum to %g", sum);
+  if (!s->truncated && n >= 2) {
+    CHECK(ret[s->finish[0]] == 1.0 && ret[s->finish[n - 1]] == -1.0);
+  }
+}
+
+static const char *policy_name(int p) {
+  return p == TH_POLICY_RANDOM ? "random" : p == TH_POLICY_GREEDY ? "greedy" : "heuristic";
+}
+
+/* ----------------------------------------------------- error-path probes -- */
+
+/* Everything that must hold of a live state and its sorted legal list; the
+ * expensive part, run on a sample of states. `g` is a test stream. */
+static void probe_state(const th_state *s, const uint16_t *legal, int n, th_rng *g) {
+  const th_rules *r = &s->rules;
+  int nda = th_num_distinct_actions(r);
+  th_state c;
+  th_error e;
+  const char *saved = c_what;
+  c_what = "probe";
+
+  CHECK(th_num_legal_actions(s) == n);
+  /* th_is_legal against membership, for every id in range (and a few more). */
+  {
+    int j = 0, mismatches = 0;
+    for (int a = 0; a < nda; a++) {
+      int member = j < n && legal[j] == a;
+      if (member) j++;
+      if (th_is_legal(s, a) != member && mismatches++ < 3)
+        CHECK(0, "th_is_legal(%d) = %d but membership in th_legal_actions = %d", a, th_is_legal(s, a), member);
+    }
+    CHECK(mismatches == 0, "th_is_legal disagrees with th_legal_actions on %d ids", mismatches);
+    CHECK(j == n, "legal list holds ids outside [0, %d)", nda);
+  }
+  /* Out-of-range ids: TH_ERR_ACTION, state byte-for-byte unchanged. */
+  {
+    int bad[16] = {-1, -2, -1000, INT_MIN, INT_MIN + 1, INT_MAX, INT_MAX - 1, nda, nda + 1, nda + 1000,
+                   65535, 65536, -(int)below(g, 1u << 30) - 1, nda + (int)below(g, 1u << 30), -nda, 2 * nda};
+    for (int i = 0; i < 16; i++) {
+      copy_state(&c, s);
+      memset(&e, 0, sizeof e);
+      int rc = th_apply_action(&c, bad[i], &e);
+      CHECK(rc == TH_ERR_ACTION, "th_apply_action(%d) returned %d", bad[i], rc);
+      CHECK(e.code == rc && e.msg[0] != 0, "error report code %d msg '%s'", e.code, e.msg);
+      CHECK(same_state(&c, s), "th_apply_action(%d) changed the state", bad[i]);
+      CHECK(th_is_legal(s, bad[i]) == 0, "th_is_legal(%d) != 0", bad[i]);
+      th_move m;
+      CHECK(th_decode_action(r, bad[i], &m) == TH_ERR_ACTION);
+      CHECK(th_state_decode_action(s, bad[i], &m) == TH_ERR_ACTION);
+    }
+    copy_state(&c, s);
+    CHECK(th_apply_action(&c, -1, NULL) == TH_ERR_ACTION && same_state(&c, s), "NULL error report");
+  }
+  /* Legal-range but illegal ids: boundaries and random ones. */
+  {
+    int cand[24], nc = 0;
+    cand[nc++] = 0;
+    cand[nc++] = nda - 1;
+    cand[nc++] = th_first_blind_action(r);
+    cand[nc++] = th_first_blind_action(r) + r->cards_per_zone - 1;
+    cand[nc++] = th_pickup_action(r);
+    cand[nc++] = th_first_swap_action(r);
+    cand[nc++] = th_first_blind_action(r) - 1;
+    while (nc < 24) cand[nc++] = (int)below(g, (uint32_t)nda);
+    for (int i = 0; i < nc; i++) {
+      int a = cand[i];
+      if (in_sorted(legal, n, a)) continue;
+      copy_state(&c, s);
+      memset(&e, 0, sizeof e);
+      int rc = th_apply_action(&c, a, &e);
+      CHECK(rc == TH_ERR_ILLEGAL, "illegal id %d returned %d", a, rc);
+      CHECK(e.code == rc && e.msg[0] != 0);
+      CHECK(same_state(&c, s), "illegal id %d changed the state", a);
+    }
+  }
+  /* Every legal id: decode/encode round trip, the state's decoding. */
+  for (int i = 0; i < n; i++) {
+    th_move m, ms;
+    int a = legal[i];
+    CHECK(th_decode_action(r, a, &m) == TH_OK);
+    CHECK(th_encode_move(r, &m) == a, "encode(decode(%d)) = %d", a, th_encode_move(r, &m));
+    CHECK(th_state_decode_action(s, a, &ms) == TH_OK);
+    CHECK(ms.kind == m.kind && ms.rank == m.rank && ms.count == m.count && ms.slot == m.slot);
+    if (s->phase == TH_PHASE_SWAP) {
+      CHECK(m.kind == TH_MOVE_SWAP, "id %d in the swap phase is kind %d", a, m.kind);
+    } else {
+      CHECK(m.kind != TH_MOVE_SWAP, "swap id %d in the play phase", a);
+      if (m.kind == TH_MOVE_PLAY) CHECK(ms.source != TH_SRC_NONE && ms.source != TH_SRC_FACE_DOWN);
+      if (m.kind == TH_MOVE_BLIND) CHECK(ms.source == TH_SRC_FACE_DOWN);
+    }
+  }
+  /* th_apply_action and th_apply_legal agree on one legal id. */
+  {
+    int a = legal[below(g, (uint32_t)n)];
+    th_state d;
+    copy_state(&c, s);
+    copy_state(&d, s);
+    CHECK(th_apply_action(&c, a, &e) == TH_OK, "%s", e.msg);
+    th_apply_legal(&d, a);
+    CHECK(same_state(&c, &d), "th_apply_action and th_apply_legal differ on id %d", a);
+  }
+  /* Policies pick legal ids and do not touch the state. */
+  for (int pol = 0; pol < TH_NUM_POLICIES; pol++) {
+    th_rng pr = *g;
+    copy_state(&c, s);
+    int a = th_policy_action(&c, pol, &pr);
+    CHECK(th_is_legal(s, a), "policy %d picked illegal id %d", pol, a);
+    CHECK(same_state(&c, s));
+    if (pol == TH_POLICY_RANDOM) {
+      th_rng pr2 = *g;
+      CHECK(a == legal[th_rng_below(&pr2, (uint32_t)n)], "random policy is not legal[below(n)]");
+    }
+    /* th_policy_step plays the move th_policy_action picks (the rng use is
+     * compared in unit_random_policy_rng). */
+    th_state d;
+    th_rng ps = *g;
+    copy_state(&c, s);
+    copy_state(&d, s);
+    th_policy_step(&d, pol, &ps);
+    th_apply_legal(&c, a);
+    CHECK(same_state(&c, &d), "th_policy_step(%s) and th_policy_action(%s) = %d play different moves", policy_name(pol),
+          policy_name(pol), a);
+  }
+  /* Canonical form: idempotent and unchanged by copying. */
+  {
+    static th_state k1, k2;
+    th_state_canonical(s, &k1);
+    th_state_canonical(&k1, &k2);
+    CHECK(same_state(&k1, &k2), "canonical form is not idempotent");
+  }
+  /* Known cards and returns of a live state. */
+  for (int q = 0; q < s->num_players; q++) {
+    uint8_t known[TH_NUM_RANKS + 2];
+    th_known_rank_counts(s, q, known);
+    for (int k = 0; k < TH_NUM_RANKS; k++) CHECK(known[k] <= s->hand_rank[q][k], "seat %d rank %d", q, k);
+  }
+  {
+    double ret[TH_MAX_PLAYERS];
+    th_returns(s, ret);
+    for (int q = 0; q < s->num_players; q++) CHECK(ret[q] == 0.0);
+  }
+  for (int k = -2; k < TH_NUM_RANKS + 2; k++) {
+    int pl = th_playable(s, k);
+    if (k < 0 || k >= TH_NUM_RANKS)
+      CHECK(pl == 0);
+    else
+      CHECK(pl == ((th_playable_mask(s) >> k) & 1));
+  }
+  c_what = saved;
+}
+
+/* An ended game rejects every action and stays unchanged. */
+static void probe_over(const th_state *s, th_rng *g) {
+  th_state c;
+  th_error e;
+  int nda = th_num_distinct_actions(&s->rules);
+  int ids[6] = {0, nda - 1, (int)below(g, (uint32_t)nda), th_pickup_action(&s->rules), -1, nda};
+  for (int i = 0; i < 6; i++) {
+    copy_state(&c, s);
+    int rc = th_apply_action(&c, ids[i], &e);
+    CHECK(rc == (i < 4 ? TH_ERR_ILLEGAL : TH_ERR_ACTION), "id %d on an ended game returned %d", ids[i], rc);
+    CHECK(same_state(&c, s));
+    CHECK(th_is_legal(s, ids[i]) == 0);
+  }
+  CHECK(th_policy_action(s, TH_POLICY_RANDOM, g) == -1);
+}
+
+/* --------------------------------------------------------- checked games -- */
+
+/* Plays *s to the end through the checked API: seat q moves with pol[q]
+ * (random: legal[below(n)] with *rng, as the random policy; greedy and
+ * heuristic: th_policy_action). th_state_check after every move; a sample
+ * of states (probability 1/sample_every) is probed. Returns 0 if the game ran
+ * to the end without a failed check. */
+static int play_checked(th_state *s, const uint8_t *pol, th_rng *rng, th_rng *g, int sample_every) {
+  static uint16_t legal[TH_MAX_DISTINCT_ACTIONS];
+  th_error e;
+  long long before = u_failed;
+  uint32_t limit = s->max_moves - s->move_count + 1;
+  c_what = "checked";
+  for (uint32_t it = 0; s->phase != TH_PHASE_OVER; it++) {
+    c_move = s->move_count;
+    if (it > limit) {
+      CHECK(0, "the game did not end within its cap of %u moves", s->max_moves);
+      return 1;
+    }
+    int p = s->current;
+    CHECK(th_state_current_player(s) == p && p < s->num_players && !((s->out_mask >> p) & 1));
+    int n = th_legal_actions(s, legal);
+    if (n <= 0 || n > TH_MAX_DISTINCT_ACTIONS) {
+      CHECK(0, "th_legal_actions returned %d in a live state", n);
+      return 1;
+    }
+    int nda = th_num_distinct_actions(&s->rules);
+    CHECK(legal[n - 1] < nda, "legal id %d >= %d", legal[n - 1], nda);
+    for (int i = 1; i < n; i++)
+      if (legal[i - 1] >= legal[i]) {
+        CHECK(0, "legal ids not sorted and unique at %d", i);
+        break;
+      }
+    if (sample_every && below(g, (uint32_t)sample_every) == 0) probe_state(s, legal, n, g);
+    int a;
+    if (pol[p] == TH_POLICY_RANDOM)
+      a = (n == 1 && !g_pickup_draws && legal[0] == th_pickup_action(&s->rules)) ? legal[0]
+                                                                                   : legal[th_rng_below(rng, (uint32_t)n)];
+    else
+      a = th_policy_action(s, pol[p], rng);
+    uint32_t mc = s->move_count;
+    int rc = th_apply_action(s, a, &e);
+    if (rc != TH_OK) {
+      CHECK(0, "th_apply_action(%d) of a %s id failed: %s", a, in_sorted(legal, n, a) ? "legal" : "ILLEGAL", e.msg);
+      return 1;
+    }
+    CHECK(s->move_count == mc + 1);
+    rc = th_state_check(s, &e);
+    if (rc != TH_OK) {
+      CHECK(0, "th_state_check after id %d: %s", a, e.msg);
+      return 1;
+    }
+    t_moves++;
+  }
+  c_move = s->move_count;
+  check_over(s);
+  probe_over(s, g);
+  return u_failed != before;
+}
+
+/* ---------------------------------------------------------- configurations -- */
+
+typedef struct {
+  char name[48];
+  th_rules rules;
+  int players;
+  long long games;
+  int random_rules; /* draw a fresh valid rule set for every game */
+  uint32_t cap;     /* max_moves of the deals; 0 = the engine's default */
+} config;
+
+static void random_valid_rules(th_rng *g, th_rules *r, int *players) {
+  memset(r, 0, sizeof *r);
+  r->decks = (uint8_t)range(g, 1, 4);
+  r->jokers = (uint8_t)range(g, 0, 2);
+  r->cards_per_zone = (uint8_t)(below(g, 4) ? range(g, 1, 3) : range(g, 4, 5));
+  r->lower_strict = (uint8_t)below(g, 2);
+  uint16_t *masks[4] = {&r->wild, &r->lower, &r->invisible, &r->burn};
+  for (int i = 0; i < 4; i++) {
+    uint32_t density = 2 + below(g, 8); /* each rank with probability 1/density */
+    for (int k = 0; k < TH_NUM_RANKS; k++)
+      if (below(g, density) == 0) *masks[i] |= (uint16_t)(1u << k);
+  }
+  int rb = (int)below(g, 6);
+  r->run_to_burn = (uint8_t)(rb == 0 ? 0 : rb == 5 ? range(g, 2, TH_MAX_RUN_TO_BURN) : range(g, 2, 5));
+  r->invisible_in_runs = (uint8_t)below(g, 2);
+  r->burner_plays_again = (uint8_t)below(g, 2);
+  r->pickup_then_play = (uint8_t)below(g, 2);
+  r->merge_hand_with_face_up = (uint8_t)below(g, 2);
+  r->start = (uint8_t)below(g, 2);
+  uint8_t perm[TH_NUM_RANKS];
+  for (int k = 0; k < TH_NUM_RANKS; k++) perm[k] = (uint8_t)k;
+  for (int k = TH_NUM_RANKS - 1; k > 0; k--) {
+    int j = (int)below(g, (uint32_t)k + 1);
+    uint8_t t = perm[k];
+    perm[k] = perm[j];
+    perm[j] = t;
+  }
+  r->num_start_ranks = (uint8_t)below(g, TH_NUM_RANKS + 1);
+  memcpy(r->start_ranks, perm, r->num_start_ranks);
+  uint8_t sp[4] = {0, 1, 2, 3};
+  for (int k = 3; k > 0; k--) {
+    int j = (int)below(g, (uint32_t)k + 1);
+    uint8_t t = sp[k];
+    sp[k] = sp[j];
+    sp[j] = t;
+  }
+  r->num_start_suits = (uint8_t)below(g, 5);
+  memcpy(r->start_suits, sp, r->num_start_suits);
+  int maxp = th_rules_max_players(r);
+  *players = maxp >= 2 ? range(g, 2, maxp) : 2;
+}
+
+
+/* From the same state and rng stream: th_rollout_full(check 1),
+ * th_rollout_full(check 0), th_rollout, and a replay through
+ * th_policy_action + th_apply_action must all play the same game. */
+static void compare_rollouts(const th_state *s0_in, const uint8_t *pol, uint64_t bseed, uint64_t bidx,
+                             int replay_checked, th_state *end) {
+  static th_state s0_copy;
+  copy_state(&s0_copy, s0_in); /* end may alias s0_in */
+  const th_state *s0 = &s0_copy;
+  static th_state full1, full0, fast, rep;
+  th_rng r1, r0, r2, r3;
+  th_batch_rng(bseed, bidx, &r1);
+  r0 = r2 = r3 = r1;
+  char t1[160], t2[160];
+  outcome o1, o2, o3;
+  const char *saved = c_what;
+
+  c_what = "rollout_full(check=1)";
+  copy_state(&full1, s0);
+  uint32_t m1 = th_rollout_full(&full1, pol, &r1, 1);
+  if (m1 == UINT32_MAX) {
+    /* Find the first move whose state fails the check, for the report. */
+    th_rng rr;
+    th_batch_rng(bseed, bidx, &rr);
+    copy_state(&rep, s0);
+    th_error e;
+    e.msg[0] = 0;
+    while (rep.phase != TH_PHASE_OVER) {
+      c_move = rep.move_count;
+      th_policy_step(&rep, pol[rep.current], &rr);
+      if (th_state_check(&rep, &e)) break;
+    }
+    CHECK(0, "th_rollout_full(check=1) reported an invariant failure after move %lld: %s", c_move, e.msg);
+    c_what = saved;
+    if (end) copy_state(end, &rep);
+    return;
+  }
+  c_move = full1.move_count;
+  outcome_of(&full1, s0->move_count, &o1);
+  CHECK(o1.moves == m1, "returned %u moves, the state counts %u", m1, o1.moves);
+  check_over(&full1);
+  th_error e;
+  CHECK(th_state_check(&full1, &e) == TH_OK, "%s", e.msg);
+
+  c_what = "rollout_full(check=0)";
+  copy_state(&full0, s0);
+  uint32_t m0 = th_rollout_full(&full0, pol, &r0, 0);
+  CHECK(m0 == m1 && same_state(&full0, &full1), "th_rollout_full with and without check differ");
+
+  c_what = "rollout (fast)";
+  copy_state(&fast, s0);
+  uint32_t m2 = th_rollout(&fast, pol, &r2);
+  outcome_of(&fast, s0->move_count, &o2);
+  if (!same_outcome(&o1, &o2) || m2 != m1) {
+    outcome_text(&o1, t1, sizeof t1);
+    outcome_text(&o2, t2, sizeof t2);
+    CHECK(0, "th_rollout_full and th_rollout disagree: full {%s} fast {%s} (returned %u vs %u)", t1, t2, m1, m2);
+  }
+  CHECK(memcmp(&r1, &r2, sizeof r1) == 0, "th_rollout and th_rollout_full used the rng differently");
+
+  if (replay_checked) {
+    c_what = "policy replay";
+    copy_state(&rep, s0);
+    uint32_t limit = rep.max_moves - rep.move_count + 1;
+    for (uint32_t it = 0; rep.phase != TH_PHASE_OVER && it <= limit; it++) {
+      c_move = rep.move_count;
+      int a;
+      if (pol[rep.current] == TH_POLICY_RANDOM) {
+        static uint16_t lg[TH_MAX_DISTINCT_ACTIONS];
+        int n = th_legal_actions(&rep, lg);
+        a = (n == 1 && !g_pickup_draws && lg[0] == th_pickup_action(&rep.rules)) ? lg[0]
+                                                                                 : lg[th_rng_below(&r3, (uint32_t)n)];
+      } else {
+        a = th_policy_action(&rep, pol[rep.current], &r3);
+      }
+      int rc = th_apply_action(&rep, a, &e);
+      if (rc) {
+        CHECK(0, "policy %s chose id %d, rejected: %s", policy_name(pol[rep.current]), a, e.msg);
+        break;
+      }
+    }
+    outcome_of(&rep, s0->move_count, &o3);
+    if (!same_state(&rep, &full1)) {
+      outcome_text(&o1, t1, sizeof t1);
+      outcome_text(&o3, t2, sizeof t2);
+      CHECK(0, "th_rollout_full and the checked-API replay of the same policies differ: full {%s} replay {%s}",
+            t1, t2);
+    }
+  }
+  if (end) copy_state(end, &full1);
+  c_what = saved;
+}
+
+/* The games of one configuration. */
+static void run_config(const config *cf, int cfg_index) {
+  unit_begin(cf->name);
+  uint64_t bseed = UINT64_C(0x7E57C0DE00000000) + (uint64_t)cfg_index * UINT64_C(0x9E3779B97F4A7C15);
+  long long games = 0, n_checked = 0, n_roll = 0, moves0 = t_moves, trunc = 0, capped = 0, maxp_seen = 0;
+  static th_state s, s0;
+  th_error e;
+  for (long long i = 0; i < cf->games; i++) {
+    if (!mine(i)) continue;
+    uint64_t seed = th_batch_seed(bseed, (uint64_t)i);
+    th_rng g; /* test decisions: never the game's streams */
+    th_rng_seed(&g, seed ^ UINT64_C(0xA5A5A5A55A5A5A5A));
+    th_rules r = cf->rules;
+    int players = cf->players;
+    if (cf->random_rules) random_valid_rules(&g, &r, &players);
+    c_players = players;
+    c_game = i;
+    c_seed = seed;
+    c_move = -1;
+    c_what = "deal";
+
+    /* Policies: checked games are 70% all random, 30% a random mix per seat;
+     * rollout games (every fifth) rotate through all random, all greedy, all
+     * heuristic and a mix. */
+    uint8_t pol[TH_MAX_PLAYERS];
+    int rollout_mode = (i % 5) == 4;
+    int pk = rollout_mode ? (int)((i / 5) % 4) : below(&g, 10) < 7 ? 0 : 3;
+    int any_random = 0;
+    for (int q = 0; q < TH_MAX_PLAYERS; q++) {
+      pol[q] = (uint8_t)(pk < 3 ? (uint32_t)pk : below(&g, 3));
+      if (q < players) any_random |= pol[q] == TH_POLICY_RANDOM;
+    }
+    /* The move cap: the configuration's, else 5000 (1 game in 10: the
+     * engine's default, 10000); 1 game in 20 a small random cap (to end games
+     * in the swap phase and early play); games without a random seat at most
+     * 2000 (greedy and heuristic players often loop forever). */
+    int small_cap = below(&g, 20) == 0;
+    uint32_t cap = small_cap ? (uint32_t)range(&g, 1, 400) : cf->cap ? cf->cap : below(&g, 10) == 0 ? 0 : 5000;
+    if (!any_random && (cap == 0 || cap > 2000)) cap = 2000;
+    int dealer = below(&g, 3) == 0 ? -1 : (int)below(&g, (uint32_t)players);
+    int rc = th_state_deal(&s, &r, players, dealer, cap, seed, &e);
+    if (rc) {
+      CHECK(0, "th_state_deal failed: %s", e.msg);
+      continue;
+    }
+    rc = th_state_check(&s, &e);
+    CHECK(rc == TH_OK, "dealt state fails the check: %s", e.msg);
+    CHECK(s.phase == TH_PHASE_SWAP && s.move_count == 0);
+    if (players > maxp_seen) maxp_seen = players;
+    games++;
+
+    if (!rollout_mode) {
+      /* Checked game; then th_rollout from the same deal and rng stream. */
+      copy_state(&s0, &s);
+      th_rng rng;
+      th_batch_rng(bseed, (uint64_t)i, &rng);
+      play_checked(&s, pol, &rng, &g, g_probe_every);
+      n_checked++;
+      /* The fast path must play exactly this game. */
+      c_what = "rollout (fast) vs checked game";
+      th_state f;
+      copy_state(&f, &s0);
+      th_rng r2;
+      th_batch_rng(bseed, (uint64_t)i, &r2);
+      uint32_t m = th_rollout(&f, pol, &r2);
+      outcome o1, o2;
+      outcome_of(&s, 0, &o1);
+      outcome_of(&f, 0, &o2);
+      if (!same_outcome(&o1, &o2) || m != o1.moves) {
+        char t1[160], t2[160];
+        outcome_text(&o1, t1, sizeof t1);
+        outcome_text(&o2, t2, sizeof t2);
+        CHECK(0, "checked game {%s} and th_rollout {%s} differ", t1, t2);
+      } else {
+        g_checks++;
+      }
+    } else {
+      /* Rollouts from the deal or from a mid-game state. */
+      n_roll++;
+      int advance = below(&g, 2) ? 0 : (int)below(&g, 80);
+      th_rng ar;
+      th_rng_seed(&ar, seed ^ UINT64_C(0x0123456789ABCDEF));
+      c_what = "advance";
+      static uint16_t legal[TH_MAX_DISTINCT_ACTIONS];
+      for (int k = 0; k < advance && s.phase != TH_PHASE_OVER; k++) {
+        c_move = s.move_count;
+        int n = th_legal_actions(&s, legal);
+        if (n <= 0) {
+          CHECK(0, "no legal action in a live state");
+          break;
+        }
+        rc = th_apply_action(&s, legal[th_rng_below(&ar, (uint32_t)n)], &e);
+        CHECK(rc == TH_OK, "%s", e.msg);
+        rc = th_state_check(&s, &e);
+        CHECK(rc == TH_OK, "%s", e.msg);
+        t_moves++;
+      }
+      uint32_t start = s.move_count;
+      compare_rollouts(&s, pol, bseed, (uint64_t)i, below(&g, 4) == 0, &s); /* s becomes the full rollout's end */
+      t_moves += s.move_count - start;
+    }
+    if (s.phase != TH_PHASE_OVER) CHECK(0, "the game did not end");
+    if (s.truncated) {
+      trunc++;
+      if (small_cap) capped++;
+    }
+  }
+  t_games_checked += n_checked;
+  t_games_rollout += n_roll;
+  if (cf->random_rules) t_games_random_rules += games;
+  t_truncated += trunc;
+  t_capped += capped;
+  if (cf->random_rules)
+    unit_end("%6lld games (%lld checked, %lld rollout), %8lld moves, %lld truncated (%lld at small caps), up to %lld players",
+             games, n_checked, n_roll, t_moves - moves0, trunc, capped, maxp_seen);
+  else
+    unit_end("%6lld games (%lld checked, %lld rollout), %8lld moves, %lld truncated (%lld at small caps)", games,
+             n_checked, n_roll, t_moves - moves0, trunc, capped);
+}
+
+/* ------------------------------------------------------ setup API units -- */
+
+static int kind_ok(const th_rules *r, int kind) {
+  if (kind < 0 || kind >= TH_NUM_KINDS) return 0;
+  return kind < TH_KIND_RED_JOKER || kind - TH_KIND_RED_JOKER < r->jokers;
+}
+
+static void random_rules_bytes(th_rng *g, th_rules *r) {
+  int how = (int)below(g, 3);
+  if (how == 0) {
+    uint8_t *b = (uint8_t *)r;
+    for (size_t i = 0; i < sizeof *r; i++) b[i] = (uint8_t)th_rng_next(g);
+  } else {
+    th_rules_preset((int)below(g, 3), r);
+    uint8_t *b = (uint8_t *)r;
+    int k = range(g, 1, 3);
+    for (int i = 0; i < k; i++) {
+      size_t off = below(g, (uint32_t)sizeof *r);
+      int v = (int)below(g, 4);
+      b[off] = (uint8_t)(v == 0 ? th_rng_next(g) : v == 1 ? below(g, 6) : v == 2 ? 0xFF : below(g, 20));
+    }
+  }
+}
+
+/* Garbage through th_setup_begin / th_setup_add / th_setup_finish. */
+static void unit_setup_garbage(long long iters) {
+  unit_begin("setup API garbage");
+  static th_state s, before;
+  th_error e;
+  long long begun = 0, adds_ok = 0, adds_err = 0, finished_ok = 0, played = 0;
+  for (long long i = 0; i < iters; i++) {
+    if (!mine(i)) continue;
+    th_rng g;
+    th_rng_seed(&g, UINT64_C(0x5E7) * 1000003u + (uint64_t)i);
+    c_game = i;
+    c_seed = (uint64_t)i;
+    c_what = "setup_begin";
+    th_rules r;
+    if (below(&g, 2))
+      th_rules_preset((int)below(&g, 3), &r);
+    else
+      random_rules_bytes(&g, &r);
+    int players = below(&g, 4) ? range(&g, 2, 12) : range(&g, -3, 16);
+    int dealer = below(&g, 3) ? range(&g, -1, players - 1) : range(&g, -5, 20);
+    uint32_t mm = below(&g, 2) ? 0 : below(&g, 2) ? (uint32_t)th_rng_next(&g) : (uint32_t)range(&g, 1, 1000);
+    c_players = players;
+    int expect_err = th_rules_validate(&r, players, NULL) != TH_OK || players < TH_MIN_PLAYERS ||
+                     dealer >= players || mm > TH_MAX_MAX_MOVES;
+    memset(&e, 0, sizeof e);
+    int rc = th_setup_begin(&s, &r, players, dealer, mm, &e);
+    CHECK((rc != TH_OK) == expect_err, "th_setup_begin(players %d, dealer %d, max_moves %u) returned %d (%s), expected %s",
+          players, dealer, mm, rc, e.msg, expect_err ? "an error" : "success");
+    if (rc == TH_OK && expect_err) continue; /* reported; the state is not safe to use */
+    if (rc) {
+      CHECK(e.code == rc && e.msg[0]);
+      continue;
+    }
+    begun++;
+    int K = s.rules.cards_per_zone, n = s.num_players, deck = th_rules_deck_size(&s.rules);
+    int nadd = (int)below(&g, 300), placed = 0;
+    c_what = "setup_add";
+    for (int k = 0; k < nadd; k++) {
+      int zone = below(&g, 4) ? range(&g, 0, 6) : range(&g, -3, 10);
+      int seat = below(&g, 4) ? range(&g, 0, n - 1) : range(&g, -3, 15);
+      int kind = below(&g, 4) ? range(&g, 0, TH_NUM_KINDS - 1) : range(&g, -3, 70);
+      int slot = below(&g, 4) ? range(&g, 0, K - 1) : range(&g, -3, 8);
+      if (below(&g, 50) == 0) kind = below(&g, 2) ? INT_MIN : INT_MAX;
+      if (below(&g, 50) == 0) seat = below(&g, 2) ? INT_MIN : INT_MAX;
+      if (below(&g, 50) == 0) zone = below(&g, 2) ? INT_MIN : INT_MAX;
+      if (below(&g, 50) == 0) slot = below(&g, 2) ? INT_MIN : INT_MAX;
+      int must_fail = !kind_ok(&s.rules, kind) || zone < TH_ZONE_HAND || zone > TH_ZONE_BURNED ||
+                      (zone <= TH_ZONE_FACE_DOWN && (seat < 0 || seat >= n)) ||
+                      (zone == TH_ZONE_FACE_DOWN && (slot < 0 || slot >= K));
+      copy_state(&before, &s);
+      memset(&e, 0, sizeof e);
+      rc = th_setup_add(&s, zone, seat, kind, slot, &e);
+      if (must_fail) CHECK(rc != TH_OK, "th_setup_add(zone %d, seat %d, kind %d, slot %d) accepted", zone, seat, kind, slot);
+      if (rc) {
+        adds_err++;
+        CHECK(e.code == rc && e.msg[0]);
+        CHECK(same_state(&s, &before), "a rejected th_setup_add changed the state");
+      } else {
+        adds_ok++;
+        placed++;
+      }
+    }
+    CHECK(placed <= deck, "%d cards placed from a deck of %d", placed, deck);
+    c_what = "setup_finish";
+    int phase = below(&g, 3) ? range(&g, 0, 2) : range(&g, -3, 6);
+    int current = below(&g, 3) ? range(&g, 0, n - 1) : below(&g, 2) ? TH_TERMINAL_PLAYER : range(&g, -9, 20);
+    uint32_t mc = below(&g, 2) ? below(&g, 100) : (uint32_t)th_rng_next(&g);
+    int trunc = below(&g, 3) ? 0 : range(&g, -1, 3);
+    int nf = below(&g, 3) ? range(&g, 0, n) : range(&g, -3, 20);
+    size_t fl = nf > 0 ? (size_t)nf : 1;
+    uint8_t *fin = (uint8_t *)malloc(fl); /* exactly nf bytes: ASan catches reads past them */
+    if (!fin) abort();
+    for (size_t k = 0; k < fl; k++) fin[k] = (uint8_t)(below(&g, 4) ? below(&g, (uint32_t)n) : th_rng_next(&g));
+    rc = th_setup_finish(&s, phase, current, mc, trunc, fin, nf, &e);
+    free(fin);
+    if (placed < deck) CHECK(rc != TH_OK, "th_setup_finish accepted a position with %d of %d cards", placed, deck);
+    if (rc == TH_OK) {
+      finished_ok++;
+      CHECK(th_state_check(&s, &e) == TH_OK, "%s", e.msg);
+      if (s.phase != TH_PHASE_OVER) {
+        uint8_t pol[TH_MAX_PLAYERS] = {0};
+        th_rng rng;
+        th_rng_seed(&rng, (uint64_t)i);
+        play_checked(&s, pol, &rng, &g, 4);
+        played++;
+      }
+    } else {
+      CHECK(e.code == rc && e.msg[0]);
+    }
+  }
+  unit_end("%lld begun, %lld adds accepted, %lld rejected, %lld finished, %lld played", begun, adds_ok, adds_err,
+           finished_ok, played);
+}
+
+/* Rebuilds a state through the setup API; physical copies may differ.
+ * skip_id: a card id to leave out (or -1); extra: add one more card of kind
+ * `extra` at the end (or -1). Returns th_setup_finish's code, or the first
+ * failing call's. */
+static int rebuild_cards(const th_state *s, th_state *out, int skip_id, int extra_kind, th_error *e) {
+  int rc = th_setup_begin(out, &s->rules, s->num_players, s->dealer, s->max_moves, e);
+  if (rc) return rc;
+  for (int id = 0; id < TH_CARD_ID_SPACE; id++) {
+    int l = s->loc[id];
+    if (l == TH_LOC_ABSENT || id == skip_id) continue;
+    int zone = l & 0x70, seat = l & 0x0F, kind = th_card_kind(id), slot = 0;
+    int z;
+    if (zone == TH_LOC_HAND)
+      z = (l & TH_LOC_KNOWN) ? TH_ZONE_HAND_KNOWN : TH_ZONE_HAND;
+    else if (zone == TH_LOC_FACE_UP)
+      z = TH_ZONE_FACE_UP;
+    else if (zone == TH_LOC_FACE_DOWN) {
+      z = TH_ZONE_FACE_DOWN;
+      for (int k = 0; k < TH_MAX_CPZ; k++)
+        if (s->down[seat][k] == id) slot = k;
+    } else if (zone == TH_LOC_BURNED)
+      z = TH_ZONE_BURNED;
+    else
+      continue; /* pile and draw pile: in order, below */
+    rc = th_setup_add(out, z, seat, kind, slot, e);
+    if (rc) return rc;
+  }
+  for (int i = 0; i < s->pile_len; i++) {
+    if (s->pile[i] == skip_id) continue;
+    rc = th_setup_add(out, TH_ZONE_PILE, 0, th_card_kind(s->pile[i]), 0, e);
+    if (rc) return rc;
+  }
+  for (int i = 0; i < s->draw_len; i++) {
+    if (s->draw[i] == skip_id) continue;
+    rc = th_setup_add(out, TH_ZONE_DRAW, 0, th_card_kind(s->draw[i]), 0, e);
+    if (rc) return rc;
+  }
+  if (extra_kind >= 0) {
+    rc = th_setup_add(out, TH_ZONE_BURNED, 0, extra_kind, 0, e);
+    if (rc) return rc;
+  }
+  return TH_OK;
+}
+
+static int rebuild(const th_state *s, th_state *out, int skip_id, int extra_kind, int phase_delta, int current_override,
+                   th_error *e) {
+  int rc = rebuild_cards(s, out, skip_id, extra_kind, e);
+  if (rc) return rc;
+  int phase = s->phase + phase_delta;
+  int current = current_override != INT_MIN ? current_override : th_state_current_player(s);
+  return th_setup_finish(out, phase, current, s->move_count, s->truncated, s->finish, s->num_out, e);
+}
+
+static void unit_setup_roundtrip(long long iters) {
+  unit_begin("setup round trips");
+  static th_state s, b, k1, k2;
+  static uint16_t l1[TH_MAX_DISTINCT_ACTIONS], l2[TH_MAX_DISTINCT_ACTIONS];
+  th_error e;
+  long long trips = 0, perturbed = 0, garbage = 0, garbage_ok = 0;
+  for (long long i = 0; i < iters; i++) {
+    if (!mine(i)) continue;
+    th_rng g;
+    th_rng_seed(&g, UINT64_C(0xB0B0) + (uint64_t)i * 7919u);
+    th_rules r;
+    int players;
+    if (i % 4 == 3) {
+      random_valid_rules(&g, &r, &players);
+    } else {
+      th_rules_preset((int)(i % 3), &r);
+      players = range(&g, 2, th_rules_max_players(&r));
+    }
+    uint64_t seed = th_rng_next(&g);
+    c_players = players;
+    c_game = i;
+    c_seed = seed;
+    c_what = "round trip";
+    if (th_state_deal(&s, &r, players, -1, below(&g, 4) ? 0 : (uint32_t)range(&g, 1, 300), seed, &e)) {
+      CHECK(0, "deal: %s", e.msg);
+      continue;
+    }
+    int steps = (int)below(&g, 400);
+    uint8_t pol[TH_MAX_PLAYERS] = {0};
+    for (int k = 0; k < steps && s.phase != TH_PHASE_OVER; k++) th_policy_step(&s, TH_POLICY_RANDOM, &g);
+    c_move = s.move_count;
+    CHECK(th_state_check(&s, &e) == TH_OK, "%s", e.msg);
+    int rc = rebuild(&s, &b, -1, -1, 0, INT_MIN, &e);
+    CHECK(rc == TH_OK, "rebuilding a reached position failed: %s", e.msg);
+    if (rc) continue;
+    trips++;
+    th_state_canonical(&s, &k1);
+    th_state_canonical(&b, &k2);
+    CHECK(same_state(&k1, &k2), "the rebuilt position differs from the original");
+    int n1 = th_legal_actions(&s, l1), n2 = th_legal_actions(&b, l2);
+    CHECK(n1 == n2 && memcmp(l1, l2, (size_t)n1 * sizeof l1[0]) == 0, "legal actions differ after the rebuild");
+    if (s.phase != TH_PHASE_OVER) {
+      th_state a1, a2;
+      th_rng ra, rb;
+      th_rng_seed(&ra, seed);
+      rb = ra;
+      for (int q = 0; q < TH_MAX_PLAYERS; q++) pol[q] = (uint8_t)below(&g, 3);
+      copy_state(&a1, &s);
+      copy_state(&a2, &b);
+      uint32_t m1 = th_rollout_full(&a1, pol, &ra, 0), m2 = th_rollout_full(&a2, pol, &rb, 0);
+      outcome o1, o2;
+      outcome_of(&a1, 0, &o1);
+      outcome_of(&a2, 0, &o2);
+      CHECK(m1 != UINT32_MAX && m1 == m2 && same_outcome(&o1, &o2), "the original and the rebuilt position play differently");
+    }
+    /* Perturbations that must be rejected. */
+    perturbed++;
+    int some_id = -1;
+    for (int id = (int)below(&g, TH_CARD_ID_SPACE), k = 0; k < TH_CARD_ID_SPACE; k++, id = (id + 1) % TH_CARD_ID_SPACE)
+      if (s.loc[id] != TH_LOC_ABSENT) {
+        some_id = id;
+        break;
+      }
+    c_what = "rebuild without a card";
+    CHECK(rebuild(&s, &b, some_id, -1, 0, INT_MIN, &e) != TH_OK, "a position with a card missing was accepted");
+    c_what = "rebuild with an extra card";
+    CHECK(rebuild(&s, &b, -1, (int)below(&g, TH_KIND_RED_JOKER), 0, INT_MIN, &e) != TH_OK,
+          "a position with an extra card was accepted");
+    c_what = "rebuild with a bad current player";
+    int badcur = s.phase == TH_PHASE_OVER ? range(&g, 0, players - 1) : below(&g, 2) ? players + (int)below(&g, 5) : -1 - (int)below(&g, 5);
+    CHECK(rebuild(&s, &b, -1, -1, 0, badcur, &e) != TH_OK, "current %d accepted", badcur);
+    if (s.phase == TH_PHASE_PLAY) {
+      c_what = "rebuild as over";
+      CHECK(rebuild(&s, &b, -1, -1, +1, TH_TERMINAL_PLAYER, &e) != TH_OK, "a live game accepted as over");
+    }
+    if (s.phase == TH_PHASE_OVER && !s.truncated) {
+      c_what = "rebuild as live";
+      CHECK(rebuild(&s, &b, -1, -1, -1, s.finish[0], &e) != TH_OK, "an ended game accepted as live");
+    }
+    /* Every card placed, then th_setup_finish with garbage: no crash, and
+     * whatever it accepts passes th_state_check and plays. */
+    c_what = "garbage finish";
+    for (int k = 0; k < 4; k++) {
+      if (rebuild_cards(&s, &b, -1, -1, &e) != TH_OK) {
+        CHECK(0, "rebuild_cards: %s", e.msg);
+        break;
+      }
+      int n = players;
+      int phase = below(&g, 2) ? range(&g, 0, 2) : range(&g, -3, 6);
+      int current = below(&g, 2) ? range(&g, 0, n - 1) : below(&g, 2) ? TH_TERMINAL_PLAYER : range(&g, -9, 20);
+      uint32_t mc = below(&g, 2) ? below(&g, 50) : below(&g, 2) ? s.max_moves - below(&g, 2) : (uint32_t)th_rng_next(&g);
+      int trunc = below(&g, 2) ? 0 : range(&g, -1, 3);
+      int nf = below(&g, 2) ? range(&g, 0, n) : range(&g, -3, 20);
+      size_t fl = nf > 0 ? (size_t)nf : 1;
+      uint8_t *fin = (uint8_t *)malloc(fl);
+      if (!fin) abort();
+      for (size_t j = 0; j < fl; j++) fin[j] = (uint8_t)(below(&g, 4) ? below(&g, (uint32_t)n) : th_rng_next(&g));
+      int rc2 = th_setup_finish(&b, phase, current, mc, trunc, fin, nf, &e);
+      free(fin);
+      garbage++;
+      if (rc2 == TH_OK) {
+        garbage_ok++;
+        CHECK(th_state_check(&b, &e) == TH_OK, "an accepted position fails the check: %s", e.msg);
+        if (b.phase != TH_PHASE_OVER) {
+          uint8_t rp[TH_MAX_PLAYERS] = {0};
+          th_rng rr;
+          th_rng_seed(&rr, seed + (uint64_t)k);
+          play_checked(&b, rp, &rr, &g, 0);
+        }
+      } else {
+        CHECK(e.code == rc2 && e.msg[0]);
+      }
+    }
+  }
+  unit_end("%lld positions rebuilt and compared, %lld perturbed copies rejected, %lld garbage finishes (%lld accepted)",
+           trips, perturbed, garbage, garbage_ok);
+}
+
+/* A random position for rules r: cards dealt to zones at random, with the
+ * constraints a real position has (no burn card or burning run on the pile,
+ * full hands while the draw pile lasts, ...). Returns th_setup_finish's code. */
+static int random_position(th_state *s, const th_rules *r, int n, th_rng *g, th_error *e) {
+  uint32_t mm = (uint32_t)range(g, 50, 3000);
+  int rc = th_setup_begin(s, r, n, range(g, -1, n - 1), mm, e);
+  if (rc) return rc;
+  int K = r->cards_per_zone;
+  uint8_t kinds[TH_MAX_CARDS];
+  int total = 0;
+  for (int c = 0; c < r->decks; c++)
+    for (int k = 0; k < TH_NUM_KINDS; k++)
+      if (kind_ok(r, k)) kinds[total++] = (uint8_t)k;
+  for (int i = total - 1; i > 0; i--) {
+    int j = (int)below(g, (uint32_t)i + 1);
+    uint8_t t = kinds[i];
+    kinds[i] = kinds[j];
+    kinds[j] = t;
+  }
+  int next = 0;
+#define TAKE() (next < total ? kinds[next++] : -1)
+  if (below(g, 8) == 0) { /* swap phase: full zones, nothing else */
+    for (int q = 0; q < n; q++)
+      for (int k = 0; k < K; k++) {
+        th_setup_add(s, TH_ZONE_FACE_DOWN, q, TAKE(), k, e);
+        th_setup_add(s, TH_ZONE_FACE_UP, q, TAKE(), 0, e);
+        th_setup_add(s, below(g, 4) ? TH_ZONE_HAND : TH_ZONE_HAND_KNOWN, q, TAKE(), 0, e);
+      }
+    while (next < total) th_setup_add(s, TH_ZONE_DRAW, 0, TAKE(), 0, e);
+    static const uint8_t none[1] = {0};
+    return th_setup_finish(s, TH_PHASE_SWAP, range(g, 0, n - 1), below(g, (uint32_t)n), 0, none, 0, e);
+  }
+  uint8_t seats[TH_MAX_PLAYERS];
+  for (int q = 0; q < n; q++) seats[q] = (uint8_t)q;
+  for (int i = n - 1; i > 0; i--) {
+    int j = (int)below(g, (uint32_t)i + 1);
+    uint8_t t = seats[i];
+    seats[i] = seats[j];
+    seats[j] = t;
+  }
+  int need_hand = below(g, 2); /* a draw pile: every hand holds >= K, nobody is out yet */
+  int nout = need_hand ? 0 : (int)below(g, (uint32_t)n - 1); /* seats[0 .. nout) are out, in that order */
+  int active = n - nout;
+  int hand[TH_MAX_PLAYERS] = {0};
+  for (int i = nout; i < n; i++) {
+    int q = seats[i];
+    int d = below(g, 3) ? (int)below(g, (uint32_t)K + 1) : K;
+    int u = below(g, 3) ? (int)below(g, (uint32_t)K + 1) : K;
+    int h = need_hand ? K + (below(g, 3) ? 0 : (int)below(g, 6)) : (int)below(g, (uint32_t)K + 2);
+    if (d + u + h == 0) h = 1;
+    for (int k = 0, placed = 0; k < K && placed < d; k++)
+      if (below(g, 2) || K - k <= d - placed) {
+        th_setup_add(s, TH_ZONE_FACE_DOWN, q, TAKE(), k, e);
+        placed++;
+      }
+    for (int k = 0; k < u; k++) th_setup_add(s, TH_ZONE_FACE_UP, q, TAKE(), 0, e);
+    for (int k = 0; k < h; k++) th_setup_add(s, below(g, 4) ? TH_ZONE_HAND : TH_ZONE_HAND_KNOWN, q, TAKE(), 0, e);
+    hand[q] = h;
+  }
+  (void)hand;
+  (void)active;
+  /* the pile: no burn card, no run that would have burned */
+  int plen = below(g, 4) ? (int)below(g, 40) : (int)below(g, 150), rr = -1, rl = 0;
+  for (int k = 0; k < plen && next < total; k++) {
+    int kind = TAKE(), rank = th_kind_rank(kind);
+    int invisible = (r->invisible >> rank) & 1;
+    int counts = !(invisible && r->invisible_in_runs == TH_RUNS_SKIP);
+    int nrl = counts ? (rr == rank ? rl + 1 : 1) : rl;
+    if (((r->burn >> rank) & 1) || (r->run_to_burn && nrl >= r->run_to_burn)) {
+      th_setup_add(s, TH_ZONE_BURNED, 0, kind, 0, e);
+      continue;
+    }
+    if (counts) rr = rank, rl = nrl;
+    th_setup_add(s, TH_ZONE_PILE, 0, kind, 0, e);
+  }
+  int dlen = need_hand ? 1 + (int)below(g, (uint32_t)(total - next > 0 ? total - next : 1)) : 0;
+  for (int k = 0; k < dlen && next < total; k++) th_setup_add(s, TH_ZONE_DRAW, 0, TAKE(), 0, e);
+  /* the rest: burned, or into hands; sometimes all into one hand (a giant
+   * hand, as after picking up a big pile) */
+  int giant = below(g, 4) == 0 ? seats[range(g, nout, n - 1)] : -1;
+  while (next < total) {
+    int kind = TAKE();
+    if (giant >= 0)
+      th_setup_add(s, TH_ZONE_HAND_KNOWN, giant, kind, 0, e);
+    else if (below(g, 3) == 0)
+      th_setup_add(s, below(g, 4) ? TH_ZONE_HAND : TH_ZONE_HAND_KNOWN, seats[range(g, nout, n - 1)], kind, 0, e);
+    else
+      th_setup_add(s, TH_ZONE_BURNED, 0, kind, 0, e);
+  }
+#undef TAKE
+  uint32_t cap = s->max_moves;
+  uint32_t mc = below(g, 2) ? 0 : below(g, cap > 500 ? 500 : cap - 1);
+  return th_setup_finish(s, TH_PHASE_PLAY, seats[range(g, nout, n - 1)], mc, 0, seats, nout, e);
+}
+
+static void unit_random_positions(long long iters) {
+  unit_begin("random valid positions");
+  static th_state s, s0;
+  th_error e;
+  long long ok = 0, rejected = 0, trunc = 0;
+  for (long long i = 0; i < iters; i++) {
+    if (!mine(i)) continue;
+    th_rng g;
+    th_rng_seed(&g, UINT64_C(0xF00D) * 31337u + (uint64_t)i);
+    th_rules r;
+    int players;
+    if (i % 3 == 2) {
+      random_valid_rules(&g, &r, &players);
+    } else {
+      th_rules_preset((int)below(&g, 3), &r);
+      if (below(&g, 4) == 0) r.merge_hand_with_face_up = 1;
+      if (below(&g, 4) == 0) r.cards_per_zone = (uint8_t)range(&g, 1, 2);
+      players = range(&g, 2, th_rules_max_players(&r));
+    }
+    c_players = players;
+    c_game = i;
+    c_seed = UINT64_C(0xF00D) * 31337u + (uint64_t)i; /* the test stream's seed: replays the construction */
+    c_move = -1;
+    c_what = "random position";
+    int rc = random_position(&s, &r, players, &g, &e);
+    if (rc) {
+      rejected++;
+      if (rejected <= 3 && !g_quiet) printf("    (random position %lld rejected: %s)\n", i, e.msg);
+      continue;
+    }
+    ok++;
+    copy_state(&s0, &s);
+    uint8_t pol[TH_MAX_PLAYERS];
+    for (int q = 0; q < TH_MAX_PLAYERS; q++) pol[q] = (uint8_t)(i % 4 < 3 ? i % 4 : below(&g, 3));
+    compare_rollouts(&s0, pol, UINT64_C(0xF00D), (uint64_t)i, 1, NULL);
+    th_rng rng;
+    th_batch_rng(UINT64_C(0xF00D), (uint64_t)i, &rng);
+    play_checked(&s, pol, &rng, &g, 64);
+    if (s.truncated) trunc++, t_truncated_other++;
+  }
+  t_games_positions += ok;
+  unit_end("%lld positions played (%lld truncated), %lld constructions rejected by th_setup_finish", ok, trunc,
+           rejected);
+  /* The generator must mostly produce valid positions, or the unit tests nothing. */
+  if (ok < rejected) printf("    note: more positions rejected than accepted\n");
+}
+
+/* th_rules_validate on random bytes; every rule set that passes is played. */
+static void unit_rules_fuzz(long long iters) {
+  unit_begin("rules_validate on random bytes");
+  static th_state s;
+  th_error e;
+  long long valid = 0, games = 0, trunc = 0;
+  for (long long i = 0; i < iters; i++) {
+    if (!mine(i)) continue;
+    th_rng g;
+    th_rng_seed(&g, UINT64_C(0x21E5) ^ ((uint64_t)i << 20));
+    th_rules r;
+    random_rules_bytes(&g, &r);
+    int players = below(&g, 2) ? range(&g, 2, 12) : range(&g, -1000, 1000);
+    if (below(&g, 20) == 0) players = below(&g, 2) ? INT_MIN : INT_MAX;
+    c_players = players;
+    c_game = i;
+    c_seed = 0;
+    c_move = -1;
+    c_what = "validate";
+    memset(&e, 0, sizeof e);
+    int rc = th_rules_validate(&r, players, &e);
+    CHECK(rc == TH_OK || rc == TH_ERR_RULES || rc == TH_ERR_PLAYERS, "code %d", rc);
+    if (rc) CHECK(e.code == rc && e.msg[0] != 0);
+    int rc0 = th_rules_validate(&r, 0, NULL);
+    if (rc0 == TH_OK) {
+      valid++;
+      int maxp = th_rules_max_players(&r);
+      CHECK(maxp >= 0 && maxp <= TH_MAX_PLAYERS);
+      for (int p = 2; p <= TH_MAX_PLAYERS; p++)
+        CHECK((th_rules_validate(&r, p, NULL) == TH_OK) == (p <= maxp), "%d players, max %d", p, maxp);
+      CHECK(th_num_distinct_actions(&r) <= TH_MAX_DISTINCT_ACTIONS);
+      if (maxp >= 2) {
+        int p = range(&g, 2, maxp);
+        c_players = p;
+        uint64_t seed = th_rng_next(&g);
+        c_seed = seed;
+        c_what = "deal";
+        rc = th_state_deal(&s, &r, p, -1, 2000, seed, &e); /* odd rules: long games */
+        CHECK(rc == TH_OK, "a rule set that validates does not deal: %s", e.msg);
+        if (rc == TH_OK) {
+          uint8_t pol[TH_MAX_PLAYERS];
+          for (int q = 0; q < TH_MAX_PLAYERS; q++) pol[q] = (uint8_t)below(&g, 3);
+          compare_rollouts(&s, pol, seed, 0, 0, NULL);
+          th_rng rng;
+          th_batch_rng(seed, 0, &rng);
+          play_checked(&s, pol, &rng, &g, 128);
+          games++;
+          if (s.truncated) trunc++, t_truncated_other++;
+        }
+      }
+    } else {
+      th_state t;
+      c_what = "deal with invalid rules";
+      CHECK(th_state_deal(&t, &r, 4, -1, 0, 1, &e) != TH_OK, "th_state_deal accepted invalid rules");
+    }
+  }
+  t_games_fuzz_rules += games;
+  unit_end("%lld rule sets valid, %lld games played with them (%lld truncated)", valid, games, trunc);
+}
+
+/* The random policy through th_policy_action (documented as exactly
+ * legal_actions()[below(n)]) and through th_policy_step (which th_rollout
+ * and th_rollout_full follow) from the same state and rng: the same move and
+ * the same use of the rng. */
+static void unit_random_policy_rng(long long games) {
+  long long checks0 = g_checks;
+  unit_begin("random policy: action vs step");
+  static th_state s, a, b;
+  static uint16_t legal[TH_MAX_DISTINCT_ACTIONS];
+  long long states = 0, move_diff = 0, rng_diff = 0, rng_diff_forced_pickup = 0, forced_pickup = 0;
+  int pickup_draws = -1; /* what th_policy_step does on a forced pick-up: 1 draws, 0 does not */
+  long long ex_game = -1;
+  uint64_t ex_seed = 0;
+  uint32_t ex_move = 0;
+  int ex_preset = 0, ex_players = 0;
+  for (long long i = 0; i < games; i++) {
+    int preset = (int)(i % 3);
+    th_rules r;
+    th_rules_preset(preset, &r);
+    int players = 2 + (int)((i / 3) % 4);
+    uint64_t seed = UINT64_C(0xC0FFEE) + (uint64_t)i;
+    th_state_deal(&s, &r, players, -1, 0, seed, NULL);
+    th_rng rng;
+    th_rng_seed(&rng, seed ^ 1u);
+    while (s.phase != TH_PHASE_OVER) {
+      int n = th_legal_actions(&s, legal);
+      int forced = n == 1 && legal[0] == th_pickup_action(&s.rules);
+      th_rng ra = rng, rb = rng;
+      copy_state(&a, &s);
+      copy_state(&b, &s);
+      int act = th_policy_action(&a, TH_POLICY_RANDOM, &ra);
+      th_apply_legal(&a, act);
+      th_policy_step(&b, TH_POLICY_RANDOM, &rb);
+      states++;
+      forced_pickup += forced;
+      if (!same_state(&a, &b)) move_diff++;
+      if (memcmp(&ra, &rb, sizeof ra)) {
+        rng_diff++;
+        rng_diff_forced_pickup += forced;
+        if (ex_game < 0) {
+          ex_game = i;
+          ex_seed = seed;
+          ex_move = s.move_count;
+          ex_preset = preset;
+          ex_players = players;
+        }
+      }
+      if (forced && pickup_draws < 0) pickup_draws = memcmp(&rb, &rng, sizeof rb) != 0;
+      th_policy_step(&s, TH_POLICY_RANDOM, &rng);
+    }
+  }
+  if (pickup_draws >= 0) g_pickup_draws = pickup_draws;
+  if (g_part != 0) { /* only detected here; part 0 reports */
+    g_checks = checks0;
+    return;
+  }
+  g_checks++;
+  CHECK(move_diff == 0, "th_policy_step and th_policy_action play different moves in %lld of %lld states", move_diff,
+        states);
+  CHECK(rng_diff == 0,
+        "th_policy_step(random) and th_policy_action(random) use the rng differently in %lld of %lld states (%lld of "
+        "them forced pick-ups; %lld forced pick-ups in all; th_policy_step %s on a forced pick-up, while rollout.h "
+        "defines the random policy as exactly legal_actions()[below(n)]). First: preset %d, %d players, "
+        "th_state_deal(seed 0x%llx, dealer -1, max_moves 0), rng th_rng_seed(seed ^ 1), all seats th_policy_step "
+        "random, at move %u",
+        rng_diff, states, rng_diff_forced_pickup, forced_pickup,
+        pickup_draws == 1 ? "draws" : pickup_draws == 0 ? "does NOT draw" : "(none seen)", ex_preset, ex_players,
+        (unsigned long long)ex_seed, ex_move);
+  unit_end("%lld states, %lld forced pick-ups; th_policy_step %s on a forced pick-up", states, forced_pickup,
+           pickup_draws == 1 ? "draws" : pickup_draws == 0 ? "does not draw" : "(not seen)");
+}
+
+/* A call with a bad player count; returns 0 when it is rejected. */
+struct deal_args {
+  const th_rules *r;
+  int players;
+  int which; /* 0 th_state_deal, 1 th_setup_begin, 2 th_rollouts */
+};
+
+static int bad_count_call(void *p) {
+  const struct deal_args *a = (const struct deal_args *)p;
+  static th_state s;
+  th_error e;
+  if (a->which == 0) return th_state_deal(&s, a->r, a->players, -1, 0, 1, &e) == TH_OK;
+  if (a->which == 1) return th_setup_begin(&s, a->r, a->players, -1, 0, &e) == TH_OK;
+  th_batch b;
+  memset(&b, 0, sizeof b);
+  b.rules = *a->r;
+  b.num_players = a->players;
+  b.dealer = -1;
+  int8_t pl[64];
+  uint32_t mv[4];
+  uint8_t tr[4];
+  b.places = pl;
+  b.moves = mv;
+  b.truncated = tr;
+  b.n = 4;
+  return th_rollouts(&b, 1, &e) == TH_OK;
+}
+
+/* Presets, player counts and deal arguments. */
+static void unit_api_basics(void) {
+  unit_begin("presets and deal arguments");
+  th_rules r;
+  th_error e;
+  static th_state s;
+  CHECK(th_rules_preset(-1, &r) == -1);
+  CHECK(th_rules_preset(3, &r) == -1);
+  CHECK(th_rules_preset(INT_MAX, &r) == -1);
+  int expect_max[3] = {12, 5, 5}, expect_nda[3] = {676, 620, 620};
+  for (int p = 0; p < 3; p++) {
+    CHECK(th_rules_preset(p, &r) == 0);
+    CHECK(th_rules_validate(&r, 0, &e) == TH_OK, "%s", e.msg);
+    CHECK(th_rules_max_players(&r) == expect_max[p], "preset %d seats %d", p, th_rules_max_players(&r));
+    CHECK(th_num_distinct_actions(&r) == expect_nda[p]);
+    int bad_players[] = {1, expect_max[p] + 1, 13, 100, INT_MAX};
+    for (size_t k = 0; k < sizeof bad_players / sizeof bad_players[0]; k++) {
+      CHECK(th_rules_validate(&r, bad_players[k], NULL) == TH_ERR_PLAYERS, "%d players", bad_players[k]);
+      CHECK(th_state_deal(&s, &r, bad_players[k], -1, 0, 1, &e) != TH_OK, "deal for %d players", bad_players[k]);
+      CHECK(th_setup_begin(&s, &r, bad_players[k], -1, 0, &e) != TH_OK, "setup for %d players", bad_players[k]);
+    }
+    CHECK(th_state_deal(&s, &r, 4, 4, 0, 1, &e) == TH_ERR_ARG, "dealer 4 of 4");
+    CHECK(th_state_deal(&s, &r, 4, INT_MAX, 0, 1, &e) == TH_ERR_ARG);
+    CHECK(th_state_deal(&s, &r, 4, -7, 0, 1, &e) == TH_OK, "negative dealer means the default");
+    CHECK(s.dealer == 3 && s.max_moves == TH_DEFAULT_MAX_MOVES);
+    CHECK(th_state_deal(&s, &r, 4, 0, TH_MAX_MAX_MOVES + 1, 1, &e) == TH_ERR_ARG);
+    CHECK(th_state_deal(&s, &r, 4, 0, UINT32_MAX, 1, &e) == TH_ERR_ARG);
+    CHECK(th_state_deal(&s, &r, 4, 0, TH_MAX_MAX_MOVES, 1, &e) == TH_OK);
+    /* the same seed deals the same game; another seed another one */
+    static th_state a, b;
+    th_state_deal(&a, &r, 4, -1, 0, 12345, NULL);
+    th_state_deal(&b, &r, 4, -1, 0, 12345, NULL);
+    CHECK(same_state(&a, &b), "a deal is not a function of its seed");
+    th_state_deal(&b, &r, 4, -1, 0, 12346, NULL);
+    CHECK(!same_state(&a, &b));
+  }
+  /* swap index round trip for every K */
+  for (int K = 1; K <= TH_MAX_CPZ; K++) {
+    int m = th_multichoose(TH_NUM_RANKS, K);
+    for (int idx = 0; idx < m; idx++) {
+      uint8_t ranks[TH_MAX_CPZ];
+      th_swap_ranks(idx, K, ranks);
+      int sorted = 1;
+      for (int i = 1; i < K; i++) sorted &= ranks[i - 1] <= ranks[i];
+      if (!sorted || th_swap_index(ranks, K) != idx) {
+        CHECK(0, "swap index %d (K %d) does not round-trip", idx, K);
+        break;
+      }
+    }
+    g_checks++;
+  }
+  unit_end("presets, bad player counts, dealers, caps, swap indexes");
+
+  /* Player counts <= 0: th_rules_validate skips the player check for them
+   * (rules.h), but th_state_deal, th_setup_begin and th_rollouts take a
+   * player count from outside and must reject it (threes.h, SAFETY). Each
+   * call runs in a child process, as it might crash or hang. */
+  unit_begin("player counts <= 0");
+  for (int p = 0; p < 2; p++) {
+    th_rules_preset(p, &r);
+    int nonpos[] = {0, -1, INT_MIN};
+    for (int k = 0; k < 3 - p; k++) {
+      struct deal_args a = {&r, nonpos[k], 0};
+      c_players = nonpos[k];
+      for (a.which = 0; a.which < 3; a.which++) {
+        int v = isolated(bad_count_call, &a);
+        CHECK(v == 0, "preset %s: %s with %d players: %s", p ? "classic" : "threes",
+              a.which == 0 ? "th_state_deal" : a.which == 1 ? "th_setup_begin" : "th_rollouts", nonpos[k], verdict(v));
+      }
+    }
+  }
+  unit_end("th_state_deal, th_setup_begin, th_rollouts in child processes");
+}
+
+/* th_rollouts: threads 1, 2 and 3 give the same results, equal to one
+ * th_rollout per game; bad arguments are errors. */
+static void unit_batches(long long reps) {
+  unit_begin("th_rollouts threads 1 vs 2");
+  th_error e;
+  static th_state st;
+  long long batches = 0;
+  for (long long i = 0; i < reps; i++) {
+    if (!mine(i)) continue;
+    th_rng g;
+    th_rng_seed(&g, UINT64_C(0xBA7C4) + (uint64_t)i * 104729u);
+    th_batch b;
+    memset(&b, 0, sizeof b);
+    int players;
+    if (i % 4 == 3) {
+      random_valid_rules(&g, &b.rules, &players);
+    } else {
+      th_rules_preset((int)(i % 3), &b.rules);
+      if (i % 8 == 1) b.rules.cards_per_zone = 2;
+      players = range(&g, 2, th_rules_max_players(&b.rules));
+    }
+    c_players = players;
+    c_game = i;
+    b.num_players = players;
+    b.dealer = below(&g, 2) ? -1 : range(&g, 0, players - 1);
+    b.max_moves = below(&g, 4) ? 0 : (uint32_t)range(&g, 1, 500);
+    for (int q = 0; q < TH_MAX_PLAYERS; q++) b.policies[q] = (uint8_t)(i % 5 < 3 ? i % 5 : below(&g, 3));
+    b.seed = th_rng_next(&g);
+    c_seed = b.seed;
+    int from_state = below(&g, 3) == 0;
+    if (from_state) {
+      th_state_deal(&st, &b.rules, players, b.dealer, b.max_moves, b.seed ^ 77u, NULL);
+      int steps = (int)below(&g, 120);
+      for (int k = 0; k < steps && st.phase != TH_PHASE_OVER; k++) th_policy_step(&st, TH_POLICY_RANDOM, &g);
+      if (st.phase == TH_PHASE_OVER) from_state = 0;
+    }
+    b.start = from_state ? &st : NULL;
+    int64_t n = range(&g, 0, 48);
+    b.n = n;
+    size_t np = (size_t)n * (size_t)players;
+    int8_t *pl[3];
+    uint32_t *mv[3];
+    uint8_t *tr[3];
+    int threads[3] = {1, 2, 3};
+    for (int t = 0; t < 3; t++) {
+      pl[t] = (int8_t *)malloc(np ? np : 1);
+      mv[t] = (uint32_t *)malloc(n ? (size_t)n * sizeof(uint32_t) : 1);
+      tr[t] = (uint8_t *)malloc(n ? (size_t)n : 1);
+      if (!pl[t] || !mv[t] || !tr[t]) abort();
+      memset(pl[t], 0x55, np ? np : 1);
+      b.places = pl[t];
+      b.moves = mv[t];
+      b.truncated = tr[t];
+      c_what = "th_rollouts";
+      int rc = th_rollouts(&b, threads[t], &e);
+      CHECK(rc == TH_OK, "threads %d: %s", threads[t], e.msg);
+    }
+    batches++;
+    t_games_batch += 3 * n;
+    CHECK(memcmp(pl[0], pl[1], np) == 0 && memcmp(mv[0], mv[1], (size_t)n * 4) == 0 && memcmp(tr[0], tr[1], (size_t)n) == 0,
+          "th_rollouts with 1 and 2 threads differ (n %lld, %s)", (long long)n, from_state ? "from a state" : "fresh deals");
+    CHECK(memcmp(pl[0], pl[2], np) == 0 && memcmp(mv[0], mv[2], (size_t)n * 4) == 0 && memcmp(tr[0], tr[2], (size_t)n) == 0,
+          "th_rollouts with 1 and 3 threads differ");
+    /* Game j of the batch is th_rollout of th_batch_seed/th_batch_rng j. */
+    for (int64_t j = 0; j < n; j++) {
+      th_state s;
+      th_rng rng;
+      if (from_state)
+        copy_state(&s, &st);
+      else
+        th_state_deal(&s, &b.rules, players, b.dealer, b.max_moves, th_batch_seed(b.seed, (uint64_t)j), NULL);
+      uint32_t start = s.move_count;
+      th_batch_rng(b.seed, (uint64_t)j, &rng);
+      uint32_t m = th_rollout(&s, b.policies, &rng);
+      int8_t want[TH_MAX_PLAYERS];
+      for (int q = 0; q < players; q++) want[q] = -1;
+      for (int k = 0; k < s.num_out; k++) want[s.finish[k]] = (int8_t)k;
+      CHECK(m == mv[0][j] && m == s.move_count - start && tr[0][j] == s.truncated &&
+                memcmp(want, pl[0] + j * players, (size_t)players) == 0,
+            "batch game %lld differs from its single rollout", (long long)j);
+      for (int q = 0; q < players; q++) {
+        int8_t v = pl[0][j * players + q];
+        CHECK(v >= -1 && v < players);
+      }
+    }
+    for (int t = 0; t < 3; t++) {
+      free(pl[t]);
+      free(mv[t]);
+      free(tr[t]);
+    }
+  }
+  /* Bad arguments (part 0 only). */
+  if (g_part == 0) {
+    c_what = "th_rollouts bad arguments";
+    th_batch b;
+    memset(&b, 0, sizeof b);
+    th_rules_preset(TH_PRESET_THREES, &b.rules);
+    b.num_players = 4;
+    b.dealer = -1;
+    int8_t pl[4 * 4];
+    uint32_t mv[4];
+    uint8_t tr[4];
+    b.places = pl;
+    b.moves = mv;
+    b.truncated = tr;
+    b.n = 4;
+    int bad_threads[] = {0, -1, TH_MAX_THREADS + 1, INT_MIN, INT_MAX};
+    for (size_t k = 0; k < sizeof bad_threads / sizeof bad_threads[0]; k++)
+      CHECK(th_rollouts(&b, bad_threads[k], &e) == TH_ERR_ARG, "threads %d", bad_threads[k]);
+    CHECK(th_rollouts(&b, TH_MAX_THREADS, &e) == TH_OK, "%s", e.msg); /* more threads than games */
+    b.n = -1;
+    CHECK(th_rollouts(&b, 1, &e) == TH_ERR_ARG);
+    b.n = 0;
+    CHECK(th_rollouts(&b, 2, &e) == TH_OK);
+    b.n = 4;
+    b.policies[2] = TH_NUM_POLICIES;
+    CHECK(th_rollouts(&b, 1, &e) == TH_ERR_ARG);
+    b.policies[2] = 255;
+    CHECK(th_rollouts(&b, 2, &e) == TH_ERR_ARG);
+    b.policies[2] = 0;
+    b.num_players = 13;
+    CHECK(th_rollouts(&b, 1, &e) != TH_OK);
+    b.num_players = 1;
+    CHECK(th_rollouts(&b, 1, &e) != TH_OK);
+    b.num_players = 4;
+    b.dealer = 4;
+    CHECK(th_rollouts(&b, 1, &e) != TH_OK);
+    b.dealer = -1;
+    b.rules.decks = 0;
+    CHECK(th_rollouts(&b, 1, &e) == TH_ERR_RULES);
+    th_rules_preset(TH_PRESET_THREES, &b.rules);
+    /* a corrupted start state is rejected */
+    th_state_deal(&st, &b.rules, 4, -1, 0, 5, NULL);
+    st.hand_len[0]++;
+    b.start = &st;
+    CHECK(th_rollouts(&b, 2, &e) == TH_ERR_SETUP);
+    st.hand_len[0]--;
+    CHECK(th_rollouts(&b, 2, &e) == TH_OK, "%s", e.msg);
+  }
+  unit_end("%lld batches (x3 thread counts), %lld batch games", batches, t_games_batch);
+}
+
+/* ------------------------------------------------------------------ main -- */
+
+static int add_config(config *cfgs, int nc, const char *name, const th_rules *r, int players, long long games) {
+  config *c = &cfgs[nc];
+  memset(c, 0, sizeof *c);
+  snprintf(c->name, sizeof c->name, "%s %dp", name, players);
+  c->rules = *r;
+  c->players = players;
+  c->games = scaled(games);
+  return nc + 1;
+}
+
+int main(int argc, char **argv) {
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--part") && i + 1 < argc) {
+      if (sscanf(argv[++i], "%d/%d", &g_part, &g_nparts) != 2 || g_nparts < 1 || g_part < 0 || g_part >= g_nparts) {
+        fprintf(stderr, "bad --part (want K/P with 0 <= K < P)\n");
+        return 2;
+      }
+    } else if (!strcmp(argv[i], "--scale") && i + 1 < argc) {
+      g_scale = atof(argv[++i]);
+      if (!(g_scale > 0)) {
+        fprintf(stderr, "bad --scale\n");
+        return 2;
+      }
+    } else if (!strcmp(argv[i], "--probe-every") && i + 1 < argc) {
+      g_probe_every = atoi(argv[++i]);
+      if (g_probe_every < 0) g_probe_every = 0;
+    } else if (!strcmp(argv[i], "--quiet")) {
+      g_quiet = 1;
+    } else {
+      fprintf(stderr, "usage: %s [--part K/P] [--scale X] [--probe-every N] [--quiet]\n", argv[0]);
+      return 2;
+    }
+  }
+  double t0 = now_seconds();
+  printf("threes-core C engine test, part %d/%d, scale %g\n", g_part, g_nparts, g_scale);
+
+  static config cfgs[64];
+  int nc = 0;
+  th_rules r, base;
+  /* the presets at every player count they seat */
+  th_rules_preset(TH_PRESET_THREES, &base);
+  for (int n = 2; n <= 12; n++) nc = add_config(cfgs, nc, "threes", &base, n, n <= 6 ? 2000 : 1200);
+  const char *pn[3] = {"threes", "classic", "dutch"};
+  for (int p = 1; p <= 2; p++) {
+    th_rules_preset(p, &base);
+    for (int n = 2; n <= 5; n++) nc = add_config(cfgs, nc, pn[p], &base, n, p == 1 ? 9500 : 1000); /* dutch games are 5x longer */
+    r = base;
+    r.cards_per_zone = 2;
+    for (int n = 6; n <= 8; n++) nc = add_config(cfgs, nc, p == 1 ? "classic cpz2" : "dutch cpz2", &r, n, p == 1 ? 6000 : 800);
+  }
+  /* custom rule sets */
+  th_rules_preset(TH_PRESET_THREES, &r);
+  r.merge_hand_with_face_up = 1;
+  nc = add_config(cfgs, nc, "threes merge", &r, 4, 2000);
+  th_rules_preset(TH_PRESET_CLASSIC, &r);
+  r.merge_hand_with_face_up = 1;
+  nc = add_config(cfgs, nc, "classic merge", &r, 3, 3000);
+  th_rules_preset(TH_PRESET_CLASSIC, &r);
+  r.burner_plays_again = 0;
+  nc = add_config(cfgs, nc, "classic no-burner-again", &r, 4, 3000);
+  th_rules_preset(TH_PRESET_CLASSIC, &r);
+  r.pickup_then_play = 1;
+  nc = add_config(cfgs, nc, "classic pickup-then-play", &r, 4, 2000);
+  th_rules_preset(TH_PRESET_DUTCH, &r);
+  r.pickup_then_play = 0;
+  nc = add_config(cfgs, nc, "dutch no-pickup-then-play", &r, 4, 1200);
+  th_rules_preset(TH_PRESET_THREES, &r);
+  r.invisible_in_runs = TH_RUNS_BREAK;
+  nc = add_config(cfgs, nc, "threes invisible-break", &r, 5, 1500);
+  th_rules_preset(TH_PRESET_CLASSIC, &r);
+  r.invisible_in_runs = TH_RUNS_SKIP;
+  nc = add_config(cfgs, nc, "classic invisible-skip", &r, 4, 3000);
+  th_rules_preset(TH_PRESET_DUTCH, &r);
+  r.lower_strict = 0;
+  nc = add_config(cfgs, nc, "dutch lower-not-strict", &r, 4, 1000);
+  th_rules_preset(TH_PRESET_CLASSIC, &r);
+  r.lower_strict = 1;
+  nc = add_config(cfgs, nc, "classic lower-strict", &r, 3, 3000);
+  th_rules_preset(TH_PRESET_CLASSIC, &r);
+  r.decks = 3;
+  r.jokers = 1;
+  r.merge_hand_with_face_up = 1;
+  nc = add_config(cfgs, nc, "classic 3 decks 1 joker merge", &r, 8, 1500);
+  th_rules_preset(TH_PRESET_THREES, &r);
+  r.decks = 4;
+  r.jokers = 1;
+  nc = add_config(cfgs, nc, "threes 4 decks 1 joker", &r, 12, 800);
+  th_rules_preset(TH_PRESET_THREES, &r);
+  r.decks = 4;
+  r.cards_per_zone = 5;
+  r.run_to_burn = 2;
+  nc = add_config(cfgs, nc, "threes 4 decks cpz5 run2", &r, 6, 800);
+  th_rules_preset(TH_PRESET_DUTCH, &r);
+  r.cards_per_zone = 1;
+  r.burner_plays_again = 0;
+  r.pickup_then_play = 0;
+  nc = add_config(cfgs, nc, "dutch cpz1 no-again", &r, 12, 1500);
+  th_rules_preset(TH_PRESET_CLASSIC, &r);
+  r.wild = 0;
+  r.burn = 0;
+  r.run_to_burn = 0;
+  r.invisible = 0;
+  r.start = TH_START_RANK_FROM_DEALER;
+  r.num_start_ranks = 0;
+  nc = add_config(cfgs, nc, "classic no powers", &r, 3, 800);
+  cfgs[nc - 1].cap = 1500; /* without powers most random games never end */
+  th_rules_preset(TH_PRESET_THREES, &r);
+  r.lower = (uint16_t)(TH_ALL_RANKS_MASK);
+  r.invisible = (uint16_t)((1u << 1) | (1u << 6) | (1u << 13));
+  r.run_to_burn = 3;
+  r.jokers = 2;
+  r.decks = 3;
+  nc = add_config(cfgs, nc, "threes all lower, 3 invisible", &r, 7, 800);
+  cfgs[nc - 1].cap = 1500;
+  /* a fresh random valid rule set for every game */
+  {
+    config *c = &cfgs[nc++];
+    memset(c, 0, sizeof *c);
+    snprintf(c->name, sizeof c->name, "random rule sets");
+    c->random_rules = 1;
+    c->cap = 2000;
+    c->games = scaled(5000);
+  }
+
+  if (g_part == 0) unit_api_basics();
+  unit_random_policy_rng(60); /* every part needs g_pickup_draws; part 0 reports */
+  for (int i = 0; i < nc; i++) run_config(&cfgs[i], i);
+  unit_setup_garbage(scaled(8000));
+  unit_setup_roundtrip(scaled(2000));
+  unit_random_positions(scaled(1000));
+  unit_rules_fuzz(scaled(10000));
+  unit_batches(scaled(300));
+
+  double t1 = now_seconds();
+  long long config_games = t_games_checked + t_games_rollout;
+  long long games = config_games + t_games_positions + t_games_fuzz_rules;
+  printf("games played: %lld (%lld through the checked API, %lld through rollouts; %lld from random positions, %lld "
+         "with fuzzed rule sets; plus %lld batch games)\n",
+         games, t_games_checked, t_games_rollout, t_games_positions, t_games_fuzz_rules, t_games_batch);
+  printf("games ended normally: %lld; truncated at the move cap: %lld (%lld of them at deliberately small caps)\n",
+         games - t_truncated - t_truncated_other, t_truncated + t_truncated_other, t_capped);
+  printf("moves played in the configurations: %lld\n", t_moves);
+  printf("checks: %lld, failed checks: %lld; %.1f s\n", g_checks, g_failed_checks, t1 - t0);
+  printf("%d passed, %d failed\n", g_units_passed, g_units_failed);
+  return g_units_failed || g_failed_checks ? 1 : 0;
+}
