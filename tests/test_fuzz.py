@@ -23,7 +23,6 @@ THREES_FUZZ_RANDOM=1 (fresh examples each run).
 """
 from __future__ import annotations
 
-import contextlib
 import copy
 import decimal
 import fractions
@@ -34,6 +33,7 @@ import os
 import pickle
 import random
 import string
+import sys
 import traceback
 
 import numpy as np
@@ -46,6 +46,9 @@ from threes import _core
 from threes.cards import RANKS, SUITS
 from threes.game import _OPTIONAL, _REQUIRED
 from threes.rules import FIELDS
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "fuzz"))
+from fuzz_support import memory_cap, raised_inside  # noqa: E402
 
 DOCUMENTED = (TypeError, ValueError)  # IllegalActionError is a ValueError
 THREES_DIR = os.path.dirname(os.path.abspath(threes.__file__))
@@ -955,36 +958,6 @@ class _Payload:
         return (_restore, (self.d,))
 
 
-@contextlib.contextmanager
-def memory_cap(extra=256 << 20):
-    """Caps the address space while a mutated pickle loads: a flipped memo
-    index makes CPython's unpickler allocate (and zero) gigabytes, which must
-    end as a MemoryError of the pickle machinery, not take the machine down."""
-    try:
-        import resource
-
-        with open("/proc/self/statm") as f:
-            vm = int(f.read().split()[0]) * resource.getpagesize()
-    except (ImportError, OSError, ValueError):
-        yield
-        return
-    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-    cap = vm + extra if hard == resource.RLIM_INFINITY else min(vm + extra, hard)
-    resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
-    try:
-        yield
-    finally:
-        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
-
-
-def _raised_inside_threes(exc):
-    for frame in traceback.extract_tb(exc.__traceback__):
-        path = os.path.abspath(frame.filename)
-        if path.startswith(THREES_DIR + os.sep) or "threes/_core" in frame.filename.replace(os.sep, "/"):
-            return True
-    return False
-
-
 @st.composite
 def mutated_pickles(draw):
     i = draw(st.sampled_from(range(len(pool()))))
@@ -1033,7 +1006,7 @@ def test_pickle_loads_mutated(sp):
             obj = pickle.loads(blob)
     except Exception as exc:  # noqa: BLE001 - judged below
         check_rejection_leaves(s, before, exc)
-        if _raised_inside_threes(exc):
+        if raised_inside(exc, THREES_DIR):
             # threes code ran (e.g. _restore with a mutated payload): only
             # documented exceptions may come out of it
             assert isinstance(exc, DOCUMENTED), "".join(traceback.format_exception(exc))

@@ -24,7 +24,6 @@ atheris is not a dependency of threes: pip install atheris.
 """
 from __future__ import annotations
 
-import contextlib
 import copy
 import decimal
 import fractions
@@ -35,7 +34,6 @@ import os
 import pickle
 import random
 import sys
-import traceback
 
 import atheris
 import numpy as np
@@ -51,6 +49,9 @@ with atheris.instrument_imports(include=["threes"]):
     from threes import _core
     from threes.game import _OPTIONAL, _REQUIRED
     from threes.rules import FIELDS
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from fuzz_support import memory_cap, raised_inside  # noqa: E402
 
 DOCUMENTED = (TypeError, ValueError)
 THREES_DIR = os.path.dirname(os.path.abspath(threes.__file__))
@@ -827,36 +828,6 @@ class _ThreesOnlyUnpickler(pickle.Unpickler):
         raise pickle.UnpicklingError(f"global {module}.{name} refused by the fuzz target")
 
 
-@contextlib.contextmanager
-def memory_cap(extra=256 << 20):
-    """Caps the address space while a mutated pickle loads: a flipped memo
-    index makes CPython's unpickler allocate gigabytes; that must end as a
-    MemoryError of the pickle machinery, not as an out-of-memory kill."""
-    try:
-        import resource
-
-        with open("/proc/self/statm") as f:
-            vm = int(f.read().split()[0]) * resource.getpagesize()
-    except (ImportError, OSError, ValueError):
-        yield
-        return
-    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-    cap = vm + extra if hard == resource.RLIM_INFINITY else min(vm + extra, hard)
-    resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
-    try:
-        yield
-    finally:
-        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
-
-
-def _raised_inside_threes(exc):
-    for frame in traceback.extract_tb(exc.__traceback__):
-        path = os.path.abspath(frame.filename)
-        if path.startswith(THREES_DIR + os.sep) or "threes/_core" in frame.filename.replace(os.sep, "/"):
-            return True
-    return False
-
-
 def fuzz_pickle(inp):
     base = inp.pick(SEEDS)
     s = State.from_dict(base)
@@ -887,7 +858,7 @@ def fuzz_pickle(inp):
             obj = _ThreesOnlyUnpickler(io.BytesIO(blob)).load()
     except Exception as exc:  # noqa: BLE001 - judged below
         unchanged(s, before, "a mutated copy of its pickle was loaded")
-        if _raised_inside_threes(exc) and not isinstance(exc, DOCUMENTED):
+        if raised_inside(exc, THREES_DIR) and not isinstance(exc, DOCUMENTED):
             raise AssertionError(f"undocumented {type(exc).__name__} from inside threes while unpickling") from exc
         return
     unchanged(s, before, "a mutated copy of its pickle was loaded")
