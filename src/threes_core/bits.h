@@ -13,6 +13,10 @@
 #include "cards.h"
 #include "rng.h"
 
+#if defined(__SSE2__) && !defined(THREES_NO_SIMD)
+#include <emmintrin.h>
+#endif
+
 /* Bit r set when counts[r] != 0, for the 16 counts of a row (SWAR: the row is
  * read as two little-endian words, so the result is the same everywhere). */
 static inline uint64_t load_le64(const uint8_t *b) {
@@ -43,6 +47,18 @@ static inline uint16_t present_mask(const uint8_t *counts) {
                     TH_ALL_RANKS_MASK);
 }
 
+/* row[r] += add[r] for the 16 counts of a row (no byte overflows: the sums
+ * are counts of cards, below 256). */
+static inline void add_rows(uint8_t *row, const uint8_t *add) {
+  uint64_t a = load_le64(row) + load_le64(add), b = load_le64(row + 8) + load_le64(add + 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+  a = __builtin_bswap64(a);
+  b = __builtin_bswap64(b);
+#endif
+  memcpy(row, &a, 8);
+  memcpy(row + 8, &b, 8);
+}
+
 static inline int popcount64(uint64_t x) {
   x = x - ((x >> 1) & UINT64_C(0x5555555555555555));
   x = (x & UINT64_C(0x3333333333333333)) + ((x >> 2) & UINT64_C(0x3333333333333333));
@@ -55,7 +71,39 @@ static inline int popcount64(uint64_t x) {
  * counts[r]) in action-id order, branch-free: draws k = below(total) and
  * returns the k-th play; total 0 means there is none (nothing drawn then).
  * Exactly legal_actions()[below(n)] when no merge is possible. */
-static inline int th_uniform_play_bytes(const uint8_t *counts, uint64_t mlo, uint64_t mhi, th_rng *rng,
+#if defined(__SSE2__) && !defined(THREES_NO_SIMD)
+#define TH_HAVE_SSE2_PLAY 1
+/* SSE2 (every x86-64): the same function on one 16-byte vector. Prefix sums
+ * by shifted adds; the chosen rank is the first whose prefix sum is >= k+1
+ * (an unsigned compare: max(x, y) == x); `before` sums the counts of the
+ * ranks before it. Sums stay below 256 (the deck). tests/c/test_engine.c
+ * checks it against the portable version below. */
+static inline int th_uniform_play_sse2(const uint8_t *counts, uint64_t mlo, uint64_t mhi, th_rng *rng,
+                                        int *rank_out, int *count_out) {
+  const __m128i zero = _mm_setzero_si128();
+  __m128i v = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)counts),
+                            _mm_set_epi64x((long long)mhi, (long long)mlo));
+  __m128i sad = _mm_sad_epu8(v, zero);
+  int total = _mm_cvtsi128_si32(sad) + _mm_extract_epi16(sad, 4);
+  if (total == 0) return 0;
+  __m128i pre = _mm_add_epi8(v, _mm_slli_si128(v, 1));
+  pre = _mm_add_epi8(pre, _mm_slli_si128(pre, 2));
+  pre = _mm_add_epi8(pre, _mm_slli_si128(pre, 4));
+  pre = _mm_add_epi8(pre, _mm_slli_si128(pre, 8));
+  int k = (int)th_rng_below(rng, (uint32_t)total);
+  __m128i k1 = _mm_set1_epi8((char)(k + 1));
+  __m128i reached = _mm_cmpeq_epi8(_mm_max_epu8(pre, k1), pre); /* pre >= k+1 */
+  int rank = __builtin_ctz((unsigned)_mm_movemask_epi8(reached) | 0x10000u);
+  __m128i bsad = _mm_sad_epu8(_mm_andnot_si128(reached, v), zero);
+  int before = _mm_cvtsi128_si32(bsad) + _mm_extract_epi16(bsad, 4);
+  *rank_out = rank;
+  *count_out = k - before + 1;
+  return total;
+}
+
+#endif
+/* Portable: 64-bit words as vectors of bytes (SWAR). */
+static inline int th_uniform_play_swar(const uint8_t *counts, uint64_t mlo, uint64_t mhi, th_rng *rng,
                                         int *rank_out, int *count_out) {
   const uint64_t ones = UINT64_C(0x0101010101010101);
   uint64_t lo = load_le64(counts) & mlo, hi = load_le64(counts + 8) & mhi;
@@ -83,6 +131,15 @@ static inline int th_uniform_play_bytes(const uint8_t *counts, uint64_t mlo, uin
   *rank_out = rank;
   *count_out = k - before + 1;
   return total;
+}
+
+static inline int th_uniform_play_bytes(const uint8_t *counts, uint64_t mlo, uint64_t mhi, th_rng *rng,
+                                        int *rank_out, int *count_out) {
+#ifdef TH_HAVE_SSE2_PLAY
+  return th_uniform_play_sse2(counts, mlo, mhi, rng, rank_out, count_out);
+#else
+  return th_uniform_play_swar(counts, mlo, mhi, rng, rank_out, count_out);
+#endif
 }
 
 /* The same for a 14-bit rank mask m (which must leave at least one play). */

@@ -62,9 +62,9 @@ static void swap_strongest(const th_state *s, uint8_t *out) {
 static void random_step(th_state *s, th_rng *rng, int fast) {
   int p = s->current;
   if (s->phase == TH_PHASE_SWAP) {
-    uint16_t buf[TH_MAX_DISTINCT_ACTIONS];
-    int n = th_legal_actions(s, buf);
-    th_apply_legal(s, buf[th_rng_below(rng, (uint32_t)n)]);
+    uint8_t ranks[TH_MAX_CPZ];
+    th_swap_choice(s, rng, ranks);
+    th_do_swap(s, ranks);
     return;
   }
   const uint8_t *counts = source_counts(s, p);

@@ -39,13 +39,14 @@ int th_playable(const th_state *s, int rank) {
   return has_rank(playable_mask(s), rank);
 }
 
+/* The next seat after p that is still in, or p when there is none. Without
+ * branches (whose way is random in a rollout): the seats in after p are the
+ * low 16 bits, all seats in the next 16, a sentinel at bit 31. */
 static inline int next_active(const th_state *s, int p) {
-  int n = s->num_players, q = p;
-  for (int i = 1; i <= n; i++) {
-    q = q + 1 == n ? 0 : q + 1;
-    if (!((s->out_mask >> q) & 1)) return q;
-  }
-  return p;
+  unsigned in = ~(unsigned)s->out_mask & ((1u << s->num_players) - 1u);
+  unsigned after = in & ~((2u << p) - 1u);
+  unsigned r = (unsigned)__builtin_ctz(after | (in << 16) | 0x80000000u);
+  return r == 31u ? p : (int)(r & 15u);
 }
 
 /* ---------------------------------------------------------------- deal -- */
@@ -220,6 +221,52 @@ static int swap_legal(const th_state *s, int p, uint16_t *out) {
   return swap_gen(avail, k, 0, 0, 0, out, 0, th_first_swap_action(&s->rules));
 }
 
+/* Drawing a swap choice without listing them all. Only the m ranks the
+ * player holds matter (at most 2K): W[i][j] is the number of multisets of j
+ * cards from the held ranks i, i+1, ... within their counts. In id order
+ * (lexicographic on sorted ranks) the choices with more copies of the lowest
+ * rank come first, so the k-th choice is found rank by rank. */
+static uint32_t swap_pick(const th_state *s, th_rng *rng, uint32_t k, uint8_t *ranks) {
+  enum { MAX_HELD = 2 * TH_MAX_CPZ };
+  int p = s->current, K = s->rules.cards_per_zone < TH_MAX_CPZ ? s->rules.cards_per_zone : TH_MAX_CPZ;
+  uint8_t rank_of[MAX_HELD], avail[MAX_HELD];
+  int m = 0;
+  for (unsigned x = present_mask(s->hand_rank[p]) | present_mask(s->up_rank[p]); x && m < MAX_HELD; x &= x - 1) {
+    int r = __builtin_ctz(x);
+    rank_of[m] = (uint8_t)r;
+    avail[m++] = (uint8_t)(s->hand_rank[p][r] + s->up_rank[p][r]);
+  }
+  uint16_t W[MAX_HELD + 1][TH_MAX_CPZ + 1]; /* at most th_multichoose(10, 5) = 2002 */
+  for (int j = 0; j <= K; j++) W[m][j] = j == 0;
+  for (int i = m - 1; i >= 0; i--)
+    for (int j = 0; j <= K; j++) {
+      unsigned w = 0;
+      for (int c = 0; c <= j && c <= avail[i]; c++) w += W[i + 1][j - c];
+      W[i][j] = (uint16_t)w;
+    }
+  uint32_t total = W[0][K];
+  if (rng) k = th_rng_below(rng, total); /* total >= 1: hand and face-up hold 2K cards */
+  if (k >= total || !ranks) return total;
+  int j = K, n = 0;
+  for (int i = 0; i < m && j > 0; i++)
+    for (int c = j < avail[i] ? j : avail[i]; c >= 0; c--) {
+      uint32_t block = W[i + 1][j - c]; /* the choices with exactly c copies of this rank */
+      if (k < block) {
+        for (int t = 0; t < c; t++) ranks[n++] = rank_of[i];
+        j -= c;
+        break;
+      }
+      k -= block;
+    }
+  return total;
+}
+
+int th_swap_choice(const th_state *s, th_rng *rng, uint8_t *ranks) {
+  swap_pick(s, rng, 0, ranks);
+  return s->rules.cards_per_zone;
+}
+
+uint32_t th_swap_choice_at(const th_state *s, uint32_t k, uint8_t *ranks) { return swap_pick(s, NULL, k, ranks); }
 
 /* Whether seat p may merge the last hand cards (all of rank `rank`) with
  * face-up cards of that rank (6.2, merge_hand_with_face_up). */
@@ -366,7 +413,7 @@ TH_HOT void burn_pile(th_state *s, int ident) {
 
 TH_HOT void refill(th_state *s, int p, int ident) {
   int K = s->rules.cards_per_zone;
-  while (s->hand_len[p] < K && s->draw_len > 0) {
+  while (s->draw_len > 0 && s->hand_len[p] < K) { /* the draw pile is empty for most of a game */
     int id = s->draw[--s->draw_len];
     if (ident) s->loc[id] = (uint8_t)loc_hand(p);
     s->hand_rank[p][th_card_rank(id)]++;
@@ -398,6 +445,18 @@ TH_HOT int finish_turn(th_state *s, int p, int how) {
 /* 6.3 steps 1 and 2 after `count` cards of `rank` went onto the pile. */
 TH_HOT int after_play(th_state *s, int p, int rank, int count, int ident) {
   const th_rules *r = &s->rules;
+  if (__builtin_expect(!has_rank(r->invisible | r->burn, rank), 1)) {
+    /* Most plays: a rank without effect on the pile (a wild one included)
+     * becomes the top and starts or extends the run. */
+    unsigned run_len = (unsigned)count + (s->run_rank == rank ? s->run_len : 0u);
+    s->eff_top = (uint8_t)rank;
+    s->run_rank = (uint8_t)rank;
+    s->run_len = (uint8_t)run_len;
+    int burned = r->run_to_burn != 0 && run_len >= r->run_to_burn;
+    if (burned) burn_pile(s, ident);
+    refill(s, p, ident);
+    return finish_turn(s, p, burned ? TURN_BURNED : TURN_PLAIN);
+  }
   int invisible = has_rank(r->invisible, rank);
   int in_run = !(invisible & (r->invisible_in_runs == TH_RUNS_SKIP));
   int same = s->run_rank == rank;
@@ -416,7 +475,7 @@ TH_HOT int after_play(th_state *s, int p, int rank, int count, int ident) {
 TH_HOT int pick_up(th_state *s, int p, int ident) {
   if (ident)
     for (int i = 0; i < s->pile_len; i++) s->loc[s->pile[i]] = (uint8_t)loc_known(p);
-  for (int k = 0; k < TH_NUM_RANKS; k++) s->hand_rank[p][k] = (uint8_t)(s->hand_rank[p][k] + s->pile_rank[k]);
+  add_rows(s->hand_rank[p], s->pile_rank);
   s->hand_len[p] = (uint8_t)(s->hand_len[p] + s->pile_len);
   clear_pile_counts(s);
   return finish_turn(s, p, TURN_PICKED_UP);
@@ -603,11 +662,16 @@ void th_fast_random_playout(th_state *s, th_rng *rng) {
   /* Each pass adds one move and the game ends at max_moves: bounded. */
   uint64_t bytes[16][2]; /* playable ranks by effective top, as byte masks */
   byte_table(s, bytes);
+  /* A local copy of the generator: stores into the state are byte stores,
+   * which may alias anything, so a generator behind a pointer would go
+   * through memory on every move. */
+  th_rng local = *rng;
   int p = s->current;
   while (s->phase == TH_PHASE_PLAY) {
-    p = fast_random_move(s, p, rng, (const uint64_t(*)[2])bytes);
+    p = fast_random_move(s, p, &local, (const uint64_t(*)[2])bytes);
     end_move(s);
   }
+  *rng = local;
 }
 
 void th_do_swap(th_state *s, const uint8_t *face_up) {

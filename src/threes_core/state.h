@@ -81,6 +81,13 @@ static inline int th_state_current_player(const th_state *s) {
  * TH_MAX_DISTINCT_ACTIONS); returns how many. None when the game is over. */
 int th_legal_actions(const th_state *s, uint16_t *out);
 
+/* In the swap phase: draws one of the current player's swap choices
+ * uniformly (one th_rng_below), as legal_actions()[below(n)] would, without
+ * listing them; writes its sorted ranks and returns cards_per_zone. */
+int th_swap_choice(const th_state *s, th_rng *rng, uint8_t *ranks);
+/* The same without the draw: returns the number n of swap choices and, when
+ * k < n and ranks is not NULL, writes the k-th of them in id order. */
+uint32_t th_swap_choice_at(const th_state *s, uint32_t k, uint8_t *ranks);
 /* Number of legal actions, without listing them. */
 int th_num_legal_actions(const th_state *s);
 

@@ -58,6 +58,7 @@
 #include <time.h>
 
 #include "threes.h"
+#include "bits.h" /* internal: the uniform play choice is tested directly */
 
 #if defined(__unix__)
 #include <signal.h>
@@ -1332,6 +1333,97 @@ static void unit_random_policy_rng(long long games) {
            pickup_draws == 1 ? "draws" : pickup_draws == 0 ? "does not draw" : "(not seen)");
 }
 
+/* th_swap_choice_at (the rollouts' swap draw, which counts the choices
+ * instead of listing them) against th_legal_actions: the same number of
+ * choices and the same k-th choice for every k, for every seat of the swap
+ * phase, under random rules (1 to 5 cards per zone, 1 to 4 decks). */
+static void unit_swap_choice(long long deals) {
+  unit_begin("swap choices counted vs listed");
+  static th_state s;
+  static uint16_t legal[TH_MAX_DISTINCT_ACTIONS];
+  th_rng g;
+  th_rng_seed(&g, UINT64_C(0x5A4B));
+  long long decisions = 0, choices = 0;
+  for (long long i = 0; i < deals; i++) {
+    th_rules r;
+    int players;
+    random_valid_rules(&g, &r, &players);
+    if (i % 4 == 0) th_rules_preset((int)(i / 4 % 3), &r), players = 4;
+    if (th_state_deal(&s, &r, players, -1, 0, (uint64_t)i, NULL) != TH_OK) continue;
+    c_game = i;
+    while (s.phase == TH_PHASE_SWAP) {
+      int n = th_legal_actions(&s, legal);
+      uint32_t counted = th_swap_choice_at(&s, UINT32_MAX, NULL);
+      CHECK(counted == (uint32_t)n, "%u swap choices counted, %d listed (K %d)", counted, n, r.cards_per_zone);
+      for (int k = 0; k < n; k++) {
+        uint8_t ranks[TH_MAX_CPZ];
+        th_swap_choice_at(&s, (uint32_t)k, ranks);
+        int id = th_first_swap_action(&r) + th_swap_index(ranks, r.cards_per_zone);
+        CHECK(id == legal[k], "swap choice %d of %d: id %d counted, %d listed (K %d)", k, n, id, legal[k],
+              r.cards_per_zone);
+      }
+      decisions++;
+      choices += n;
+      th_apply_legal(&s, legal[below(&g, (uint32_t)n)]);
+    }
+  }
+  c_game = -1;
+  unit_end("%lld swap decisions, %lld choices compared", decisions, choices);
+}
+
+/* The rollouts' choice of a uniform play: the portable SWAR version, the
+ * SSE2 one (where built) and a plain loop over the plays in id order must
+ * agree on the count of plays, the play chosen and the draws taken. */
+static void unit_uniform_play(long long iters) {
+  unit_begin("uniform play: SWAR vs SSE2 vs loop");
+  th_rng g;
+  th_rng_seed(&g, UINT64_C(0xB175));
+  long long nonempty = 0;
+  for (long long i = 0; i < iters; i++) {
+    uint8_t counts[16] = {0};
+    int cap = below(&g, 4) ? 9 : 17; /* up to 16 copies of a rank with 4 decks */
+    for (int r = 0; r < TH_NUM_RANKS; r++) counts[r] = (uint8_t)(below(&g, 3) ? 0 : below(&g, (uint32_t)cap));
+    uint16_t m = (uint16_t)(below(&g, 1u << TH_NUM_RANKS) | (below(&g, 4) ? 0u : TH_ALL_RANKS_MASK));
+    uint64_t mlo = byte_mask8(m & 0xFF), mhi = byte_mask8(m >> 8);
+    int total = 0;
+    for (int r = 0; r < TH_NUM_RANKS; r++) total += (m >> r) & 1 ? counts[r] : 0;
+    th_rng ra, rb, rc;
+    th_rng_seed(&ra, (uint64_t)i);
+    rb = ra;
+    rc = ra;
+    int rank_a = -1, count_a = -1, rank_b = -1, count_b = -1;
+    int ta = th_uniform_play_swar(counts, mlo, mhi, &ra, &rank_a, &count_a);
+    int want_rank = -1, want_count = -1;
+    if (total) {
+      int k = (int)th_rng_below(&rc, (uint32_t)total);
+      for (int r = 0; r < TH_NUM_RANKS && want_rank < 0; r++) {
+        int c = (m >> r) & 1 ? counts[r] : 0;
+        if (k < c) want_rank = r, want_count = k + 1;
+        k -= c;
+      }
+      nonempty++;
+    }
+    CHECK(ta == total, "SWAR counts %d plays, the loop %d", ta, total);
+    CHECK(!total || (rank_a == want_rank && count_a == want_count), "SWAR plays %dx%d, the loop %dx%d", rank_a,
+          count_a, want_rank, want_count);
+    CHECK(!memcmp(&ra, &rc, sizeof ra), "SWAR and the loop take different draws");
+#ifdef TH_HAVE_SSE2_PLAY
+    int tb = th_uniform_play_sse2(counts, mlo, mhi, &rb, &rank_b, &count_b);
+    CHECK(tb == total, "SSE2 counts %d plays, the loop %d", tb, total);
+    CHECK(!total || (rank_b == want_rank && count_b == want_count), "SSE2 plays %dx%d, the loop %dx%d", rank_b,
+          count_b, want_rank, want_count);
+    CHECK(!memcmp(&rb, &rc, sizeof rb), "SSE2 and the loop take different draws");
+#else
+    (void)rb, (void)rank_b, (void)count_b;
+#endif
+  }
+#ifdef TH_HAVE_SSE2_PLAY
+  unit_end("%lld rows (%lld with plays), SSE2 and SWAR", iters, nonempty);
+#else
+  unit_end("%lld rows (%lld with plays), SWAR only (no SSE2 here)", iters, nonempty);
+#endif
+}
+
 /* A call with a bad player count; returns 0 when it is rejected. */
 struct deal_args {
   const th_rules *r;
@@ -1704,6 +1796,8 @@ int main(int argc, char **argv) {
 
   if (g_part == 0) unit_api_basics();
   unit_random_policy_rng(60); /* every part needs g_pickup_draws; part 0 reports */
+  if (g_part == 0) unit_swap_choice(scaled(400));
+  if (g_part == 1 || g_nparts == 1) unit_uniform_play(scaled(200000));
   for (int i = 0; i < nc; i++) run_config(&cfgs[i], i);
   unit_setup_garbage(scaled(8000));
   unit_setup_roundtrip(scaled(2000));
