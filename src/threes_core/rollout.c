@@ -286,24 +286,83 @@ typedef struct {
   int64_t lo, hi;
 } batch_part;
 
+/* Game i of a batch: its start position and its rng. */
+static void batch_game(const th_batch *b, int64_t i, th_state *s, th_rng *rng) {
+  if (b->start)
+    *s = *b->start;
+  else
+    th_state_deal(s, &b->rules, b->num_players, b->dealer, b->max_moves, th_batch_seed(b->seed, (uint64_t)i), NULL);
+  th_batch_rng(b->seed, (uint64_t)i, rng);
+}
+
+static void record_game(const th_batch *b, int64_t i, const th_state *s, uint32_t moves) {
+  int n = s->num_players;
+  int8_t *pl = b->places + i * n;
+  for (int q = 0; q < n; q++) pl[q] = -1;
+  for (int k = 0; k < s->num_out; k++) pl[s->finish[k]] = (int8_t)k;
+  b->moves[i] = moves;
+  b->truncated[i] = s->truncated;
+}
+
+/* All seats random: two games in flight at once (th_fast_random_playout2).
+ * A slot holds a game in its play phase, or nothing once the part is done. */
+typedef struct {
+  th_state s;
+  th_rng rng;
+  int64_t i; /* the game, or -1 */
+  uint32_t start_moves;
+} slot;
+
+/* Moves the slot on to a game in its play phase: records the games that are
+ * over (after their swap phase, or from an over start state) and starts the
+ * next ones, until one is in play or the part is done. */
+static void settle(const th_batch *b, slot *sl, int64_t *next, int64_t hi) {
+  for (;;) {
+    if (sl->i >= 0) {
+      if (sl->s.phase == TH_PHASE_PLAY) return;
+      record_game(b, sl->i, &sl->s, sl->s.move_count - sl->start_moves);
+      sl->i = -1;
+    }
+    if (*next >= hi) return;
+    sl->i = (*next)++;
+    batch_game(b, sl->i, &sl->s, &sl->rng);
+    sl->start_moves = sl->s.move_count;
+    while (sl->s.phase == TH_PHASE_SWAP) th_policy_step(&sl->s, TH_POLICY_RANDOM, &sl->rng);
+  }
+}
+
+static void play_part_random(const th_batch *b, int64_t lo, int64_t hi) {
+  slot sl[2];
+  int64_t next = lo;
+  sl[0].i = sl[1].i = -1;
+  /* Every pass finishes at least one game (each bounded by its move cap). */
+  for (;;) {
+    settle(b, &sl[0], &next, hi);
+    settle(b, &sl[1], &next, hi);
+    if (sl[0].i >= 0 && sl[1].i >= 0)
+      th_fast_random_playout2(&sl[0].s, &sl[0].rng, &sl[1].s, &sl[1].rng);
+    else if (sl[0].i >= 0)
+      th_fast_random_playout(&sl[0].s, &sl[0].rng);
+    else if (sl[1].i >= 0)
+      th_fast_random_playout(&sl[1].s, &sl[1].rng);
+    else
+      return;
+  }
+}
+
 static void play_part(const th_batch *b, int64_t lo, int64_t hi) {
-  int n = b->start ? b->start->num_players : b->num_players;
+  int n = b->start ? b->start->num_players : b->num_players, all_random = 1;
+  for (int q = 0; q < n; q++) all_random &= b->policies[q] == TH_POLICY_RANDOM;
+  if (all_random) {
+    play_part_random(b, lo, hi);
+    return;
+  }
   th_state s;
   th_rng rng;
   for (int64_t i = lo; i < hi; i++) {
-    uint64_t gs = th_batch_seed(b->seed, (uint64_t)i);
-    if (b->start) {
-      s = *b->start;
-    } else {
-      th_state_deal(&s, &b->rules, b->num_players, b->dealer, b->max_moves, gs, NULL);
-    }
-    th_batch_rng(b->seed, (uint64_t)i, &rng);
+    batch_game(b, i, &s, &rng);
     uint32_t moves = th_rollout(&s, b->policies, &rng);
-    int8_t *pl = b->places + i * n;
-    for (int q = 0; q < n; q++) pl[q] = -1;
-    for (int k = 0; k < s.num_out; k++) pl[s.finish[k]] = (int8_t)k;
-    b->moves[i] = moves;
-    b->truncated[i] = s.truncated;
+    record_game(b, i, &s, moves);
   }
 }
 

@@ -424,7 +424,7 @@ TH_HOT void refill(th_state *s, int p, int ident) {
 /* 6.3 step 3 and 4, and section 7. */
 TH_HOT int finish_turn(th_state *s, int p, int how) {
   const th_rules *r = &s->rules;
-  if (s->hand_len[p] == 0 && s->up_len[p] + s->down_len[p] == 0) {
+  if ((s->hand_len[p] | s->up_len[p] | s->down_len[p]) == 0) {
     s->finish[s->num_out++] = (uint8_t)p;
     s->out_mask |= (uint16_t)(1u << p);
     if (s->num_players - s->num_out == 1) {
@@ -448,11 +448,13 @@ TH_HOT int after_play(th_state *s, int p, int rank, int count, int ident) {
   if (__builtin_expect(!has_rank(r->invisible | r->burn, rank), 1)) {
     /* Most plays: a rank without effect on the pile (a wild one included)
      * becomes the top and starts or extends the run. */
-    unsigned run_len = (unsigned)count + (s->run_rank == rank ? s->run_len : 0u);
+    unsigned same = 0u - (unsigned)(s->run_rank == rank); /* a mask: which way is random */
+    unsigned run_len = (unsigned)count + (same & s->run_len);
     s->eff_top = (uint8_t)rank;
     s->run_rank = (uint8_t)rank;
     s->run_len = (uint8_t)run_len;
-    int burned = r->run_to_burn != 0 && run_len >= r->run_to_burn;
+    /* run_to_burn != 0 && run_len >= run_to_burn, in one compare (run_len >= 1) */
+    int burned = run_len - 1u >= (unsigned)r->run_to_burn - 1u;
     if (burned) burn_pile(s, ident);
     refill(s, p, ident);
     return finish_turn(s, p, burned ? TURN_BURNED : TURN_PLAIN);
@@ -574,7 +576,7 @@ static void apply_swap(th_state *s, int p, const th_move *m) {
 
 TH_HOT void end_move(th_state *s) {
   s->move_count++;
-  if (s->phase != TH_PHASE_OVER && s->move_count >= s->max_moves) {
+  if (s->move_count >= s->max_moves && s->phase != TH_PHASE_OVER) {
     s->phase = TH_PHASE_OVER;
     s->truncated = 1;
     s->current = TH_NO_SEAT;
@@ -672,6 +674,26 @@ void th_fast_random_playout(th_state *s, th_rng *rng) {
     end_move(s);
   }
   *rng = local;
+}
+
+int th_fast_random_playout2(th_state *a, th_rng *rng_a, th_state *b, th_rng *rng_b) {
+  /* Two independent games, a move of each in turn: one game's chain of
+   * dependent steps (pile top, choice, counts) runs while the other's waits.
+   * Each pass adds a move to both games: bounded by their move caps. */
+  uint64_t bytes_a[16][2], bytes_b[16][2];
+  byte_table(a, bytes_a);
+  byte_table(b, bytes_b);
+  th_rng ra = *rng_a, rb = *rng_b;
+  int pa = a->current, pb = b->current;
+  while (a->phase == TH_PHASE_PLAY && b->phase == TH_PHASE_PLAY) {
+    pa = fast_random_move(a, pa, &ra, (const uint64_t(*)[2])bytes_a);
+    pb = fast_random_move(b, pb, &rb, (const uint64_t(*)[2])bytes_b);
+    end_move(a);
+    end_move(b);
+  }
+  *rng_a = ra;
+  *rng_b = rb;
+  return a->phase != TH_PHASE_PLAY ? 0 : 1;
 }
 
 void th_do_swap(th_state *s, const uint8_t *face_up) {

@@ -121,6 +121,11 @@ void th_fast_pickup(th_state *s);
  * counts only: the same moves, one by one, as th_policy_step with the random
  * policy and the same rng. */
 void th_fast_random_playout(th_state *s, th_rng *rng);
+/* Two such playouts interleaved move by move, until one of the games leaves
+ * the play phase; returns which (0 for a, 1 for b). Each game gets exactly the
+ * moves th_fast_random_playout would give it with its own rng; the other one
+ * stops mid-game and can be resumed by either function. */
+int th_fast_random_playout2(th_state *a, th_rng *rng_a, th_state *b, th_rng *rng_b);
 
 /* The ranks that may be played on the pile now, as a mask (RULES.md 6.1):
  * on an open pile anything; a wild rank always; after a `lower` rank those
