@@ -121,6 +121,14 @@ def test_clone(benchmark, figures):
     benchmark.extra_info["state_bytes"] = threes.STATE_SIZE_BYTES
 
 
+def test_empty_state_allocation(benchmark, figures):
+    """The baseline for clone(): CPython allocating (and freeing) one State
+    object with nothing copied into it, State.__new__(State)."""
+    new, cls = threes.State.__new__, threes.State
+    benchmark(new, cls)
+    figures["State.__new__(State) from Python (allocation only): ns"] = (benchmark.stats.stats.mean * 1e9, "ns")
+
+
 def test_c_state_copy(benchmark, figures):
     s = _mid_game_state()
     n = 1_000_000

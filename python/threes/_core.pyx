@@ -192,7 +192,8 @@ cdef class StateBase:
         # A state made without _deal/_setup (StateBase.__new__) is an empty,
         # finished game with valid rules: every method raises or returns
         # nothing rather than reading garbage.
-        self._history = []
+        # _history stays None until an action is applied (a clone shares
+        # its source's list), so that clone() allocates nothing but itself.
         self._hlen = 0
         th_rules_preset(0, &self.s.rules)
         memset(self.s.loc, TH_LOC_ABSENT, sizeof(self.s.loc))
@@ -310,9 +311,13 @@ cdef class StateBase:
             raise IllegalActionError(f"action {a} is out of range: ids are 0..{th_num_distinct_actions(&self.s.rules) - 1}")
         if th_apply_action(&self.s, a, &e) != TH_OK:
             _raise(&e)
-        if len(self._history) != self._hlen:
-            self._history = self._history[:self._hlen]
-        self._history.append(a)
+        h = self._history
+        if h is None:
+            self._history = [a]
+        else:
+            if len(h) != self._hlen:
+                h = self._history = h[:self._hlen]
+            h.append(a)
         self._hlen += 1
 
     def returns(self):
@@ -329,7 +334,7 @@ cdef class StateBase:
     def history(self):
         """Action ids applied to this state (since the deal, or since the
         position was built by from_dict)."""
-        return self._history[:self._hlen]
+        return [] if self._history is None else self._history[:self._hlen]
 
     def _phase_id(self):
         return self.s.phase

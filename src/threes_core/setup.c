@@ -191,6 +191,7 @@ void th_state_canonical(const th_state *s, th_state *out) {
   out->burned_len = s->burned_len;
   out->out_mask = s->out_mask;
   memcpy(out->playable_by_top, s->playable_by_top, sizeof out->playable_by_top);
+  memcpy(out->next_seat, s->next_seat, sizeof out->next_seat);
   memcpy(out->finish, s->finish, sizeof out->finish);
   memcpy(out->hand_len, s->hand_len, sizeof out->hand_len);
   memcpy(out->up_len, s->up_len, sizeof out->up_len);
@@ -313,6 +314,7 @@ int th_setup_finish(th_state *s, int phase, int current, uint32_t move_count, in
         return TH_ERR_SETUP;
       }
   }
+  th_state_init_seats(s);
   return th_state_check(s, e);
 }
 
@@ -417,6 +419,13 @@ int th_state_check(const th_state *s, th_error *e) {
     mask &= (uint16_t) ~(1u << s->finish[n - 1]);
   }
   if (mask != s->out_mask) FAIL("the out mask disagrees with the finishing order");
+  {
+    th_state t;
+    t.num_players = s->num_players;
+    t.out_mask = s->out_mask;
+    th_state_init_seats(&t);
+    if (memcmp(t.next_seat, s->next_seat, sizeof t.next_seat)) FAIL("the next-seat table disagrees with the out mask");
+  }
   for (int q = 0; q < n; q++)
     if (!((mask >> q) & 1) && !(s->hand_len[q] + s->up_len[q] + s->down_len[q])) FAIL("seat %d has no cards but is not out", q);
   if (s->draw_len > 0 && s->phase != TH_PHASE_OVER)

@@ -39,15 +39,23 @@ int th_playable(const th_state *s, int rank) {
   return has_rank(playable_mask(s), rank);
 }
 
-/* The next seat after p that is still in, or p when there is none. Without
- * branches (whose way is random in a rollout): the seats in after p are the
- * low 16 bits, all seats in the next 16, a sentinel at bit 31. */
-static inline int next_active(const th_state *s, int p) {
+/* The next seat after p that is still in, or p when there is none: the seats
+ * in after p are the low 16 bits, all seats in the next 16, a sentinel at
+ * bit 31. */
+static int seat_after(const th_state *s, int p) {
   unsigned in = ~(unsigned)s->out_mask & ((1u << s->num_players) - 1u);
   unsigned after = in & ~((2u << p) - 1u);
   unsigned r = (unsigned)__builtin_ctz(after | (in << 16) | 0x80000000u);
   return r == 31u ? p : (int)(r & 15u);
 }
+
+void th_state_init_seats(th_state *s) {
+  memset(s->next_seat, 0, sizeof s->next_seat);
+  for (int p = 0; p < s->num_players && p < TH_MAX_PLAYERS; p++) s->next_seat[p] = (uint8_t)seat_after(s, p);
+}
+
+/* Seats change only when a player goes out: the table answers every move. */
+static inline int next_active(const th_state *s, int p) { return s->next_seat[p]; }
 
 /* ---------------------------------------------------------------- deal -- */
 
@@ -62,6 +70,7 @@ static void clear_state(th_state *s, const th_rules *r, int num_players, int dea
   memset(s->loc, TH_LOC_ABSENT, sizeof s->loc);
   memset(s->down, TH_NO_CARD, sizeof s->down);
   th_state_init_tables(s);
+  th_state_init_seats(s);
 }
 
 static int check_game_args(const th_rules *r, int num_players, int *dealer, uint32_t *max_moves, th_error *e) {
@@ -427,6 +436,7 @@ TH_HOT int finish_turn(th_state *s, int p, int how) {
   if ((s->hand_len[p] | s->up_len[p] | s->down_len[p]) == 0) {
     s->finish[s->num_out++] = (uint8_t)p;
     s->out_mask |= (uint16_t)(1u << p);
+    th_state_init_seats(s);
     if (s->num_players - s->num_out == 1) {
       int last = next_active(s, p);
       s->finish[s->num_out++] = (uint8_t)last;

@@ -56,6 +56,7 @@ typedef struct th_state {
   uint16_t out_mask; /* bit q set when seat q is out */
   uint16_t playable_by_top[16]; /* playable ranks by effective top (index top & 15; open = 15), from the rules */
   uint8_t finish[TH_MAX_PLAYERS]; /* finishing order; shithead last when over */
+  uint8_t next_seat[TH_MAX_PLAYERS]; /* the next seat still in after each seat, from out_mask (th_state_init_seats) */
   uint8_t hand_len[TH_MAX_PLAYERS];
   uint8_t up_len[TH_MAX_PLAYERS];
   uint8_t down_len[TH_MAX_PLAYERS];
@@ -134,6 +135,9 @@ static inline uint16_t th_playable_mask(const th_state *s) { return s->playable_
 
 /* Fills playable_by_top from the state's rules (done by every constructor). */
 void th_state_init_tables(th_state *s);
+/* Fills next_seat from num_players and out_mask (done by every constructor
+ * and whenever a player goes out). */
+void th_state_init_seats(th_state *s);
 
 /* Decodes an id with the source that applies in this state. */
 int th_state_decode_action(const th_state *s, int a, th_move *m);
