@@ -20,6 +20,9 @@ from .game import (
 )
 
 from .rollouts import POLICIES, RolloutResult, rollout, rollouts
+from . import bots
+from .observation import Observation
+from .tournament import TournamentResult, tournament
 
 __version__ = "0.1.0"
 
@@ -29,6 +32,7 @@ __all__ = [
     "Game",
     "IllegalActionError",
     "Move",
+    "Observation",
     "POLICIES",
     "PRESETS",
     "Phase",
@@ -39,8 +43,11 @@ __all__ = [
     "SUITS",
     "State",
     "TERMINAL_PLAYER_ID",
+    "TournamentResult",
     "format_cards",
     "rollout",
     "rollouts",
+    "tournament",
+    "bots",
     "parse_cards",
 ]

@@ -154,6 +154,8 @@ cdef extern from "threes.h" nogil:
         uint32_t max_moves
         uint8_t policies[12]
         uint64_t seed
+        uint8_t determinize
+        uint8_t observer
         int64_t n
         int8_t *places
         uint32_t *moves
@@ -165,6 +167,28 @@ cdef extern from "threes.h" nogil:
     uint64_t th_state_copy_bench(const th_state *s, th_state *scratch, uint64_t n)
     int th_policy_action(const th_state *s, int policy, th_rng *rng)
     uint64_t th_batch_seed(uint64_t seed, uint64_t i)
+
+    void th_rng_seed(th_rng *r, uint64_t seed)
+    int th_hidden_count(const th_state *s, int observer)
+    int th_resample(th_state *s, int observer, th_rng *rng, th_error *e)
+    int th_obs_size(int n)
+    int th_observation_tensor(const th_state *s, int observer, float *out, th_error *e)
+
+    ctypedef struct th_ismcts_node:
+        pass
+    ctypedef struct th_ismcts_config:
+        uint32_t iterations
+        double time_limit
+        double exploration
+        uint8_t rollout_policy
+        uint64_t seed
+    ctypedef struct th_ismcts_stats:
+        uint32_t iterations
+        uint32_t nodes
+        int best_action
+    int th_ismcts_search(const th_state *root, const th_ismcts_config *cfg, th_ismcts_node *arena,
+                         uint32_t capacity, th_ismcts_stats *stats, uint16_t *out_actions,
+                         uint32_t *out_visits, double *out_values, int *out_children, th_error *e)
 
 
 cdef class StateBase:

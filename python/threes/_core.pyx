@@ -528,7 +528,7 @@ def batch_seed(uint64_t seed, uint64_t i):
 
 def run_rollouts(source, int num_players, policies, uint64_t seed, int64_t n, int threads,
                  int8_t[:, ::1] places, uint32_t[::1] moves, uint8_t[::1] truncated,
-                 int dealer=-1, uint32_t max_moves=0):
+                 int dealer=-1, uint32_t max_moves=0, int observer=-1):
     """Plays n games in C with the GIL released. `source` is a StateBase (every
     game from that position) or a raw rules dict (fresh deals). Output arrays:
     places (n, num_players), moves (n,), truncated (n,)."""
@@ -560,6 +560,11 @@ def run_rollouts(source, int num_players, policies, uint64_t seed, int64_t n, in
         if not 0 <= pol < TH_NUM_POLICIES:
             raise ValueError(f"policy {pol} does not exist")
         b.policies[q] = pol
+    if observer >= 0:
+        if observer >= 256:
+            raise ValueError(f"observer must be a seat in 0..{num_players - 1}, not {observer}")
+        b.determinize = 1
+        b.observer = observer
     b.seed = seed
     b.n = n
     if n > 0:
@@ -570,3 +575,86 @@ def run_rollouts(source, int num_players, policies, uint64_t seed, int64_t n, in
         rc = th_rollouts(&b, threads, &e)
     if rc != TH_OK:
         _raise(&e)
+
+
+# ------------------------------------------------------------ imperfect information --
+
+ISMCTS_NODE_BYTES = sizeof(th_ismcts_node)
+
+
+def observation_size(int num_players):
+    """Length of the observation tensor for num_players (see observation.h)."""
+    if not TH_MIN_PLAYERS <= num_players <= TH_MAX_PLAYERS:
+        raise ValueError(f"num_players must be between {TH_MIN_PLAYERS} and {TH_MAX_PLAYERS}, not {num_players}")
+    return th_obs_size(num_players)
+
+
+def observation_tensor_into(StateBase st, int observer, float[::1] out):
+    """Writes the observation tensor of `observer` into out (float32, contiguous)."""
+    cdef th_error e
+    st._require_setup()
+    if out.shape[0] != th_obs_size(st.s.num_players):
+        raise ValueError(f"the output needs {th_obs_size(st.s.num_players)} floats, not {out.shape[0]}")
+    if th_observation_tensor(&st.s, observer, &out[0], &e) != TH_OK:
+        _raise(&e)
+
+
+def hidden_count(StateBase st, int observer):
+    """Cards hidden from `observer`: other hands' unknown cards, face-down cards, the draw pile."""
+    st._require_setup()
+    if not 0 <= observer < st.s.num_players:
+        raise ValueError(f"observer must be a seat in 0..{st.s.num_players - 1}, not {observer}")
+    return th_hidden_count(&st.s, observer)
+
+
+def resample_into(StateBase st, StateBase out, int observer, uint64_t seed):
+    """out (a fresh clone of st) gets st's position with the cards hidden from
+    `observer` dealt again by th_resample, with an rng seeded from `seed`."""
+    cdef th_rng rng
+    cdef th_error e
+    st._require_setup()
+    out.s = st.s
+    out._history = st._history
+    out._hlen = st._hlen
+    th_rng_seed(&rng, seed)
+    if th_resample(&out.s, observer, &rng, &e) != TH_OK:
+        _raise(&e)
+
+
+def ismcts_search(StateBase st, uint8_t[::1] arena, uint32_t iterations, double time_limit,
+                  double exploration, int rollout_policy, uint64_t seed):
+    """Runs th_ismcts_search with the GIL released. `arena` holds the tree
+    (a multiple of ISMCTS_NODE_BYTES). Returns (best_action, iterations run,
+    nodes used, [(action, visits, mean return) for each root child])."""
+    cdef th_ismcts_config cfg
+    cdef th_ismcts_stats stats
+    cdef th_error e
+    cdef th_state root
+    cdef int rc, nc = 0, i
+    cdef uint32_t capacity
+    cdef uint16_t[::1] acts
+    cdef uint32_t[::1] vis
+    cdef double[::1] vals
+    st._require_setup()
+    if not 0 <= rollout_policy < TH_NUM_POLICIES:
+        raise ValueError(f"rollout policy {rollout_policy} does not exist")
+    capacity = <uint32_t>(arena.shape[0] // sizeof(th_ismcts_node))
+    if capacity < 1:
+        raise ValueError("the tree needs room for at least one node")
+    import numpy as _np
+    acts = _np.zeros(TH_MAX_DISTINCT_ACTIONS, dtype=_np.uint16)
+    vis = _np.zeros(TH_MAX_DISTINCT_ACTIONS, dtype=_np.uint32)
+    vals = _np.zeros(TH_MAX_DISTINCT_ACTIONS, dtype=_np.float64)
+    cfg.iterations = iterations
+    cfg.time_limit = time_limit
+    cfg.exploration = exploration
+    cfg.rollout_policy = <uint8_t>rollout_policy
+    cfg.seed = seed
+    root = st.s  # a private copy: other threads may change the state meanwhile
+    with nogil:
+        rc = th_ismcts_search(&root, &cfg, <th_ismcts_node *>&arena[0], capacity, &stats,
+                              &acts[0], &vis[0], &vals[0], &nc, &e)
+    if rc != TH_OK:
+        _raise(&e)
+    children = [(int(acts[i]), int(vis[i]), float(vals[i])) for i in range(nc)]
+    return stats.best_action, stats.iterations, stats.nodes, children

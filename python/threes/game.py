@@ -6,7 +6,7 @@ import re
 import secrets
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Dict, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
@@ -220,12 +220,7 @@ class Game:
     def new_initial_state(self, seed: Optional[int] = None) -> "State":
         """A freshly dealt game in the swap phase. The same seed gives the
         same deal everywhere; any int is taken modulo 2**64; None draws one."""
-        if seed is None:
-            seed = secrets.randbits(64)
-        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-            raise TypeError(f"seed must be an int or None, not {type(seed).__name__}")
-        return State._deal(self._raw, self._num_players, self._dealer, self._max_moves,
-                           int(seed) & 0xFFFFFFFFFFFFFFFF)
+        return State._deal(self._raw, self._num_players, self._dealer, self._max_moves, _seed64(seed))
 
     def decode_action(self, action: int) -> Move:
         """The move of an id, without a state (source None)."""
@@ -254,6 +249,15 @@ class Game:
         return f"Game(num_players={self._num_players}, rules={rules}{extra})"
 
 
+def _seed64(seed: Optional[int]) -> int:
+    """A seed as the engine takes it: any int modulo 2**64; None draws one."""
+    if seed is None:
+        return secrets.randbits(64)
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise TypeError(f"seed must be an int or None, not {type(seed).__name__}")
+    return int(seed) & 0xFFFFFFFFFFFFFFFF
+
+
 def _check_int(x: Any, what: str) -> int:
     if isinstance(x, bool) or not isinstance(x, (int, np.integer)):
         raise TypeError(f"{what} must be an int, not {type(x).__name__}")
@@ -262,6 +266,10 @@ def _check_int(x: Any, what: str) -> int:
 
 def _cards(kinds) -> List[Card]:
     return [Card(k) for k in kinds]
+
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .observation import Observation
 
 
 class State(_core.StateBase):
@@ -375,6 +383,48 @@ class State(_core.StateBase):
         """(rank, length) of the run at the top of the pile (RULES.md 6.3)."""
         r, n = self._run()
         return (None if r is None else RANKS[r], n)
+
+    # ---------------------------------------------- imperfect information --
+    def observation(self, player: int) -> "Observation":
+        """What ``player`` can know, seats relative to it (threes.observation)."""
+        from .observation import observe
+
+        return observe(self, player)
+
+    def observation_string(self, player: int) -> str:
+        from .observation import observation_string, observe
+
+        return observation_string(observe(self, player))
+
+    def information_state_string(self, player: int) -> str:
+        """Observation plus public history: equal exactly when ``player``
+        cannot tell the two states apart."""
+        from .observation import information_state_string
+
+        return information_state_string(self, player)
+
+    def observation_tensor(self, player: int) -> np.ndarray:
+        """float32, shape ``observation_tensor_shape()``; layout in the README
+        and ``threes.observation.observation_tensor_layout``. Computed in C."""
+        player = _check_int(player, "player")
+        out = np.zeros(_core.observation_size(self.num_players()), dtype=np.float32)
+        _core.observation_tensor_into(self, player, out)
+        return out
+
+    def observation_tensor_shape(self) -> List[int]:
+        return [_core.observation_size(self.num_players())]
+
+    def resample_from_infostate(self, player: int, seed: Optional[int] = None) -> "State":
+        """A state ``player`` cannot tell from this one: every card it cannot
+        see (other hands' unknown cards, all face-down cards, the draw pile)
+        dealt again uniformly at random; all it can see stays, known cards
+        included. Done in C (th_resample). This state is unchanged."""
+        player = _check_int(player, "player")
+        if not 0 <= player < self.num_players():
+            raise ValueError(f"player must be a seat in 0..{self.num_players() - 1}, not {player}")
+        out = self.clone()
+        _core.resample_into(self, out, player, _seed64(seed))
+        return out
 
     # ------------------------------------------------------ serialization --
     def to_dict(self) -> Dict[str, Any]:

@@ -9,7 +9,6 @@ See src/threes_core/rollout.h for their exact definitions.
 from __future__ import annotations
 
 import os
-import secrets
 import time
 from dataclasses import dataclass, field
 from typing import List, Optional, Sequence, Tuple, Union
@@ -17,7 +16,7 @@ from typing import List, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from . import _core
-from .game import Game, State
+from .game import Game, State, _seed64
 
 #: Policy names, in the C engine's order.
 POLICIES: Tuple[str, ...] = ("random", "greedy", "heuristic")
@@ -41,12 +40,6 @@ def _policy_ids(policy: Union[str, Sequence[str]], num_players: int) -> List[int
     return ids
 
 
-def _seed(seed: Optional[int]) -> int:
-    if seed is None:
-        return secrets.randbits(64)
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise TypeError(f"seed must be an int or None, not {type(seed).__name__}")
-    return int(seed) & 0xFFFFFFFFFFFFFFFF
 
 
 def _threads(threads: Optional[int]) -> int:
@@ -156,11 +149,17 @@ class RolloutResult:
 
 
 def rollouts(game_or_state: Union[Game, State], n: int, policy: Union[str, Sequence[str]] = "random",
-             seed: Optional[int] = None, threads: Optional[int] = None) -> RolloutResult:
+             seed: Optional[int] = None, threads: Optional[int] = None,
+             observer: Optional[int] = None) -> RolloutResult:
     """Plays `n` games in C, with the GIL released, on `threads` native threads
     (default: every core). From a Game: fresh deals; from a State: every game
     from that position (the state is not changed). Game i uses its own seed
-    derived from (seed, i), so the result does not depend on `threads`."""
+    derived from (seed, i), so the result does not depend on `threads`.
+
+    With ``observer=p`` (from a State only), every game first deals the cards
+    seat p cannot see again at random (``resample_from_infostate``, in C), so
+    the result is an estimate from p's point of view that never uses hidden
+    cards."""
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
         raise TypeError(f"n must be an int, not {type(n).__name__}")
     if n < 0:
@@ -176,14 +175,22 @@ def rollouts(game_or_state: Union[Game, State], n: int, policy: Union[str, Seque
         dealer, max_moves = game_or_state.dealer, game_or_state.max_game_length()
     else:
         raise TypeError(f"rollouts takes a threes.Game or a threes.State, not {type(game_or_state).__name__}")
+    if observer is not None:
+        if not isinstance(game_or_state, State):
+            raise ValueError("observer needs a State: fresh deals hide nothing to resample")
+        if isinstance(observer, bool) or not isinstance(observer, (int, np.integer)):
+            raise TypeError(f"observer must be an int seat, not {type(observer).__name__}")
+        if not 0 <= observer < num_players:
+            raise ValueError(f"observer must be a seat in 0..{num_players - 1}, not {observer}")
     ids = _policy_ids(policy, num_players)
-    seed = _seed(seed)
+    seed = _seed64(seed)
     threads = _threads(threads)
     places = np.empty((n, num_players), dtype=np.int8)
     moves = np.empty(n, dtype=np.uint32)
     truncated = np.empty(n, dtype=np.uint8)
     t0 = time.perf_counter()
-    _core.run_rollouts(source, num_players, ids, seed, n, threads, places, moves, truncated, dealer, max_moves)
+    _core.run_rollouts(source, num_players, ids, seed, n, threads, places, moves, truncated, dealer, max_moves,
+                       -1 if observer is None else int(observer))
     seconds = time.perf_counter() - t0
     return RolloutResult(places, moves, truncated.astype(bool), tuple(POLICIES[i] for i in ids), seed,
                          threads, seconds)

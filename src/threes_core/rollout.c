@@ -2,6 +2,7 @@
 #include "rollout.h"
 
 #include "bits.h"
+#include "determinize.h"
 
 #include <pthread.h>
 #include <string.h>
@@ -293,6 +294,7 @@ static void batch_game(const th_batch *b, int64_t i, th_state *s, th_rng *rng) {
   else
     th_state_deal(s, &b->rules, b->num_players, b->dealer, b->max_moves, th_batch_seed(b->seed, (uint64_t)i), NULL);
   th_batch_rng(b->seed, (uint64_t)i, rng);
+  if (b->start && b->determinize) th_resample(s, b->observer, rng, NULL);
 }
 
 static void record_game(const th_batch *b, int64_t i, const th_state *s, uint32_t moves) {
@@ -386,7 +388,15 @@ int th_rollouts(const th_batch *b, int threads, th_error *e) {
     int rc = th_state_check(b->start, e);
     if (rc) return rc;
     n = b->start->num_players;
+    if (b->determinize && b->observer >= n) {
+      th_set_error(e, TH_ERR_ARG, "observer must be a seat in 0..%d, not %d", n - 1, b->observer);
+      return TH_ERR_ARG;
+    }
   } else {
+    if (b->determinize) {
+      th_set_error(e, TH_ERR_ARG, "an observer needs a start state: fresh deals hide nothing to resample");
+      return TH_ERR_ARG;
+    }
     th_state probe;
     int rc = th_state_deal(&probe, &b->rules, b->num_players, b->dealer, b->max_moves, 0, e);
     if (rc) return rc;

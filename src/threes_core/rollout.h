@@ -17,7 +17,8 @@
  *              (invisible, then lower, then wild, then burn).
  *
  * Batches: game i of a batch is seeded with th_batch_seed(seed, i) (its deal
- * and its policy stream), and games are split over threads by index, so a
+ * and its policy stream; from a start state with `determinize` set, its
+ * resampling of the cards the observer cannot see, then its policy stream), and games are split over threads by index, so a
  * batch's results do not depend on the number of threads.
  */
 #ifndef THREES_ROLLOUT_H
@@ -64,6 +65,8 @@ typedef struct th_batch {
   uint32_t max_moves;
   uint8_t policies[TH_MAX_PLAYERS];
   uint64_t seed;
+  uint8_t determinize; /* 1: before each game, resample the start state from `observer`'s view (th_resample) */
+  uint8_t observer;
   int64_t n;          /* games */
   int8_t *places;     /* n * num_players: place of each seat (0 = first out), -1 when still in at truncation */
   uint32_t *moves;    /* n: moves played in the game (from the deal or the start state) */

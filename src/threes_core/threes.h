@@ -35,5 +35,8 @@
 #include "rules.h"
 #include "state.h"
 #include "rollout.h"
+#include "determinize.h"
+#include "observation.h"
+#include "ismcts.h"
 
 #endif
