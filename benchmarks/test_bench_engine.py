@@ -134,3 +134,31 @@ def test_c_state_copy(benchmark, figures):
     n = 1_000_000
     benchmark.pedantic(s._copy_bench, args=(n,), rounds=5, iterations=1)
     figures["state copy in C (memcpy of the struct): ns"] = (benchmark.stats.stats.mean * 1e9 / n, "ns")
+
+
+def _state_after(moves, seed=11):
+    s = threes.Game(4, "threes").new_initial_state(seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        s.apply_action(rng.choice(s.legal_actions()))
+    return s
+
+
+@pytest.mark.parametrize("where", ["swap phase", "move 100"])
+def test_ismcts_iterations(benchmark, figures, where):
+    """ISMCTS iterations per second on one core, 4 players: each iteration
+    resamples the hidden cards, walks the tree and plays a C random rollout."""
+    from threes.bots import ISMCTSBot
+
+    s = _state_after(0 if where == "swap phase" else 100)
+    bot = ISMCTSBot(iterations=20000, seed=1)
+    benchmark.pedantic(bot.search, args=(s,), rounds=3, iterations=1)
+    figures[f"ISMCTS 4p threes, {where}, 1 core: iterations/s"] = (20000 / benchmark.stats.stats.mean, "it/s")
+
+
+def test_resample_from_infostate(benchmark, figures):
+    """Determinization from Python: clone + resample of every hidden card (C)."""
+    s = _state_after(100)
+    seeds = iter(range(10**9))
+    benchmark(lambda: s.resample_from_infostate(1, next(seeds)))
+    figures["resample_from_infostate() from Python: ns"] = (benchmark.stats.stats.mean * 1e9, "ns")

@@ -134,6 +134,9 @@ int th_ismcts_search(const th_state *root, const th_ismcts_config *cfg, th_ismct
       best_action = ch->action;
     }
   }
+  /* No child (a node array with room for the root only): the rollout
+   * policy's choice, so the answer is still a legal action. */
+  if (best_action < 0) best_action = th_policy_action(root, cfg->rollout_policy, &rng);
   if (out_children) *out_children = nc;
   if (stats) {
     stats->iterations = it;

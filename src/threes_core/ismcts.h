@@ -13,7 +13,8 @@
  *      every seat (th_rollout);
  *   5. back up: each node on the path adds the return of the seat that made
  *      its move (th_returns, in [-1, 1]).
- * The answer is the root's most visited child (ties: the lower action id).
+ * The answer is the root's most visited child (ties: the lower action id);
+ * with no child at all (room for the root only), the rollout policy's move.
  *
  * Memory: the tree lives in a node array the caller provides (no allocation
  * here); when it is full, iterations stop expanding and roll out from where

@@ -1424,6 +1424,109 @@ static void unit_uniform_play(long long iters) {
 #endif
 }
 
+/* Resampling from one seat's view (determinize.h) on positions reached by
+ * random play under random rules: the result passes th_state_check, the
+ * observer's observation tensor and everything it can see are unchanged,
+ * the hidden cards are the same multiset; ISMCTS searches on the same
+ * positions (tiny node arrays included) return a legal action, stay within
+ * their arrays and are deterministic for a seed. */
+static void unit_imperfect_information(long long games) {
+  unit_begin("resample, observation, ISMCTS");
+  static th_state s, t;
+  static uint16_t legal[TH_MAX_DISTINCT_ACTIONS];
+  static float oa[512], ob[512];
+  static th_ismcts_node arena[64];
+  th_rng g;
+  th_rng_seed(&g, UINT64_C(0xDE7E));
+  long long resamples = 0, searches = 0;
+  for (long long i = 0; i < games; i++) {
+    if (!mine(i)) continue;
+    th_rules r;
+    int players;
+    if (i % 2) {
+      random_valid_rules(&g, &r, &players);
+    } else {
+      th_rules_preset((int)(i / 2 % 3), &r);
+      players = range(&g, 2, th_rules_max_players(&r) < 6 ? th_rules_max_players(&r) : 6);
+    }
+    if (th_state_deal(&s, &r, players, -1, (uint32_t)range(&g, 100, 3000), (uint64_t)i, NULL) != TH_OK) continue;
+    c_players = players;
+    c_game = i;
+    int stop = (int)below(&g, 400);
+    for (int m = 0; m < stop && s.phase != TH_PHASE_OVER; m++) {
+      int n = th_legal_actions(&s, legal);
+      th_apply_legal(&s, legal[below(&g, (uint32_t)n)]);
+    }
+    CHECK(th_observation_tensor(&s, players, oa, NULL) == TH_ERR_ARG);
+    CHECK(th_resample(&t, -1, &g, NULL) == TH_ERR_ARG);
+    for (int p = 0; p < players; p++) {
+      copy_state(&t, &s);
+      th_rng rr;
+      th_rng_seed(&rr, (uint64_t)(i * 131 + p));
+      th_error e;
+      CHECK(th_resample(&t, p, &rr, &e) == TH_OK, "%s", e.msg);
+      CHECK(th_state_check(&t, &e) == TH_OK, "after resampling for seat %d: %s", p, e.msg);
+      CHECK(th_observation_tensor(&s, p, oa, NULL) == TH_OK && th_observation_tensor(&t, p, ob, NULL) == TH_OK);
+      CHECK(memcmp(oa, ob, sizeof(float) * (size_t)th_obs_size(players)) == 0,
+            "seat %d's observation changed by resampling", p);
+      CHECK(th_hidden_count(&s, p) == th_hidden_count(&t, p));
+      int kinds_s[TH_NUM_KINDS] = {0}, kinds_t[TH_NUM_KINDS] = {0};
+      for (int id = 0; id < TH_CARD_ID_SPACE; id++) {
+        CHECK(s.loc[id] == t.loc[id] || (s.loc[id] != TH_LOC_ABSENT && t.loc[id] != TH_LOC_ABSENT),
+              "card %d entered or left the deck", id);
+        int ls = s.loc[id], lt = t.loc[id];
+        int hs = ls != TH_LOC_ABSENT && !(ls & TH_LOC_KNOWN) &&
+                 ((ls & 0x70) == TH_LOC_FACE_DOWN || ls == TH_LOC_DRAW || ((ls & 0x70) == TH_LOC_HAND && (ls & 15) != p));
+        if (hs) kinds_s[th_card_kind(id)]++;
+        if (lt != TH_LOC_ABSENT && !(lt & TH_LOC_KNOWN) &&
+            ((lt & 0x70) == TH_LOC_FACE_DOWN || lt == TH_LOC_DRAW || ((lt & 0x70) == TH_LOC_HAND && (lt & 15) != p)))
+          kinds_t[th_card_kind(id)]++;
+        if (!hs) CHECK(ls == lt, "a card seat %d can see moved (id %d: zone %#x -> %#x)", p, id, ls, lt);
+      }
+      CHECK(memcmp(kinds_s, kinds_t, sizeof kinds_s) == 0, "the hidden cards changed");
+      CHECK(memcmp(s.hand_rank[p], t.hand_rank[p], sizeof s.hand_rank[p]) == 0);
+      resamples++;
+    }
+    if (s.phase != TH_PHASE_OVER && i % 4 == 0) {
+      th_ismcts_config cfg = {(uint32_t)range(&g, 1, 40), 0.0, 0.7, (uint8_t)below(&g, TH_NUM_POLICIES), (uint64_t)i};
+      uint32_t cap = (uint32_t)range(&g, 1, 64);
+      th_ismcts_stats st1, st2;
+      uint16_t acts[TH_MAX_DISTINCT_ACTIONS];
+      uint32_t vis[TH_MAX_DISTINCT_ACTIONS];
+      int nc = 0;
+      th_error e;
+      CHECK(th_ismcts_search(&s, &cfg, arena, cap, &st1, acts, vis, NULL, &nc, &e) == TH_OK, "%s", e.msg);
+      CHECK(st1.iterations == cfg.iterations && st1.nodes <= cap && st1.nodes <= cfg.iterations + 1);
+      CHECK(th_is_legal(&s, st1.best_action), "ISMCTS chose %d, not legal", st1.best_action);
+      uint32_t sum = 0;
+      for (int k = 0; k < nc; k++) {
+        CHECK(th_is_legal(&s, acts[k]));
+        sum += vis[k];
+      }
+      CHECK(sum <= cfg.iterations);
+      CHECK(th_ismcts_search(&s, &cfg, arena, cap, &st2, NULL, NULL, NULL, NULL, &e) == TH_OK);
+      CHECK(st2.best_action == st1.best_action && st2.nodes == st1.nodes, "ISMCTS is not deterministic");
+      searches++;
+    }
+  }
+  {
+    th_ismcts_config bad = {0, 0.0, 0.7, 0, 1};
+    th_error e;
+    th_rules r;
+    th_rules_preset(0, &r);
+    th_state_deal(&s, &r, 4, -1, 0, 1, NULL);
+    CHECK(th_ismcts_search(&s, &bad, arena, 64, NULL, NULL, NULL, NULL, NULL, &e) == TH_ERR_ARG);
+    bad.iterations = 5;
+    bad.rollout_policy = TH_NUM_POLICIES;
+    CHECK(th_ismcts_search(&s, &bad, arena, 64, NULL, NULL, NULL, NULL, NULL, &e) == TH_ERR_ARG);
+    bad.rollout_policy = 0;
+    CHECK(th_ismcts_search(&s, &bad, arena, 0, NULL, NULL, NULL, NULL, NULL, &e) == TH_ERR_ARG);
+    s.pile_len = 7; /* a corrupted root is rejected */
+    CHECK(th_ismcts_search(&s, &bad, arena, 64, NULL, NULL, NULL, NULL, NULL, &e) == TH_ERR_SETUP);
+  }
+  unit_end("%lld resamples, %lld searches", resamples, searches);
+}
+
 /* A call with a bad player count; returns 0 when it is rejected. */
 struct deal_args {
   const th_rules *r;
@@ -1798,6 +1901,7 @@ int main(int argc, char **argv) {
   unit_random_policy_rng(60); /* every part needs g_pickup_draws; part 0 reports */
   if (g_part == 0) unit_swap_choice(scaled(400));
   if (g_part == 1 || g_nparts == 1) unit_uniform_play(scaled(200000));
+  unit_imperfect_information(scaled(600));
   for (int i = 0; i < nc; i++) run_config(&cfgs[i], i);
   unit_setup_garbage(scaled(8000));
   unit_setup_roundtrip(scaled(2000));
