@@ -20,7 +20,7 @@ from .game import (
 )
 
 from .rollouts import POLICIES, RolloutResult, rollout, rollouts
-from . import bots
+from . import bots, svg
 from .observation import Observation
 from .tournament import TournamentResult, tournament
 
@@ -49,5 +49,6 @@ __all__ = [
     "rollouts",
     "tournament",
     "bots",
+    "svg",
     "parse_cards",
 ]

@@ -157,6 +157,7 @@ cdef extern from "threes.h" nogil:
         uint8_t determinize
         uint8_t observer
         int64_t n
+        int64_t first
         int8_t *places
         uint32_t *moves
         uint8_t *truncated

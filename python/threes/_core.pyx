@@ -528,7 +528,7 @@ def batch_seed(uint64_t seed, uint64_t i):
 
 def run_rollouts(source, int num_players, policies, uint64_t seed, int64_t n, int threads,
                  int8_t[:, ::1] places, uint32_t[::1] moves, uint8_t[::1] truncated,
-                 int dealer=-1, uint32_t max_moves=0, int observer=-1):
+                 int dealer=-1, uint32_t max_moves=0, int observer=-1, int64_t first=0):
     """Plays n games in C with the GIL released. `source` is a StateBase (every
     game from that position) or a raw rules dict (fresh deals). Output arrays:
     places (n, num_players), moves (n,), truncated (n,)."""
@@ -567,6 +567,7 @@ def run_rollouts(source, int num_players, policies, uint64_t seed, int64_t n, in
         b.observer = observer
     b.seed = seed
     b.n = n
+    b.first = first
     if n > 0:
         b.places = &places[0, 0]
         b.moves = &moves[0]

@@ -488,6 +488,12 @@ class State(_core.StateBase):
         return (f"<threes.State {name} {self.num_players()}p {self.phase.value} move {self.move_number()}, "
                 f"{who}, #{self.fingerprint()}>")
 
+    def _repr_svg_(self) -> str:
+        """The table as an SVG picture (Jupyter shows it): threes.svg.render."""
+        from .svg import render
+
+        return render(self)
+
     def __str__(self) -> str:
         from .display import render_text
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass, field
-from typing import List, Optional, Sequence, Tuple, Union
+from typing import Callable, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -150,7 +150,8 @@ class RolloutResult:
 
 def rollouts(game_or_state: Union[Game, State], n: int, policy: Union[str, Sequence[str]] = "random",
              seed: Optional[int] = None, threads: Optional[int] = None,
-             observer: Optional[int] = None) -> RolloutResult:
+             observer: Optional[int] = None, progress: Optional[Callable[[int], None]] = None,
+             chunk: int = 20_000) -> RolloutResult:
     """Plays `n` games in C, with the GIL released, on `threads` native threads
     (default: every core). From a Game: fresh deals; from a State: every game
     from that position (the state is not changed). Game i uses its own seed
@@ -159,7 +160,11 @@ def rollouts(game_or_state: Union[Game, State], n: int, policy: Union[str, Seque
     With ``observer=p`` (from a State only), every game first deals the cards
     seat p cannot see again at random (``resample_from_infostate``, in C), so
     the result is an estimate from p's point of view that never uses hidden
-    cards."""
+    cards.
+
+    With ``progress``, the games are played in chunks of ``chunk`` and
+    ``progress(games_done)`` is called after each; the games are the same as
+    in one call."""
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
         raise TypeError(f"n must be an int, not {type(n).__name__}")
     if n < 0:
@@ -188,9 +193,20 @@ def rollouts(game_or_state: Union[Game, State], n: int, policy: Union[str, Seque
     places = np.empty((n, num_players), dtype=np.int8)
     moves = np.empty(n, dtype=np.uint32)
     truncated = np.empty(n, dtype=np.uint8)
+    obs = -1 if observer is None else int(observer)
+    if isinstance(chunk, bool) or not isinstance(chunk, (int, np.integer)) or chunk < 1:
+        raise ValueError(f"chunk must be an int >= 1, not {chunk!r}")
+    step = int(chunk) if progress is not None else max(n, 1)
     t0 = time.perf_counter()
-    _core.run_rollouts(source, num_players, ids, seed, n, threads, places, moves, truncated, dealer, max_moves,
-                       -1 if observer is None else int(observer))
+    for lo in range(0, n, step):
+        hi = min(n, lo + step)
+        _core.run_rollouts(source, num_players, ids, seed, hi - lo, threads, places[lo:hi], moves[lo:hi],
+                           truncated[lo:hi], dealer, max_moves, obs, lo)
+        if progress is not None:
+            progress(hi)
+    if n == 0:  # still checks the arguments in C
+        _core.run_rollouts(source, num_players, ids, seed, 0, threads, places, moves, truncated, dealer, max_moves,
+                           obs)
     seconds = time.perf_counter() - t0
     return RolloutResult(places, moves, truncated.astype(bool), tuple(POLICIES[i] for i in ids), seed,
                          threads, seconds)

@@ -289,11 +289,12 @@ typedef struct {
 
 /* Game i of a batch: its start position and its rng. */
 static void batch_game(const th_batch *b, int64_t i, th_state *s, th_rng *rng) {
+  uint64_t g = (uint64_t)b->first + (uint64_t)i; /* the game's index in the whole batch */
   if (b->start)
     *s = *b->start;
   else
-    th_state_deal(s, &b->rules, b->num_players, b->dealer, b->max_moves, th_batch_seed(b->seed, (uint64_t)i), NULL);
-  th_batch_rng(b->seed, (uint64_t)i, rng);
+    th_state_deal(s, &b->rules, b->num_players, b->dealer, b->max_moves, th_batch_seed(b->seed, g), NULL);
+  th_batch_rng(b->seed, g, rng);
   if (b->start && b->determinize) th_resample(s, b->observer, rng, NULL);
 }
 
@@ -375,8 +376,8 @@ static void *part_main(void *arg) {
 }
 
 int th_rollouts(const th_batch *b, int threads, th_error *e) {
-  if (b->n < 0) {
-    th_set_error(e, TH_ERR_ARG, "the number of games must be >= 0");
+  if (b->n < 0 || b->first < 0) {
+    th_set_error(e, TH_ERR_ARG, "the number of games and the first game index must be >= 0");
     return TH_ERR_ARG;
   }
   if (threads < 1 || threads > TH_MAX_THREADS) {

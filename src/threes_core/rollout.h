@@ -68,6 +68,7 @@ typedef struct th_batch {
   uint8_t determinize; /* 1: before each game, resample the start state from `observer`'s view (th_resample) */
   uint8_t observer;
   int64_t n;          /* games */
+  int64_t first;      /* game i of this call is game first + i of the batch (its seed); 0 for a whole batch */
   int8_t *places;     /* n * num_players: place of each seat (0 = first out), -1 when still in at truncation */
   uint32_t *moves;    /* n: moves played in the game (from the deal or the start state) */
   uint8_t *truncated; /* n: 1 when the game hit the move cap */
