@@ -20,6 +20,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from . import _core
 from .bots import make_bot
 from .errors import IllegalActionError
 from .game import Game, State
@@ -97,8 +98,8 @@ def _policies(spec: str, n: int) -> List[str]:
 def cmd_simulate(args: argparse.Namespace, con: Console) -> int:
     if args.games < 1:
         raise CliError(f"--games must be at least 1, not {args.games}")
-    if args.threads is not None and args.threads < 1:
-        raise CliError(f"--threads must be at least 1, not {args.threads}")
+    if args.threads is not None and not 1 <= args.threads <= _core.MAX_THREADS:
+        raise CliError(f"--threads must be between 1 and {_core.MAX_THREADS}, not {args.threads}")
     game = _game(args)
     pols = _policies(args.policy, game.num_players())
     if args.json:
@@ -322,13 +323,13 @@ def cmd_play(args: argparse.Namespace, con: Console, read=input) -> int:
                 except (TypeError, ValueError) as exc:
                     con.print(Text(f"cannot read {text!r}: {exc}", style="red"))
                     continue
+            said = state.action_to_string(action)  # read against the position it is played in
             try:
                 state.apply_action(action)
             except IllegalActionError:
-                con.print(Text(f"{state.action_to_string(action)} is not legal now: choose one of the moves listed",
-                               style="red"))
+                con.print(Text(f"{said} is not legal now: choose one of the moves listed", style="red"))
                 continue
-            con.print(f"you: {state.action_to_string(action)}")
+            con.print(f"you: {said}")
             break
     con.print()
     con.print(render_table(state, args.seat))
