@@ -222,6 +222,10 @@ class Game:
         same deal everywhere; any int is taken modulo 2**64; None draws one."""
         return State._deal(self._raw, self._num_players, self._dealer, self._max_moves, _seed64(seed))
 
+    def observation_tensor_shape(self) -> List[int]:
+        """Shape of ``State.observation_tensor(p)`` for this game."""
+        return [_core.observation_size(self._num_players)]
+
     def decode_action(self, action: int) -> Move:
         """The move of an id, without a state (source None)."""
         a = _check_int(action, "action")
