@@ -40,15 +40,7 @@ def make_game(preset, n, overrides=None, **kw):
     return Game(n, rules, **kw)
 
 
-def random_game(game, seed):
-    """Every state of one game played with uniformly random legal moves."""
-    state = game.new_initial_state(seed)
-    rng = random.Random(seed)
-    states = [state.clone()]
-    while not state.is_terminal():
-        state.apply_action(rng.choice(state.legal_actions()))
-        states.append(state.clone())
-    return states
+from test_api import random_game  # noqa: E402  (every state of one random game)
 
 
 def pick_positions(states):

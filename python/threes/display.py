@@ -1,7 +1,7 @@
 """Text rendering of a state: the table as str(state) shows it."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, List
+from typing import TYPE_CHECKING, List, Optional
 
 if TYPE_CHECKING:  # pragma: no cover
     from .game import State
@@ -67,3 +67,13 @@ def render_text(state: "State") -> str:
         else:
             lines.append(f"finishing order: {order} (seat {out[-1]} is the shithead)")
     return "\n".join(lines)
+
+
+def render_mode_output(render_mode: str, state: "State") -> Optional[str]:
+    """What an environment's render() gives: the text for "ansi", or the text
+    printed for "human" (PettingZoo and Gymnasium adapters)."""
+    text = str(state)
+    if render_mode == "ansi":
+        return text
+    print(text)
+    return None

@@ -43,6 +43,7 @@ import numpy as np
 from gymnasium import spaces
 
 from .bots import make_bot
+from .display import render_mode_output
 from .errors import IllegalActionError
 from .game import Game, State, _seed64
 
@@ -213,11 +214,7 @@ class ThreesEnv(gymnasium.Env):
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode: ThreesEnv(render_mode='ansi'|'human')")
             return None
-        text = str(self.game_state)
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
+        return render_mode_output(self.render_mode, self.game_state)
 
     def close(self) -> None:
         pass

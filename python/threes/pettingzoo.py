@@ -36,6 +36,7 @@ from gymnasium import logger, spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
+from .display import render_mode_output
 from .errors import IllegalActionError
 from .game import Game, State, _seed64
 
@@ -198,11 +199,7 @@ class ThreesAEC(AECEnv):
         if self.render_mode is None:
             logger.warn("You are calling render method without specifying any render mode.")
             return None
-        text = str(self.game_state)
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
+        return render_mode_output(self.render_mode, self.game_state)
 
     def close(self) -> None:
         pass
