@@ -1,5 +1,5 @@
 # Declarations of the C engine (src/threes_core/threes.h) for Cython.
-from libc.stdint cimport int8_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t, int16_t, int32_t
 
 cdef extern from "threes.h" nogil:
     enum:
@@ -199,3 +199,85 @@ cdef class StateBase:
     cdef list _kinds_at(self, int code)
     cdef int _require_setup(self) except -1
     cdef int _seat(self, seat) except -1
+
+
+cdef extern from "thirteen.h" nogil:
+    enum:
+        TH3_MIN_PLAYERS
+        TH3_MAX_PLAYERS
+        TH3_MAX_DECKS
+        TH3_NUM_KINDS
+        TH3_MAX_CARDS
+        TH3_ROUNDS
+        TH3_NUM_ACTIONS
+        TH3_FIRST_DISCARD
+        TH3_FIRST_GO_OUT
+        TH3_NO_KIND
+        TH3_NO_SEAT
+        TH3_PHASE_DRAW
+        TH3_PHASE_DISCARD
+        TH3_PHASE_OVER
+        TH3_NUM_POLICIES
+        TH3_MAX_HAND
+    ctypedef struct th3_meld_options:
+        uint8_t ace_either
+        uint8_t all_wild_melds
+        uint8_t wild_penalty_20
+    ctypedef struct th3_arrangement:
+        int deadwood
+        int num_melds
+        uint8_t meld_type[14]
+        uint8_t meld_len[14]
+        uint8_t order[14]
+        int num_deadwood
+    ctypedef struct th3_options:
+        uint8_t decks
+        uint8_t jokers
+        th3_meld_options meld
+        uint8_t rediscard_taken
+        uint8_t go_out_first_turn
+    ctypedef struct th3_state:
+        th3_options opt
+        uint8_t num_players
+        uint8_t round
+        uint8_t dealer
+        uint8_t current
+        uint8_t phase
+        uint8_t out_seat
+        uint8_t final_turns
+        uint8_t out_mask
+        uint8_t taken_kind
+        uint8_t truncated
+        uint32_t move_count
+        uint32_t max_moves
+        th_rng rng
+        uint8_t turns[8]
+        uint8_t hand_len[8]
+        uint8_t hand[8][54]
+        uint16_t stock_len
+        uint16_t discard_len
+        uint8_t stock[216]
+        uint8_t discard[216]
+        int16_t round_score[11][8]
+        int32_t total[8]
+    int th3_min_deadwood(const uint8_t *rank, const uint8_t *suit, int n, int wild_rank, const th3_meld_options *o,
+                         th3_arrangement *out, th_error *e)
+    int th3_card_value(int rank, int wild_rank, const th3_meld_options *o)
+    void th3_options_default(int num_players, th3_options *out)
+    int th3_options_validate(const th3_options *o, int num_players, th_error *e)
+    int th3_new_game(th3_state *s, const th3_options *o, int num_players, uint64_t seed, uint32_t max_moves,
+                     th_error *e)
+    int th3_legal_actions(const th3_state *s, uint16_t *out)
+    int th3_is_legal(const th3_state *s, int action)
+    int th3_apply_action(th3_state *s, int action, th_error *e)
+    int th3_hand_deadwood(const th3_state *s, int p)
+    void th3_returns(const th3_state *s, double *out)
+    int th3_state_check(const th3_state *s, th_error *e)
+    int th3_resample(th3_state *s, int observer, th_rng *rng, th_error *e)
+    int th3_policy_action(const th3_state *s, int policy, th_rng *rng)
+    uint32_t th3_rollout(th3_state *s, const uint8_t *policies, th_rng *rng)
+
+
+cdef class TTStateBase:
+    cdef th3_state s
+    cdef list _history

@@ -1,0 +1,419 @@
+/* thirteen.c - Three Thirteen; see thirteen.h and THREE_THIRTEEN.md. */
+#include "thirteen.h"
+
+#include <string.h>
+
+void th3_options_default(int num_players, th3_options *out) {
+  memset(out, 0, sizeof *out);
+  int d = (num_players + 1) / 2;
+  out->decks = (uint8_t)(d < 1 ? 1 : d > TH3_MAX_DECKS ? TH3_MAX_DECKS : d);
+  out->meld.all_wild_melds = 1;
+  out->go_out_first_turn = 1;
+}
+
+int th3_options_validate(const th3_options *o, int n, th_error *e) {
+  if (n < TH3_MIN_PLAYERS || n > TH3_MAX_PLAYERS) {
+    th_set_error(e, TH_ERR_PLAYERS, "num_players must be between %d and %d, not %d", TH3_MIN_PLAYERS,
+                 TH3_MAX_PLAYERS, n);
+    return TH_ERR_PLAYERS;
+  }
+  if (o->decks < 1 || o->decks > TH3_MAX_DECKS) {
+    th_set_error(e, TH_ERR_RULES, "decks must be between 1 and %d, not %d", TH3_MAX_DECKS, o->decks);
+    return TH_ERR_RULES;
+  }
+  if (o->jokers > 2) {
+    th_set_error(e, TH_ERR_RULES, "jokers per deck must be 0, 1 or 2, not %d", o->jokers);
+    return TH_ERR_RULES;
+  }
+  if (o->meld.ace_either > 1 || o->meld.all_wild_melds > 1 || o->meld.wild_penalty_20 > 1 ||
+      o->rediscard_taken > 1 || o->go_out_first_turn > 1) {
+    th_set_error(e, TH_ERR_RULES, "the on/off options must be 0 or 1");
+    return TH_ERR_RULES;
+  }
+  int cards = o->decks * (52 + o->jokers), need = n * (TH3_ROUNDS + 2) + 1;
+  if (cards < need) {
+    th_set_error(e, TH_ERR_PLAYERS, "%d players need %d cards for round 11 (13 each and a discard); %d deck(s) "
+                 "hold %d", n, need, o->decks, cards);
+    return TH_ERR_PLAYERS;
+  }
+  return TH_OK;
+}
+
+/* ------------------------------------------------------------ the deal -- */
+
+static void deal_round(th3_state *s) {
+  uint8_t deck[TH3_MAX_CARDS];
+  int n = 0;
+  for (int d = 0; d < s->opt.decks && d < TH3_MAX_DECKS; d++) {
+    for (int k = 0; k < 52; k++) deck[n++] = (uint8_t)k;
+    for (int j = 0; j < s->opt.jokers && j < 2; j++) deck[n++] = (uint8_t)(52 + j);
+  }
+  for (int i = n - 1; i > 0; i--) {
+    int j = (int)th_rng_below(&s->rng, (uint32_t)(i + 1));
+    uint8_t t = deck[i];
+    deck[i] = deck[j];
+    deck[j] = t;
+  }
+  memset(s->hand, 0, sizeof s->hand);
+  memset(s->hand_len, 0, sizeof s->hand_len);
+  memset(s->turns, 0, sizeof s->turns);
+  int per = s->round + 2, top = n, np = s->num_players;
+  for (int c = 0; c < per; c++)
+    for (int j = 1; j <= np; j++) {
+      int q = (s->dealer + j) % np;
+      s->hand[q][deck[--top]]++;
+      s->hand_len[q]++;
+    }
+  s->discard[0] = deck[--top]; /* the stock's top card turned up */
+  s->discard_len = 1;
+  memcpy(s->stock, deck, (size_t)top);
+  s->stock_len = (uint16_t)top;
+  s->current = (uint8_t)((s->dealer + 1) % np);
+  s->turns[s->current] = 1;
+  s->phase = TH3_PHASE_DRAW;
+  s->out_seat = TH3_NO_SEAT;
+  s->final_turns = 0;
+  s->out_mask = 0;
+  s->taken_kind = TH3_NO_KIND;
+}
+
+int th3_new_game(th3_state *s, const th3_options *o, int n, uint64_t seed, uint32_t max_moves, th_error *e) {
+  int rc = th3_options_validate(o, n, e);
+  if (rc) return rc;
+  memset(s, 0, sizeof *s);
+  s->opt = *o;
+  s->num_players = (uint8_t)n;
+  s->max_moves = max_moves ? max_moves : TH3_DEFAULT_MAX_MOVES;
+  th_rng_seed(&s->rng, seed);
+  s->dealer = (uint8_t)th_rng_below(&s->rng, (uint32_t)n);
+  s->round = 1;
+  deal_round(s);
+  if (e) e->code = TH_OK;
+  return TH_OK;
+}
+
+/* ------------------------------------------------------------ deadwood -- */
+
+/* Deadwood of seat p's hand with one card of kind `less` left out (or none). */
+static int deadwood_without(const th3_state *s, int p, int less) {
+  uint8_t rank[TH3_MAX_HAND + 2], suit[TH3_MAX_HAND + 2];
+  int n = 0, skipped = less == TH3_NO_KIND;
+  for (int k = 0; k < TH3_NUM_KINDS; k++)
+    for (int c = s->hand[p][k]; c > 0; c--) {
+      if (!skipped && k == less) {
+        skipped = 1;
+        continue;
+      }
+      if (n < TH3_MAX_HAND) {
+        rank[n] = (uint8_t)th3_kind_rank(k);
+        suit[n] = (uint8_t)th3_kind_suit(k);
+        n++;
+      }
+    }
+  th3_arrangement a;
+  if (th3_min_deadwood(rank, suit, n, th3_wild_rank(s->round), &s->opt.meld, &a, NULL) != TH_OK) return 1 << 20;
+  return a.deadwood;
+}
+
+int th3_hand_deadwood(const th3_state *s, int p) { return deadwood_without(s, p, TH3_NO_KIND); }
+
+/* --------------------------------------------------------------- legal -- */
+
+static int may_discard(const th3_state *s, int p, int k) {
+  if (!s->hand[p][k]) return 0;
+  return !(k == s->taken_kind && s->hand[p][k] == 1 && !s->opt.rediscard_taken);
+}
+
+static int may_go_out(const th3_state *s, int p) {
+  return s->opt.go_out_first_turn || s->turns[p] > 1;
+}
+
+int th3_legal_actions(const th3_state *s, uint16_t *out) {
+  int n = 0, p = s->current;
+  if (s->phase == TH3_PHASE_OVER) return 0;
+  if (s->phase == TH3_PHASE_DRAW) {
+    out[n++] = TH3_ACTION_STOCK;
+    if (s->discard_len > 0) out[n++] = TH3_ACTION_TAKE_DISCARD;
+    return n;
+  }
+  for (int k = 0; k < TH3_NUM_KINDS; k++)
+    if (may_discard(s, p, k)) out[n++] = (uint16_t)(TH3_FIRST_DISCARD + k);
+  if (may_go_out(s, p))
+    for (int k = 0; k < TH3_NUM_KINDS; k++)
+      if (may_discard(s, p, k) && deadwood_without(s, p, k) == 0) out[n++] = (uint16_t)(TH3_FIRST_GO_OUT + k);
+  return n;
+}
+
+int th3_is_legal(const th3_state *s, int a) {
+  if (s->phase == TH3_PHASE_OVER || a < 0 || a >= TH3_NUM_ACTIONS) return 0;
+  int p = s->current;
+  if (s->phase == TH3_PHASE_DRAW) return a == TH3_ACTION_STOCK || (a == TH3_ACTION_TAKE_DISCARD && s->discard_len);
+  if (a < TH3_FIRST_DISCARD) return 0;
+  if (a < TH3_FIRST_GO_OUT) return may_discard(s, p, a - TH3_FIRST_DISCARD);
+  int k = a - TH3_FIRST_GO_OUT;
+  return may_go_out(s, p) && may_discard(s, p, k) && deadwood_without(s, p, k) == 0;
+}
+
+/* --------------------------------------------------------------- apply -- */
+
+static void score_round(th3_state *s) {
+  for (int q = 0; q < s->num_players; q++) {
+    int v = (s->out_mask >> q) & 1 ? 0 : th3_hand_deadwood(s, q);
+    s->round_score[s->round - 1][q] = (int16_t)v;
+    s->total[q] += v;
+  }
+  if (s->round == TH3_ROUNDS) {
+    s->phase = TH3_PHASE_OVER;
+    s->current = TH3_NO_SEAT;
+    return;
+  }
+  s->round++;
+  s->dealer = (uint8_t)((s->dealer + 1) % s->num_players);
+  deal_round(s);
+}
+
+/* T-3: the discard pile less its top card, shuffled, becomes the stock. */
+static void reshuffle(th3_state *s) {
+  if (s->discard_len <= 1) return;
+  int n = s->discard_len - 1;
+  memcpy(s->stock, s->discard, (size_t)n);
+  for (int i = n - 1; i > 0; i--) {
+    int j = (int)th_rng_below(&s->rng, (uint32_t)(i + 1));
+    uint8_t t = s->stock[i];
+    s->stock[i] = s->stock[j];
+    s->stock[j] = t;
+  }
+  s->stock_len = (uint16_t)n;
+  s->discard[0] = s->discard[n];
+  s->discard_len = 1;
+}
+
+static void end_turn(th3_state *s, int p, int went_out) {
+  s->taken_kind = TH3_NO_KIND;
+  if (went_out) s->out_mask |= (uint8_t)(1u << p);
+  if (s->out_seat == TH3_NO_SEAT) {
+    if (went_out) {
+      s->out_seat = (uint8_t)p;
+      s->final_turns = (uint8_t)(s->num_players - 1);
+    }
+  } else if (s->final_turns > 0) {
+    s->final_turns--;
+  }
+  if (s->out_seat != TH3_NO_SEAT && s->final_turns == 0) {
+    score_round(s);
+    return;
+  }
+  int q = (p + 1) % s->num_players;
+  s->current = (uint8_t)q;
+  if (s->turns[q] < 255) s->turns[q]++;
+  s->phase = TH3_PHASE_DRAW;
+}
+
+void th3_apply_legal(th3_state *s, int a) {
+  int p = s->current;
+  if (a == TH3_ACTION_STOCK) {
+    if (s->stock_len == 0) reshuffle(s);
+    if (s->stock_len == 0) { /* T-3: nothing to draw: the round ends and is scored */
+      score_round(s);
+    } else {
+      int k = s->stock[--s->stock_len];
+      s->hand[p][k]++;
+      s->hand_len[p]++;
+      s->phase = TH3_PHASE_DISCARD;
+    }
+  } else if (a == TH3_ACTION_TAKE_DISCARD) {
+    int k = s->discard[--s->discard_len];
+    s->hand[p][k]++;
+    s->hand_len[p]++;
+    s->taken_kind = (uint8_t)k;
+    s->phase = TH3_PHASE_DISCARD;
+  } else {
+    int out = a >= TH3_FIRST_GO_OUT, k = a - (out ? TH3_FIRST_GO_OUT : TH3_FIRST_DISCARD);
+    s->hand[p][k]--;
+    s->hand_len[p]--;
+    s->discard[s->discard_len++] = (uint8_t)k;
+    end_turn(s, p, out);
+  }
+  s->move_count++;
+  if (s->phase != TH3_PHASE_OVER && s->move_count >= s->max_moves) {
+    s->phase = TH3_PHASE_OVER;
+    s->current = TH3_NO_SEAT;
+    s->truncated = 1;
+  }
+}
+
+int th3_apply_action(th3_state *s, int a, th_error *e) {
+  if (a < 0 || a >= TH3_NUM_ACTIONS) {
+    th_set_error(e, TH_ERR_ACTION, "action %d is out of range: ids are 0..%d", a, TH3_NUM_ACTIONS - 1);
+    return TH_ERR_ACTION;
+  }
+  if (!th3_is_legal(s, a)) {
+    th_set_error(e, TH_ERR_ILLEGAL, s->phase == TH3_PHASE_OVER ? "action %d is not legal: the game is over"
+                                                                : "action %d is not legal for seat %d now",
+                 a, s->current);
+    return TH_ERR_ILLEGAL;
+  }
+  th3_apply_legal(s, a);
+  if (e) e->code = TH_OK;
+  return TH_OK;
+}
+
+/* ------------------------------------------------------------- the end -- */
+
+void th3_returns(const th3_state *s, double *out) {
+  int n = s->num_players;
+  for (int q = 0; q < n; q++) out[q] = 0.0;
+  if (s->phase != TH3_PHASE_OVER || n < 2) return;
+  for (int q = 0; q < n; q++) {
+    int below = 0, equal = 0; /* seats with a lower total, and with the same total (q included) */
+    for (int r = 0; r < n; r++) {
+      below += s->total[r] < s->total[q];
+      equal += s->total[r] == s->total[q];
+    }
+    double place = below + (equal - 1) / 2.0; /* the mean of the shared places */
+    out[q] = (n - 1 - 2 * place) / (double)(n - 1);
+  }
+}
+
+int th3_state_check(const th3_state *s, th_error *e) {
+  th_error re;
+  if (th3_options_validate(&s->opt, s->num_players, &re)) {
+    th_set_error(e, TH_ERR_SETUP, "the state's options are not valid: %s", re.msg);
+    return TH_ERR_SETUP;
+  }
+  int n = s->num_players;
+  int count[TH3_NUM_KINDS] = {0};
+  for (int q = 0; q < n; q++) {
+    int len = 0;
+    for (int k = 0; k < TH3_NUM_KINDS; k++) {
+      len += s->hand[q][k];
+      count[k] += s->hand[q][k];
+    }
+    if (len != s->hand_len[q]) {
+      th_set_error(e, TH_ERR_SETUP, "seat %d's hand length %d does not match its cards (%d)", q, s->hand_len[q], len);
+      return TH_ERR_SETUP;
+    }
+  }
+  if (s->stock_len > TH3_MAX_CARDS || s->discard_len > TH3_MAX_CARDS) {
+    th_set_error(e, TH_ERR_SETUP, "the stock or discard pile is too long");
+    return TH_ERR_SETUP;
+  }
+  for (int i = 0; i < s->stock_len; i++) {
+    if (s->stock[i] >= TH3_NUM_KINDS) {
+      th_set_error(e, TH_ERR_SETUP, "the stock holds a card that does not exist");
+      return TH_ERR_SETUP;
+    }
+    count[s->stock[i]]++;
+  }
+  for (int i = 0; i < s->discard_len; i++) {
+    if (s->discard[i] >= TH3_NUM_KINDS) {
+      th_set_error(e, TH_ERR_SETUP, "the discard pile holds a card that does not exist");
+      return TH_ERR_SETUP;
+    }
+    count[s->discard[i]]++;
+  }
+  for (int k = 0; k < TH3_NUM_KINDS; k++) {
+    int want = k < 52 ? s->opt.decks : (k - 52 < s->opt.jokers ? s->opt.decks : 0);
+    if (count[k] != want) {
+      th_set_error(e, TH_ERR_SETUP, "kind %d: %d cards in the game, the deck has %d", k, count[k], want);
+      return TH_ERR_SETUP;
+    }
+  }
+  if (s->round < 1 || s->round > TH3_ROUNDS || s->dealer >= n || s->phase > TH3_PHASE_OVER ||
+      (s->phase != TH3_PHASE_OVER && s->current >= n)) {
+    th_set_error(e, TH_ERR_SETUP, "round, dealer, phase or current player out of range");
+    return TH_ERR_SETUP;
+  }
+  if (e) e->code = TH_OK;
+  return TH_OK;
+}
+
+/* ---------------------------------------------------------- resampling -- */
+
+int th3_resample(th3_state *s, int observer, th_rng *rng, th_error *e) {
+  if (observer < 0 || observer >= s->num_players) {
+    th_set_error(e, TH_ERR_ARG, "observer must be a seat in 0..%d, not %d", s->num_players - 1, observer);
+    return TH_ERR_ARG;
+  }
+  uint8_t pool[TH3_MAX_CARDS];
+  int n = 0;
+  for (int q = 0; q < s->num_players; q++)
+    if (q != observer)
+      for (int k = 0; k < TH3_NUM_KINDS; k++)
+        for (int c = 0; c < s->hand[q][k] && n < TH3_MAX_CARDS; c++) pool[n++] = (uint8_t)k;
+  for (int i = 0; i < s->stock_len && n < TH3_MAX_CARDS; i++) pool[n++] = s->stock[i];
+  /* kind order first, so the result depends only on what the observer knows */
+  int cnt[TH3_NUM_KINDS] = {0};
+  for (int i = 0; i < n; i++) cnt[pool[i]]++;
+  n = 0;
+  for (int k = 0; k < TH3_NUM_KINDS; k++)
+    for (int c = 0; c < cnt[k]; c++) pool[n++] = (uint8_t)k;
+  for (int i = n - 1; i > 0; i--) {
+    int j = (int)th_rng_below(rng, (uint32_t)(i + 1));
+    uint8_t t = pool[i];
+    pool[i] = pool[j];
+    pool[j] = t;
+  }
+  int next = 0;
+  for (int q = 0; q < s->num_players; q++) {
+    if (q == observer) continue;
+    memset(s->hand[q], 0, sizeof s->hand[q]);
+    for (int i = 0; i < s->hand_len[q] && next < n; i++) s->hand[q][pool[next++]]++;
+  }
+  for (int i = 0; i < s->stock_len && next < n; i++) s->stock[i] = pool[next++];
+  th_rng_seed(&s->rng, ((uint64_t)th_rng_below(rng, 0xFFFFFFFFu) << 32) | th_rng_below(rng, 0xFFFFFFFFu));
+  if (e) e->code = TH_OK;
+  return TH_OK;
+}
+
+/* ------------------------------------------------------------ policies -- */
+
+static int greedy_action(const th3_state *s) {
+  int p = s->current;
+  if (s->phase == TH3_PHASE_DRAW) {
+    if (!s->discard_len) return TH3_ACTION_STOCK;
+    /* take the discard when the best discard afterwards leaves less deadwood than now */
+    th3_state t = *s;
+    int k = t.discard[t.discard_len - 1];
+    int now = th3_hand_deadwood(s, p);
+    t.hand[p][k]++;
+    t.hand_len[p]++;
+    t.taken_kind = (uint8_t)k;
+    int best = 1 << 20;
+    for (int x = 0; x < TH3_NUM_KINDS; x++)
+      if (may_discard(&t, p, x)) {
+        int d = deadwood_without(&t, p, x);
+        if (d < best) best = d;
+      }
+    return best < now ? TH3_ACTION_TAKE_DISCARD : TH3_ACTION_STOCK;
+  }
+  int best = 1 << 20, best_k = -1, best_value = -1;
+  for (int x = 0; x < TH3_NUM_KINDS; x++)
+    if (may_discard(s, p, x)) {
+      int d = deadwood_without(s, p, x);
+      int v = th3_card_value(th3_kind_rank(x), th3_wild_rank(s->round), &s->opt.meld);
+      /* least deadwood left; among equals, shed the most valuable card */
+      if (d < best || (d == best && v > best_value)) {
+        best = d;
+        best_k = x;
+        best_value = v;
+      }
+    }
+  if (best == 0 && may_go_out(s, p)) return TH3_FIRST_GO_OUT + best_k;
+  return TH3_FIRST_DISCARD + best_k;
+}
+
+int th3_policy_action(const th3_state *s, int policy, th_rng *rng) {
+  if (s->phase == TH3_PHASE_OVER) return -1;
+  if (policy == TH3_POLICY_GREEDY) return greedy_action(s);
+  uint16_t buf[TH3_NUM_ACTIONS];
+  int n = th3_legal_actions(s, buf);
+  return buf[th_rng_below(rng, (uint32_t)n)];
+}
+
+uint32_t th3_rollout(th3_state *s, const uint8_t *policies, th_rng *rng) {
+  uint32_t start = s->move_count;
+  /* each step adds one move and the game ends at max_moves: bounded */
+  while (s->phase != TH3_PHASE_OVER) th3_apply_legal(s, th3_policy_action(s, policies[s->current], rng));
+  return s->move_count - start;
+}

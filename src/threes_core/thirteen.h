@@ -1,0 +1,127 @@
+/* thirteen.h - Three Thirteen, the rummy game (THREE_THIRTEEN.md).
+ *
+ * The game in short: 11 rounds; in round k every player is dealt k + 2 cards
+ * and the rank equal to that number is wild (3s in round 1 ... Kings in round
+ * 11; jokers are always wild). A turn: draw the top card of the stock or of
+ * the discard pile, then discard one card or go out (the hand less the
+ * discard arranges entirely into sets and runs, meld.h). After a player goes
+ * out every other player has one more turn; then each player scores the
+ * minimum deadwood of their hand (0 for those out) and the deal passes left.
+ * The lowest total after 11 rounds wins; equal totals share the place.
+ *
+ * Cards are kinds (copies of one kind are interchangeable): kind =
+ * 4 * (rank - 1) + suit for rank 1..13 (A..K) and suit 0..3 (c d h s); 52 and
+ * 53 are the red and black jokers.
+ *
+ * Action map (the same in every state of every game):
+ *   0              draw the top card of the stock
+ *   1              take the top card of the discard pile
+ *   2 + k          discard one card of kind k          (k < TH3_NUM_KINDS)
+ *   2 + 54 + k     go out, discarding one card of kind k
+ *
+ * Chance (later deals, reshuffles of the discard pile) comes from the state's
+ * own generator, seeded with the game: the same seed gives the same game.
+ * The state is fixed-size and heap-free; every loop is bounded.
+ */
+#ifndef THREES_THIRTEEN_H
+#define THREES_THIRTEEN_H
+
+#include <stdint.h>
+
+#include "meld.h"
+#include "rng.h"
+#include "rules.h"
+
+#define TH3_MIN_PLAYERS 2
+#define TH3_MAX_PLAYERS 8
+#define TH3_MAX_DECKS 4
+#define TH3_NUM_KINDS 54
+#define TH3_MAX_CARDS (TH3_MAX_DECKS * TH3_NUM_KINDS)
+#define TH3_ROUNDS 11
+#define TH3_ACTION_STOCK 0
+#define TH3_ACTION_TAKE_DISCARD 1
+#define TH3_FIRST_DISCARD 2
+#define TH3_FIRST_GO_OUT (TH3_FIRST_DISCARD + TH3_NUM_KINDS)
+#define TH3_NUM_ACTIONS (TH3_FIRST_GO_OUT + TH3_NUM_KINDS)
+#define TH3_NO_KIND 0xFF
+#define TH3_NO_SEAT 0xFF
+#define TH3_DEFAULT_MAX_MOVES 20000u
+
+enum { TH3_PHASE_DRAW = 0, TH3_PHASE_DISCARD = 1, TH3_PHASE_OVER = 2 };
+
+typedef struct th3_options {
+  uint8_t decks;  /* 52-card decks, 1..4 (default ceil(players / 2)) */
+  uint8_t jokers; /* jokers per deck, 0..2 */
+  th3_meld_options meld;
+  uint8_t rediscard_taken;   /* the card taken from the discard pile may be discarded the same turn */
+  uint8_t go_out_first_turn; /* a player may go out on their first turn of a round */
+} th3_options;
+
+typedef struct th3_state {
+  th3_options opt;
+  uint8_t num_players;
+  uint8_t round; /* 1..11 */
+  uint8_t dealer;
+  uint8_t current; /* TH3_NO_SEAT when over */
+  uint8_t phase;
+  uint8_t out_seat;    /* the first seat out this round, or TH3_NO_SEAT */
+  uint8_t final_turns; /* turns left after out_seat went out */
+  uint8_t out_mask;    /* seats out this round (they score 0) */
+  uint8_t taken_kind;  /* kind taken from the discard pile this turn, or TH3_NO_KIND */
+  uint8_t truncated;
+  uint32_t move_count;
+  uint32_t max_moves;
+  th_rng rng;                            /* chance: deals and reshuffles */
+  uint8_t turns[TH3_MAX_PLAYERS];        /* turns begun this round */
+  uint8_t hand_len[TH3_MAX_PLAYERS];
+  uint8_t hand[TH3_MAX_PLAYERS][TH3_NUM_KINDS]; /* cards of each kind */
+  uint16_t stock_len, discard_len;
+  uint8_t stock[TH3_MAX_CARDS];   /* kinds, the top card last */
+  uint8_t discard[TH3_MAX_CARDS]; /* kinds, the top card last */
+  int16_t round_score[TH3_ROUNDS][TH3_MAX_PLAYERS];
+  int32_t total[TH3_MAX_PLAYERS];
+} th3_state;
+
+static inline int th3_kind_rank(int kind) { return kind >= 52 ? 0 : kind / 4 + 1; } /* 0 = joker */
+static inline int th3_kind_suit(int kind) { return kind >= 52 ? kind - 52 : kind % 4; }
+static inline int th3_wild_rank(int round) { return round + 2; }
+
+/* Defaults of THREE_THIRTEEN.md for a player count. */
+void th3_options_default(int num_players, th3_options *out);
+/* 0, or an error code with e set (bad values, or too few cards for round 11). */
+int th3_options_validate(const th3_options *o, int num_players, th_error *e);
+
+/* A new game: options checked, the first dealer drawn from the seed, round 1
+ * dealt. max_moves 0 = TH3_DEFAULT_MAX_MOVES. */
+int th3_new_game(th3_state *s, const th3_options *o, int num_players, uint64_t seed, uint32_t max_moves,
+                 th_error *e);
+
+/* Legal actions, sorted, into out (TH3_NUM_ACTIONS room); returns how many. */
+int th3_legal_actions(const th3_state *s, uint16_t *out);
+int th3_is_legal(const th3_state *s, int action);
+/* Applies a legal action; anything else returns an error and changes nothing. */
+int th3_apply_action(th3_state *s, int action, th_error *e);
+void th3_apply_legal(th3_state *s, int action);
+
+/* Minimum deadwood of seat p's hand now (meld.h), with the round's wild rank. */
+int th3_hand_deadwood(const th3_state *s, int p);
+/* One value per seat: by total score, place k worth (N-1-2k)/(N-1), equal
+ * totals sharing their places; all 0 before the end (a game cut at the move
+ * cap is ranked by the totals so far). */
+void th3_returns(const th3_state *s, double *out);
+/* Every invariant (card conservation, counts, phase); 0 or TH_ERR_SETUP. */
+int th3_state_check(const th3_state *s, th_error *e);
+
+/* Resamples the cards `observer` cannot see (other hands, the stock) and the
+ * chance stream, uniformly; what the observer sees stays. */
+int th3_resample(th3_state *s, int observer, th_rng *rng, th_error *e);
+
+/* Policies: 0 random (uniform over the legal actions), 1 greedy (take the
+ * discard when that lowers the deadwood, discard the card leaving the least
+ * deadwood, go out when possible). */
+enum { TH3_POLICY_RANDOM = 0, TH3_POLICY_GREEDY = 1, TH3_NUM_POLICIES = 2 };
+int th3_policy_action(const th3_state *s, int policy, th_rng *rng);
+/* Plays to the end with policies[q] for seat q; returns the moves played. */
+uint32_t th3_rollout(th3_state *s, const uint8_t *policies, th_rng *rng);
+
+#endif
