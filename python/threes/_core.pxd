@@ -276,6 +276,8 @@ cdef extern from "thirteen.h" nogil:
     int th3_resample(th3_state *s, int observer, th_rng *rng, th_error *e)
     int th3_policy_action(const th3_state *s, int policy, th_rng *rng)
     uint32_t th3_rollout(th3_state *s, const uint8_t *policies, th_rng *rng)
+    uint32_t th3_rollout_round(th3_state *s, const uint8_t *policies, th_rng *rng)
+    void th3_standings(const th3_state *s, double *out)
 
 
 cdef class TTStateBase:

@@ -903,9 +903,12 @@ cdef class TTStateBase:
 
 
 def tt_rollouts(TTStateBase start, policies, uint64_t seed, int64_t n, int32_t[:, ::1] totals,
-                uint32_t[::1] moves, uint8_t[::1] truncated, double[:, ::1] returns, int observer=-1):
+                uint32_t[::1] moves, uint8_t[::1] truncated, double[:, ::1] returns, int observer=-1,
+                bint round_only=False):
     """n games from `start` (each resampled from `observer`'s view when >= 0),
-    game i with rng th_batch_rng(seed, i), with the GIL released per game."""
+    game i with rng th_batch_rng(seed, i), with the GIL released per game.
+    round_only: play to the end of the current round only; returns are then
+    the standings by the totals (th3_standings)."""
     cdef th3_state s
     cdef th_rng rng
     cdef uint8_t pol[8]
@@ -928,8 +931,14 @@ def tt_rollouts(TTStateBase start, policies, uint64_t seed, int64_t n, int32_t[:
         with nogil:
             if observer >= 0:
                 th3_resample(&s, observer, &rng, NULL)
-            m = th3_rollout(&s, pol, &rng)
-        th3_returns(&s, ret)
+            if round_only:
+                m = th3_rollout_round(&s, pol, &rng)
+            else:
+                m = th3_rollout(&s, pol, &rng)
+        if round_only:
+            th3_standings(&s, ret)
+        else:
+            th3_returns(&s, ret)
         for q in range(np_):
             totals[i, q] = s.total[q]
             returns[i, q] = ret[q]

@@ -130,6 +130,11 @@ class ISMCTSBot(Bot):
     def search(self, state: State) -> dict:
         """One search from ``state``; returns the best action and the root's
         children as (action, visits, mean return of the mover)."""
+        if not isinstance(state, _core.StateBase):  # another game (Three Thirteen): the generic search
+            best, iters, nodes, children = _generic_ismcts(state, self, self._rng.getrandbits(64))
+            children.sort(key=lambda c: -c[1])
+            self.last_search = {"action": best, "iterations": iters, "nodes": nodes, "children": children}
+            return self.last_search
         best, iters, nodes, children = _core.ismcts_search(
             state, self._arena, self.iterations, self.time_limit or 0.0, self.exploration,
             POLICIES.index(self.rollout_policy), self._rng.getrandbits(64))
@@ -142,6 +147,85 @@ class ISMCTSBot(Bot):
         if len(legal) == 1:
             return legal[0]  # nothing to think about
         return self.search(state)["action"]
+
+
+class _Node:
+    __slots__ = ("mover", "visits", "avail", "reward", "children")
+
+    def __init__(self, mover: int):
+        self.mover = mover
+        self.visits = 0
+        self.avail = 0
+        self.reward = 0.0
+        self.children: dict = {}
+
+
+def _generic_ismcts(root, bot: "ISMCTSBot", seed: int):
+    """The same SO-ISMCTS as the C one (ismcts.h) over any state with the
+    package's game API (Three Thirteen): determinize with
+    resample_from_infostate, UCB over the legal children, expand one, roll
+    out in C, back up each mover's return. A Three Thirteen rollout plays to
+    the end of the current round (greedy, or the bot's rollout policy) and
+    scores the standings by total score, since a whole game is long."""
+    import math
+    import time
+
+    from . import three_thirteen as tt
+
+    if root.is_terminal():
+        raise ValueError("the game is over: there is no move to search for")
+    rng = random.Random(seed)
+    observer = root.current_player()
+    policy = "greedy" if bot.rollout_policy not in tt.POLICIES else bot.rollout_policy
+    ids = [tt.POLICIES.index(policy)] * root.num_players()
+    totals = np.zeros((1, root.num_players()), dtype=np.int32)
+    ret = np.zeros((1, root.num_players()))
+    moves, trunc = np.zeros(1, dtype=np.uint32), np.zeros(1, dtype=np.uint8)
+    top = _Node(-1)
+    nodes, capacity = 1, len(bot._arena) // _core.ISMCTS_NODE_BYTES
+    deadline = time.perf_counter() + bot.time_limit if bot.time_limit else None
+    it = 0
+    while it < bot.iterations:
+        if deadline is not None and it and time.perf_counter() >= deadline:
+            break
+        it += 1
+        d = root.resample_from_infostate(observer, rng.getrandbits(64))
+        node, path = top, [top]
+        while not d.is_terminal():
+            legal = d.legal_actions()
+            untried = [a for a in legal if a not in node.children]
+            if untried:
+                a = rng.choice(untried)
+                if nodes < capacity:
+                    child = node.children[a] = _Node(d.current_player())
+                    nodes += 1
+                    path.append(child)
+                d.apply_action(a)
+                break
+            best, best_v = None, -math.inf
+            for a in legal:
+                ch = node.children[a]
+                ch.avail += 1
+                v = ch.reward / ch.visits + bot.exploration * math.sqrt(math.log(ch.avail) / ch.visits)
+                if v > best_v:
+                    best, best_v = a, v
+            d.apply_action(best)
+            node = node.children[best]
+            path.append(node)
+        if d.is_terminal():
+            r = d.returns()
+        else:
+            _core.tt_rollouts(d, ids, rng.getrandbits(64), 1, totals, moves, trunc, ret, -1, True)
+            r = list(ret[0])
+        for nd in path[1:]:
+            nd.visits += 1
+            nd.reward += r[nd.mover]
+    children = [(a, ch.visits, ch.reward / ch.visits if ch.visits else 0.0) for a, ch in top.children.items()]
+    if children:
+        best_action = min(children, key=lambda c: (-c[1], c[0]))[0]
+    else:
+        best_action = root.legal_actions()[0]
+    return best_action, it, nodes, children
 
 
 def make_bot(spec, seed: Optional[int] = None):

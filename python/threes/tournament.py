@@ -111,33 +111,34 @@ class TournamentResult:
 
 
 def _places(state) -> np.ndarray:
-    """Place of each seat: 0 = first out; truncated: players in share the open places."""
+    """Place of each seat from its return, (N-1-2*place)/(N-1): 0 = first
+    out (or lowest score); shared places (a truncated Shithead game, equal
+    Three Thirteen totals) give the mean of the places they share."""
     n = state.num_players()
-    out = np.empty(n)
-    order = state.finish_order()
-    for k, q in enumerate(order):
-        out[q] = k
-    rest = [q for q in range(n) if q not in order]
-    if rest:
-        out[rest] = np.mean(np.arange(len(order), n))
-    return out
+    return (n - 1) * (1.0 - np.asarray(state.returns(), dtype=float)) / 2.0
 
 
 def tournament(bots: Sequence, games: int, seed: Optional[int] = None, rules: Any = "threes",
                max_moves: Optional[int] = None, workers: Optional[int] = 1, verbose: bool = False,
-               json_path: Optional[str] = None) -> TournamentResult:
+               json_path: Optional[str] = None, game: Any = None) -> TournamentResult:
     """Plays ``games`` duplicate deals among ``bots`` (one per seat: the table
     has len(bots) players; a bot is an object with ``step`` or a spec such as
     ``"greedy"`` or ``"ismcts:1000"``). Every deal is played once per seat
     rotation. ``workers`` threads play deals in parallel (each with its own
     copies of the bots; ISMCTS searches release the GIL); None uses every
     core. The result does not depend on ``workers``. With ``verbose`` the
-    progress and the table are printed; ``json_path`` saves the JSON result."""
+    progress and the table are printed; ``json_path`` saves the JSON result.
+    ``game``: another game to play instead of ``Game(len(bots), rules,
+    max_moves)``, e.g. ``threes.three_thirteen.Game(3)``; places then come
+    from its returns (the lowest total first)."""
     if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
         raise ValueError(f"games must be an int >= 1, not {games!r}")
     base = [make_bot(b) for b in bots]
     n = len(base)
-    game = Game(n, rules, max_moves)
+    if game is None:
+        game = Game(n, rules, max_moves)
+    elif game.num_players() != n:
+        raise ValueError(f"the game seats {game.num_players()} players, {n} bots given")
     names = [getattr(b, "name", type(b).__name__) for b in base]
     if len(set(names)) != n:
         names = [f"{nm}#{i}" for i, nm in enumerate(names)]
@@ -171,7 +172,8 @@ def tournament(bots: Sequence, games: int, seed: Optional[int] = None, rules: An
     else:
         with ThreadPoolExecutor(workers) as ex:
             list(ex.map(play_deals, range(workers)))
-    result = TournamentResult(names, n, game.rules.name, int(games), seed, places, sum(truncated),
+    label = game.rules.name if isinstance(game, Game) else "three-thirteen"
+    result = TournamentResult(names, n, label, int(games), seed, places, sum(truncated),
                               time.perf_counter() - t0)
     if verbose:
         print(result.table())

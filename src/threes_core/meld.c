@@ -206,13 +206,7 @@ static int solve(solver *s, uint16_t mask, int w, int cap) {
   return acc + solve_memo(s, mask, w, cap);
 }
 
-#ifdef MELD_STATS
-long meld_stat_states, meld_stat_hits;
-#endif
 static int solve_memo(solver *s, uint16_t mask, int w, int cap) {
-#ifdef MELD_STATS
-  meld_stat_states++;
-#endif
   if (!s->memo_ready) {
     memset(s->memo, 0, sizeof s->memo);
     s->memo_ready = 1;

@@ -27,43 +27,45 @@
  *
  * THE ALGORITHM and why it is exact.
  * 1. Wild cards are interchangeable: each can play any role in any meld, and
- *    (by the reading above) none is ever "natural". So a solution only decides
- *    HOW MANY wilds it melds; the melded ones should be the dearest, and the r
- *    left over are the r cheapest (left_cost[r]). The search tracks only a
- *    count of wilds.
- * 2. A run is fixed, for counting, by the positions P of its naturals and its
- *    length L: any window of L consecutive positions holding P fits inside
- *    the 13 allowed ones when max(P) - min(P) + 1 <= L <= 13, and the run needs
- *    L - |P| wilds. A set of k naturals needs max(0, 3 - k) wilds.
- * 3. Normal form. Every solution can be rewritten, at no cost, into one where
- *    (a) each meld holding naturals uses its minimum wilds, a set has 1..5
- *    naturals and a run has >= 2 naturals in a span of 3..5 positions (cut a
- *    longer span into consecutive pieces of 3..5 positions, drop the pieces
- *    without naturals, and turn a piece with one natural into a set with two
- *    wilds: the naturals stay melded and no more wilds are needed; a set of
- *    6+ naturals splits into two sets);
- *    (b) the wilds so freed, with the wilds the solution left over, are
- *    absorbed at the end: all of them if some set was made (sets grow without
- *    limit) or if all_wild_melds allows them to form their own meld (3+);
- *    otherwise up to 13 - L more per run. The rewrite never lowers this
- *    capacity enough to matter: it only splits runs, and 13 times the new
- *    number of runs is at least the total length of the old ones.
- *    Melding more wilds never costs anything, so the rewrite's deadwood is <=.
- * 4. Search over that normal form: the naturals are sorted by (rank, suit);
- *    the lowest remaining natural c is either deadwood, or in a set with a
- *    choice of the remaining cards of its rank, or the lowest natural of a
- *    run in its suit with a choice of naturals at the next 4 positions (an
- *    ace, lowest in the order, is also tried as the top of a run Q-K-A with
- *    ace_either). Any solution in normal form is reached by always removing
- *    the meld of its lowest natural, so the minimum over these branches is
- *    the exact minimum; every branch is a real arrangement, so it is no lower.
- *    The state (naturals left, wilds left, absorbing capacity clamped to what
- *    can matter) is memoised in a fixed 512-entry table on the stack with
- *    bounded probing; when it is full a state is simply recomputed.
- *    Copies of one card are always taken lowest index first, so equal states
- *    look equal. The recursion depth is at most the number of naturals (14).
- * tests/c/test_meld.c checks it against an exhaustive search over every
- * partition of the hand.
+ *    (by the reading above) none is ever natural. So an arrangement only
+ *    decides HOW MANY wilds it melds; the melded ones should be the dearest,
+ *    and the r left over the r cheapest. The search counts wilds only.
+ * 2. For counting, a run is its naturals' positions P and its length L: a
+ *    window of L consecutive positions holding P fits among the 13 allowed
+ *    ones whenever max(P) - min(P) + 1 <= L <= 13, and it takes L - |P|
+ *    wilds. A set of k naturals takes max(0, 3 - k) wilds and any number more.
+ * 3. Normal form. Every arrangement can be rewritten, with no more deadwood,
+ *    into one where (a) every meld with naturals takes its minimum wilds, a
+ *    set has 1..5 naturals, and a run has 2 or more naturals within 5
+ *    consecutive positions: cut a longer run's window into consecutive pieces
+ *    of 3..5 positions, drop the pieces without naturals, make a piece with
+ *    one natural a set with two wilds; split a set of 6+ naturals in two.
+ *    The same naturals stay melded and no piece needs more wilds than before.
+ *    (b) The wilds so freed, and those left over, are then placed if they can
+ *    be: all of them if there is a set (a set grows without limit) or, with
+ *    all_wild_melds, if 3 or more remain (a meld of their own); otherwise up
+ *    to 13 - L more in each run (the search tracks this capacity). When only
+ *    runs hold naturals, the new runs hold up to 13 cards each and cutting
+ *    never lowers their number, so they can take every wild the old runs
+ *    held. Melding a wild never adds deadwood, so nothing is lost.
+ * 4. Search over the normal form: the naturals are sorted by (rank, suit);
+ *    the lowest one left, c, is deadwood, or in a set with a choice of the
+ *    remaining cards of its rank, or the lowest natural of a run of its suit
+ *    with a choice of the naturals 1..4 positions above (an ace, first in the
+ *    order, is also tried as the top of a run ending Q-K-A when ace_either).
+ *    Removing, step by step, the meld of the lowest natural of any
+ *    normal-form arrangement follows these branches, so the minimum over them
+ *    is at most the optimum; every branch is a real arrangement, so it is no
+ *    lower. A natural with no possible partner (under 2 wilds left) is
+ *    deadwood at once. States (naturals left, wilds left, capacity clamped to
+ *    what the end can use) are memoised in a fixed 512-entry table on the
+ *    stack with bounded probing; a state that finds no free slot is simply
+ *    recomputed later, which is still exact. Copies of one card are taken
+ *    lowest index first, so equal states look equal. The recursion depth is at
+ *    most the number of naturals (14); the arrangement is rebuilt by replaying
+ *    the branch that reaches the minimum at each step.
+ * tests/c/test_meld.c checks all this against an exhaustive search over every
+ * partition of the hand, and checks every returned arrangement.
  *
  * SAFETY: no allocation, no global state (reentrant, thread-safe), every loop
  * bounded, every argument checked.

@@ -264,6 +264,12 @@ void th3_returns(const th3_state *s, double *out) {
   int n = s->num_players;
   for (int q = 0; q < n; q++) out[q] = 0.0;
   if (s->phase != TH3_PHASE_OVER || n < 2) return;
+  th3_standings(s, out);
+}
+
+void th3_standings(const th3_state *s, double *out) {
+  int n = s->num_players;
+  if (n < 2) return;
   for (int q = 0; q < n; q++) {
     int below = 0, equal = 0; /* seats with a lower total, and with the same total (q included) */
     for (int r = 0; r < n; r++) {
@@ -415,5 +421,12 @@ uint32_t th3_rollout(th3_state *s, const uint8_t *policies, th_rng *rng) {
   uint32_t start = s->move_count;
   /* each step adds one move and the game ends at max_moves: bounded */
   while (s->phase != TH3_PHASE_OVER) th3_apply_legal(s, th3_policy_action(s, policies[s->current], rng));
+  return s->move_count - start;
+}
+
+uint32_t th3_rollout_round(th3_state *s, const uint8_t *policies, th_rng *rng) {
+  uint32_t start = s->move_count;
+  int round = s->round;
+  while (s->phase != TH3_PHASE_OVER && s->round == round) th3_apply_legal(s, th3_policy_action(s, policies[s->current], rng));
   return s->move_count - start;
 }

@@ -123,5 +123,11 @@ enum { TH3_POLICY_RANDOM = 0, TH3_POLICY_GREEDY = 1, TH3_NUM_POLICIES = 2 };
 int th3_policy_action(const th3_state *s, int policy, th_rng *rng);
 /* Plays to the end with policies[q] for seat q; returns the moves played. */
 uint32_t th3_rollout(th3_state *s, const uint8_t *policies, th_rng *rng);
+/* The same, but only to the end of the current round (for search: a whole
+ * game of greedy play is some 350 moves); then the state is over when the
+ * game is, else it is the next round's deal. Returns the moves played. */
+uint32_t th3_rollout_round(th3_state *s, const uint8_t *policies, th_rng *rng);
+/* Returns as th3_returns, from the totals so far, whether or not it is over. */
+void th3_standings(const th3_state *s, double *out);
 
 #endif

@@ -1,0 +1,625 @@
+/* test_meld.c - checks th3_min_deadwood (meld.h) against an exhaustive search.
+ *
+ * Build and run (from anywhere):
+ *   gcc -O2 -Wall -Wextra -std=c11 -fsanitize=address,undefined -I/work/main/src/threes_core \
+ *       -o /tmp/test_meld /work/main/tests/c/test_meld.c /work/main/src/threes_core/meld.c \
+ *       /work/main/src/threes_core/rules.c -lm && /tmp/test_meld
+ * Options: --hands N (random hands of 3..12 cards, default 20000, each solved
+ * under all 8 option combinations), --big N (random hands of 13..14 cards,
+ * default 300), --timing N (14-card hands timed, default 200000), --seed S.
+ * For meaningful timings build without the sanitizers (-O2 only).
+ *
+ * The reference here shares no code with meld.c: it tries every partition of
+ * the hand (a subset DP over bit masks: the part holding the lowest card is
+ * either that card alone, left over, or any subset that is a valid meld), and
+ * checks validity straight from the rules' wording. Every arrangement the fast
+ * solver returns is checked too: a permutation of the hand, every meld valid
+ * (a run in run order), the deadwood equal to the leftover cards' values.
+ * Exit status 0 only when everything agrees.
+ */
+#define _POSIX_C_SOURCE 199309L
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "meld.h"
+
+static int failures = 0;
+
+#define CHECK(cond, ...)                          \
+  do {                                            \
+    if (!(cond)) {                                \
+      failures++;                                 \
+      if (failures <= 30) {                       \
+        printf("FAIL %s:%d: ", __FILE__, __LINE__); \
+        printf(__VA_ARGS__);                      \
+        printf("\n");                             \
+      }                                           \
+    }                                             \
+  } while (0)
+
+/* ---- cards ------------------------------------------------------------- */
+
+typedef struct hand {
+  int n;
+  uint8_t rank[TH3_MAX_HAND], suit[TH3_MAX_HAND];
+} hand;
+
+static const char RANKS[] = "XA23456789TJQK"; /* index = rank, X = joker */
+static const char SUITS[] = "cdhs";
+
+static void card_text(int r, int s, char *buf) {
+  buf[0] = RANKS[r];
+  buf[1] = r == 0 ? (s ? 'b' : 'r') : SUITS[s & 3];
+  buf[2] = 0;
+}
+
+static void print_hand(const hand *h, char *out, size_t size) {
+  size_t pos = 0;
+  out[0] = 0;
+  for (int i = 0; i < h->n && pos + 4 < size; i++) {
+    char b[3];
+    card_text(h->rank[i], h->suit[i], b);
+    pos += (size_t)snprintf(out + pos, size - pos, "%s%s", i ? " " : "", b);
+  }
+}
+
+static int parse_hand(const char *text, hand *h) {
+  h->n = 0;
+  const char *p = text;
+  while (*p) {
+    if (*p == ' ') {
+      p++;
+      continue;
+    }
+    if (h->n >= TH3_MAX_HAND || !p[1]) return -1;
+    const char *r = strchr(RANKS, p[0]);
+    if (!r) return -1;
+    int rk = (int)(r - RANKS);
+    int su = 0;
+    if (rk == 0)
+      su = p[1] == 'b' ? 1 : 0;
+    else {
+      const char *s = strchr(SUITS, p[1]);
+      if (!s) return -1;
+      su = (int)(s - SUITS);
+    }
+    h->rank[h->n] = (uint8_t)rk;
+    h->suit[h->n] = (uint8_t)su;
+    h->n++;
+    p += 2;
+  }
+  return 0;
+}
+
+/* ---- the reference: every partition ------------------------------------ */
+
+typedef struct bf_opts {
+  int ace_either, all_wild, penalty20;
+} bf_opts;
+
+static int bf_is_wild(int r, int wild_rank) { return r == 0 || r == wild_rank; }
+
+/* Written from the spec's table, independently of th3_card_value. */
+static int bf_value(int r, int wild_rank, const bf_opts *o) {
+  if (r == 0) return 20;
+  if (r == wild_rank && o->penalty20) return 20;
+  if (r == 1) return o->ace_either ? 15 : 1;
+  if (r >= 11) return 10;
+  return r;
+}
+
+/* Can the cards idx[0..k) be given consecutive run positions in the listed
+ * order? (Used for the arrangement's run order; k >= 3.) */
+static int bf_run_in_order(const hand *h, const int *idx, int k, int wild_rank, const bf_opts *o) {
+  for (int high = 0; high <= o->ace_either; high++) {
+    int bottom = high ? 2 : 1, top = high ? 14 : 13;
+    for (int lo = bottom; lo + k - 1 <= top; lo++) {
+      int ok = 1, suit = -1;
+      for (int j = 0; j < k && ok; j++) {
+        int r = h->rank[idx[j]];
+        if (bf_is_wild(r, wild_rank)) continue;
+        int pos = (high && r == 1) ? 14 : r;
+        if (pos != lo + j) ok = 0;
+        if (suit >= 0 && h->suit[idx[j]] != suit) ok = 0;
+        suit = h->suit[idx[j]];
+      }
+      if (ok) return 1;
+    }
+  }
+  return 0;
+}
+
+/* Is the subset `sub` of h a valid meld? Straight from the rules: 3+ cards;
+ * with all_wild off at least one natural; a set if the naturals share a rank;
+ * a run if the naturals share a suit and fit, at distinct positions, in a
+ * window of as many consecutive positions as there are cards, positions being
+ * A=1..K=13, or with ace_either alternatively 2..K=13, A=14. */
+static int bf_valid(const hand *h, unsigned sub, int wild_rank, const bf_opts *o, int *is_set, int *is_run) {
+  int idx[TH3_MAX_HAND], k = 0, nat = 0;
+  for (int i = 0; i < h->n; i++)
+    if (sub & (1u << i)) {
+      idx[k++] = i;
+      if (!bf_is_wild(h->rank[i], wild_rank)) nat++;
+    }
+  *is_set = *is_run = 0;
+  if (k < 3) return 0;
+  if (nat == 0 && !o->all_wild) return 0;
+  int same_rank = 1, same_suit = 1, r0 = -1, s0 = -1;
+  for (int j = 0; j < k; j++) {
+    int r = h->rank[idx[j]];
+    if (bf_is_wild(r, wild_rank)) continue;
+    if (r0 < 0) r0 = r, s0 = h->suit[idx[j]];
+    if (r != r0) same_rank = 0;
+    if (h->suit[idx[j]] != s0) same_suit = 0;
+  }
+  *is_set = same_rank;
+  if (same_suit) {
+    for (int high = 0; high <= o->ace_either && !*is_run; high++) {
+      int bottom = high ? 2 : 1, top = high ? 14 : 13;
+      for (int lo = bottom; lo + k - 1 <= top && !*is_run; lo++) {
+        int seen[15] = {0}, ok = 1;
+        for (int j = 0; j < k && ok; j++) {
+          int r = h->rank[idx[j]];
+          if (bf_is_wild(r, wild_rank)) continue;
+          int pos = (high && r == 1) ? 14 : r;
+          if (pos < lo || pos > lo + k - 1 || seen[pos]) ok = 0;
+          else seen[pos] = 1;
+        }
+        if (ok) *is_run = 1;
+      }
+    }
+  }
+  return *is_set || *is_run;
+}
+
+static uint8_t bf_valid_tab[1u << TH3_MAX_HAND];
+static int16_t bf_best[1u << TH3_MAX_HAND];
+
+static int bf_min_deadwood(const hand *h, int wild_rank, const bf_opts *o) {
+  int n = h->n;
+  unsigned full = (1u << n) - 1u;
+  int val[TH3_MAX_HAND];
+  for (int i = 0; i < n; i++) val[i] = bf_value(h->rank[i], wild_rank, o);
+  for (unsigned m = 0; m <= full; m++) {
+    int a, b;
+    bf_valid_tab[m] = (uint8_t)bf_valid(h, m, wild_rank, o, &a, &b);
+  }
+  bf_best[0] = 0;
+  for (unsigned m = 1; m <= full; m++) {
+    unsigned low = m & (0u - m);
+    int lowi = __builtin_ctz(m);
+    int best = val[lowi] + bf_best[m ^ low];
+    unsigned rest = m ^ low;
+    for (unsigned sub = rest;; sub = (sub - 1) & rest) {
+      unsigned part = sub | low;
+      if (bf_valid_tab[part] && bf_best[m ^ part] < best) best = bf_best[m ^ part];
+      if (sub == 0) break;
+    }
+    bf_best[m] = (int16_t)best;
+  }
+  return bf_best[full];
+}
+
+/* ---- checking the fast solver's answer --------------------------------- */
+
+static int check_arrangement(const hand *h, int wild_rank, const bf_opts *o, const th3_arrangement *a,
+                             const char *what) {
+  char text[80];
+  print_hand(h, text, sizeof text);
+  int seen[TH3_MAX_HAND] = {0}, pos = 0, bad = 0;
+  if (a->num_melds < 0 || a->num_melds > TH3_MAX_HAND || a->num_deadwood < 0 || a->num_deadwood > h->n) {
+    CHECK(0, "%s [%s]: bad counts", what, text);
+    return 1;
+  }
+  for (int k = 0; k < a->num_melds; k++) pos += a->meld_len[k];
+  if (pos + a->num_deadwood != h->n) {
+    CHECK(0, "%s [%s]: %d melded + %d deadwood != %d cards", what, text, pos, a->num_deadwood, h->n);
+    return 1;
+  }
+  for (int i = 0; i < h->n; i++) {
+    if (a->order[i] >= h->n || seen[a->order[i]]) {
+      CHECK(0, "%s [%s]: order is not a permutation", what, text);
+      return 1;
+    }
+    seen[a->order[i]] = 1;
+  }
+  pos = 0;
+  for (int k = 0; k < a->num_melds; k++) {
+    unsigned sub = 0;
+    int idx[TH3_MAX_HAND];
+    for (int j = 0; j < a->meld_len[k]; j++) {
+      idx[j] = a->order[pos + j];
+      sub |= 1u << a->order[pos + j];
+    }
+    int is_set, is_run;
+    int ok = bf_valid(h, sub, wild_rank, o, &is_set, &is_run);
+    if (!ok || (a->meld_type[k] == TH3_MELD_SET && !is_set) ||
+        (a->meld_type[k] == TH3_MELD_RUN && !bf_run_in_order(h, idx, a->meld_len[k], wild_rank, o)) ||
+        a->meld_type[k] > 1) {
+      CHECK(0, "%s [%s]: meld %d (type %d, %d cards) is not valid", what, text, k, a->meld_type[k],
+            a->meld_len[k]);
+      bad = 1;
+    }
+    pos += a->meld_len[k];
+  }
+  int dw = 0;
+  for (int j = pos; j < h->n; j++) dw += bf_value(h->rank[a->order[j]], wild_rank, o);
+  if (dw != a->deadwood) {
+    CHECK(0, "%s [%s]: leftover cards sum to %d, deadwood says %d", what, text, dw, a->deadwood);
+    bad = 1;
+  }
+  return bad;
+}
+
+static th3_meld_options to_opts(const bf_opts *o) {
+  th3_meld_options m;
+  m.ace_either = (uint8_t)o->ace_either;
+  m.all_wild_melds = (uint8_t)o->all_wild;
+  m.wild_penalty_20 = (uint8_t)o->penalty20;
+  return m;
+}
+
+static int fast(const hand *h, int wild_rank, const bf_opts *o, th3_arrangement *a) {
+  th3_meld_options mo = to_opts(o);
+  th_error e;
+  int rc = th3_min_deadwood(h->rank, h->suit, h->n, wild_rank, &mo, a, &e);
+  if (rc != 0) {
+    CHECK(0, "th3_min_deadwood failed: %s", e.msg);
+    return -1;
+  }
+  return a->deadwood;
+}
+
+/* Compares fast and reference; returns 1 on a mismatch. */
+static int compare(const hand *h, int wild_rank, const bf_opts *o) {
+  th3_arrangement a;
+  int f = fast(h, wild_rank, o, &a);
+  int b = bf_min_deadwood(h, wild_rank, o);
+  int bad = 0;
+  if (f != b) {
+    char text[80];
+    print_hand(h, text, sizeof text);
+    CHECK(0, "mismatch [%s] wild %c ace_either %d all_wild %d penalty20 %d: fast %d, exhaustive %d", text,
+          RANKS[wild_rank], o->ace_either, o->all_wild, o->penalty20, f, b);
+    bad = 1;
+  }
+  if (check_arrangement(h, wild_rank, o, &a, "arrangement")) bad = 1;
+  return bad;
+}
+
+/* ---- fixed examples ----------------------------------------------------- */
+
+typedef struct example {
+  const char *cards;
+  char wild;
+  int ace_either, all_wild, penalty20;
+  int expect;
+} example;
+
+static const example EXAMPLES[] = {
+    /* the brief's examples */
+    {"3h 4h 5h 6h 7h", 'K', 0, 1, 0, 0},
+    {"7h 7h 7s 7c 7d", 'K', 0, 1, 0, 0},
+    {"Qh Kh 3c", '3', 0, 1, 0, 0},
+    {"Kh Ah 2h", '9', 0, 1, 0, 13},
+    {"Kh Ah 2h", '9', 1, 1, 0, 27}, /* ace either: still no wrap; the ace scores 15 */
+    {"Qh Kh Ah", '3', 0, 1, 0, 21},
+    {"Qh Kh Ah", '3', 1, 1, 0, 0},
+    {"Ks Kh Kd", 'K', 0, 1, 0, 0},
+    {"Ks Kh Kd", 'K', 0, 0, 0, 30},
+    {"Ks 2c 9d", 'K', 0, 1, 0, 21},
+    {"Ks 2c 9d", 'K', 0, 1, 1, 31},
+    /* wilds filling gaps in a run */
+    {"3h 5h 7h Xr Xb", 'K', 0, 1, 0, 0},
+    {"3h 5h 7h Xr Xb", 'K', 0, 0, 0, 0},
+    {"3h 6h Xr Xb", 'K', 0, 0, 0, 0},
+    {"3h 7h Xr Xb", 'K', 0, 0, 0, 3},  /* 3..7 needs 5 cards; best: 7h X X, 3h left */
+    {"9c 6c Kd", 'K', 0, 0, 0, 25},    /* 6c K 9c would need 4 cards */
+    {"9c 7c Kd", 'K', 0, 0, 0, 0},     /* 7c K(8c) 9c */
+    /* wilds extending a run at both ends, and the ends of the ranks */
+    {"5h 6h Xr Xb", '9', 0, 0, 0, 0},
+    {"5h 6h 9s 9d", '9', 0, 0, 0, 0},
+    {"Kh Qh Xr", '9', 0, 0, 0, 0},  /* J(X) Q K */
+    {"Kh Ah Xr", '9', 0, 0, 0, 31}, /* no K-A wrap, no run A-K: nothing melds */
+    {"Kh Ah Xr", '9', 1, 0, 0, 0},  /* Q(X) K A */
+    {"Ah 2h Xr", '9', 0, 0, 0, 0},
+    {"Ah 3h Xr", '9', 0, 0, 0, 0},
+    {"Ah 4h Xr", '9', 0, 0, 0, 25},
+    {"Ah 5c 9d", 'K', 1, 1, 0, 29}, /* a leftover ace scores 15 with ace either */
+    /* identical cards from two decks */
+    {"7h 7h 7s", 'K', 0, 1, 0, 0},
+    {"7h 7h Xr", 'K', 0, 0, 0, 0},
+    {"7h 7h 8h 8h 9h 9h", 'K', 0, 1, 0, 0},
+    {"7h 7h 8h 9h", 'K', 0, 1, 0, 7},
+    {"7h 7h 7h 8h 9h 9h", 'K', 0, 1, 0, 23}, /* run 7-8-9 (leaves 23) beats set 777 (26) */
+    /* a card of the wild rank may play itself, but is never natural */
+    {"6h 7h 8h", '7', 0, 0, 0, 0},
+    {"7h 7s 7c", '7', 0, 0, 0, 21},
+    {"7h 7s 7c", '7', 0, 0, 1, 60},
+    {"Xr Xb 3h", '3', 0, 1, 0, 0},
+    {"Xr Xb 3h", '3', 0, 0, 0, 43},
+    {"Xr Xb 3h", '3', 0, 0, 1, 60},
+    {"Xr Xb", '3', 0, 1, 0, 40},
+    {"", '3', 0, 1, 0, 0},
+    {"Kd", '5', 0, 1, 0, 10},
+    /* melding the most cards is not the least deadwood */
+    {"2c 3c 5c Kh Ks Xr", '9', 0, 1, 0, 10},
+    /* 14-card hands that split into several melds */
+    {"Ah 2h 3h 4h 5s 5d 5c 9c Tc Jc Qc 7d 7s Xr", 'K', 0, 0, 0, 0},
+    {"Ah 2h 3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh Xr", '7', 0, 0, 0, 0}, /* A-2-3 and X(3)-4..K */
+    {"Ah 2h 3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh Xr", '7', 1, 0, 0, 0},
+    {"Ah 2h 3h 4h 5h 6h 8h 9h Th Jh Qh Kh Ks Kd", '7', 0, 0, 0, 0}, /* A..6, 8..Q(J..Q), K K K */
+    {"Ah 2h 3h 4h 5h 6h 8h 9h Th Jh Qh Kh Kd 2c", '7', 0, 0, 0, 12}, /* Kd 2c left */
+    {"Ah Ad As Ac 2c 3c 4s 5s 6s 9d 9d 9h Xr Xb", '8', 0, 1, 0, 0},
+    {"Kc Kd Kh Ks Qc Qd Qh Qs Jc Jd Jh Js Tc Td", '2', 0, 1, 0, 0}, /* runs T-K c, T-K d, J-K h, J-K s */
+    {"Kc Kd Kh Ks Qc Qd Qh Qs Jc Jd Jh Js 5c 4d", '2', 0, 1, 0, 9},
+    {"2h 3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh 2c 2d", 'A', 0, 1, 0, 0}, /* 2c 2d 2h set, 3..K run */
+    {"3d 3d 3d 3d 3d 3d 3d 3d 3d 3d 3d 3d 3d 3d", 'A', 0, 1, 0, 0}, /* 14 identical cards */
+    {"Xr Xr Xr Xr Xr Xr Xr Xr Xr Xr Xr Xr Xr Xr", 'A', 0, 0, 0, 280},
+};
+
+static void run_examples(void) {
+  int n = (int)(sizeof EXAMPLES / sizeof EXAMPLES[0]);
+  int bad = 0;
+  for (int k = 0; k < n; k++) {
+    const example *x = &EXAMPLES[k];
+    hand h;
+    if (parse_hand(x->cards, &h) != 0) {
+      CHECK(0, "example %d: cannot parse '%s'", k, x->cards);
+      bad++;
+      continue;
+    }
+    int wr = (int)(strchr(RANKS, x->wild) - RANKS);
+    bf_opts o = {x->ace_either, x->all_wild, x->penalty20};
+    th3_arrangement a;
+    int f = fast(&h, wr, &o, &a);
+    int b = bf_min_deadwood(&h, wr, &o);
+    if (f != x->expect || b != x->expect) {
+      CHECK(0, "example '%s' wild %c ace_either %d all_wild %d penalty20 %d: expected %d, fast %d, exhaustive %d",
+            x->cards, x->wild, x->ace_either, x->all_wild, x->penalty20, x->expect, f, b);
+      bad++;
+    }
+    if (check_arrangement(&h, wr, &o, &a, "example arrangement")) bad++;
+    /* the other option combinations: fast against exhaustive */
+    for (int c = 0; c < 8; c++) {
+      bf_opts oc = {c & 1, (c >> 1) & 1, (c >> 2) & 1};
+      bad += compare(&h, wr, &oc);
+    }
+  }
+  printf("fixed examples: %d, failures %d\n", n, bad);
+}
+
+/* ---- bad input ---------------------------------------------------------- */
+
+static void run_bad_input(void) {
+  uint8_t r[TH3_MAX_HAND + 1] = {1, 2, 3}, s[TH3_MAX_HAND + 1] = {0, 0, 0};
+  th3_meld_options o = {0, 1, 0};
+  th3_arrangement a;
+  th_error e;
+  int before = failures;
+  CHECK(th3_min_deadwood(r, s, 3, 5, &o, NULL, &e) == TH_ERR_ARG, "NULL out accepted");
+  CHECK(th3_min_deadwood(r, s, -1, 5, &o, &a, &e) == TH_ERR_ARG, "n = -1 accepted");
+  CHECK(th3_min_deadwood(r, s, TH3_MAX_HAND + 1, 5, &o, &a, &e) == TH_ERR_ARG, "n = 15 accepted");
+  CHECK(th3_min_deadwood(NULL, s, 3, 5, &o, &a, &e) == TH_ERR_ARG, "NULL rank accepted");
+  CHECK(th3_min_deadwood(r, NULL, 3, 5, &o, &a, &e) == TH_ERR_ARG, "NULL suit accepted");
+  CHECK(th3_min_deadwood(NULL, NULL, 0, 5, &o, &a, &e) == 0 && a.deadwood == 0, "empty hand");
+  CHECK(th3_min_deadwood(r, s, 3, 0, &o, &a, &e) == TH_ERR_ARG, "wild rank 0 accepted");
+  CHECK(th3_min_deadwood(r, s, 3, 14, &o, &a, &e) == TH_ERR_ARG, "wild rank 14 accepted");
+  CHECK(th3_min_deadwood(r, s, 3, 5, &o, &a, NULL) == 0 && a.deadwood == 0, "NULL e with good input");
+  CHECK(th3_min_deadwood(r, s, 3, 5, &o, NULL, NULL) == TH_ERR_ARG, "NULL e, NULL out");
+  r[1] = 14;
+  CHECK(th3_min_deadwood(r, s, 3, 5, &o, &a, &e) == TH_ERR_ARG && strstr(e.msg, "rank"), "rank 14 accepted");
+  r[1] = 2;
+  s[2] = 4;
+  CHECK(th3_min_deadwood(r, s, 3, 5, &o, &a, &e) == TH_ERR_ARG && strstr(e.msg, "suit"), "suit 4 accepted");
+  r[2] = 0; /* a joker's suit is ignored */
+  CHECK(th3_min_deadwood(r, s, 3, 5, &o, &a, &e) == 0 && a.deadwood == 0, "joker with suit 4");
+  s[2] = 0;
+  r[2] = 3;
+  th3_meld_options bad = {2, 1, 0};
+  CHECK(th3_min_deadwood(r, s, 3, 5, &bad, &a, &e) == TH_ERR_ARG, "ace_either 2 accepted");
+  bad = (th3_meld_options){0, 7, 0};
+  CHECK(th3_min_deadwood(r, s, 3, 5, &bad, &a, &e) == TH_ERR_ARG, "all_wild_melds 7 accepted");
+  bad = (th3_meld_options){0, 1, 255};
+  CHECK(th3_min_deadwood(r, s, 3, 5, &bad, &a, &e) == TH_ERR_ARG, "wild_penalty_20 255 accepted");
+  CHECK(th3_min_deadwood(r, s, 3, 5, NULL, &a, &e) == 0 && a.deadwood == 0 && e.code == 0, "NULL options");
+  /* th3_card_value */
+  th3_meld_options either = {1, 1, 1};
+  CHECK(th3_card_value(1, 5, NULL) == 1 && th3_card_value(1, 5, &either) == 15, "ace value");
+  CHECK(th3_card_value(0, 5, NULL) == 20 && th3_card_value(13, 5, NULL) == 10 && th3_card_value(10, 5, NULL) == 10,
+        "joker / court values");
+  CHECK(th3_card_value(5, 5, NULL) == 5 && th3_card_value(5, 5, &either) == 20, "wild-rank value");
+  CHECK(th3_card_value(14, 5, NULL) == -1 && th3_card_value(-1, 5, NULL) == -1 && th3_card_value(3, 0, NULL) == -1,
+        "bad card value arguments");
+  printf("bad input: failures %d\n", failures - before);
+}
+
+/* ---- random hands ------------------------------------------------------- */
+
+static uint64_t rng_state;
+static uint64_t rnd64(void) { /* splitmix64 */
+  uint64_t z = (rng_state += UINT64_C(0x9E3779B97F4A7C15));
+  z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+  z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+  return z ^ (z >> 31);
+}
+static int rnd(int n) { return (int)(rnd64() % (uint64_t)n); }
+
+/* Two 52-card decks and 4 jokers. n cards, of which exactly `wilds` are wild
+ * (the wild rank's 8 cards and the jokers); the naturals come from the whole
+ * deck (dense = 0) or from a narrow band of ranks and suits (dense = 1), so
+ * that melds and conflicts between them are common; dense = 2 draws from that
+ * band with replacement (more copies than two decks hold). */
+static void random_hand(hand *h, int n, int wilds, int wild_rank, int dense) {
+  uint8_t wr[12], ws[12], nr[104], ns[104];
+  int nw = 0, nn = 0;
+  int lo = 1, hi = 13, suits = 4;
+  if (dense) {
+    int width = 3 + rnd(5);
+    lo = 1 + rnd(14 - width);
+    hi = lo + width - 1;
+    suits = 1 + rnd(2);
+  }
+  for (int d = 0; d < 2; d++) {
+    for (int r = 1; r <= 13; r++)
+      for (int s = 0; s < 4; s++) {
+        if (r == wild_rank) {
+          wr[nw] = (uint8_t)r, ws[nw] = (uint8_t)s, nw++;
+        } else if (r >= lo && r <= hi && s < suits) {
+          nr[nn] = (uint8_t)r, ns[nn] = (uint8_t)s, nn++;
+        }
+      }
+    for (int j = 0; j < 2; j++) wr[nw] = 0, ws[nw] = (uint8_t)j, nw++;
+  }
+  if (wilds > nw) wilds = nw;
+  if (n - wilds > nn) n = wilds + nn;
+  h->n = 0;
+  if (dense == 2) { /* any multiset: cards drawn with replacement (the API accepts these too) */
+    for (int k = 0; k < n; k++) {
+      int j = k < wilds ? rnd(nw) : rnd(nn);
+      h->rank[h->n] = k < wilds ? wr[j] : nr[j];
+      h->suit[h->n] = k < wilds ? ws[j] : ns[j];
+      h->n++;
+    }
+    return;
+  }
+  for (int k = 0; k < wilds; k++) { /* partial Fisher-Yates */
+    int j = k + rnd(nw - k);
+    uint8_t t = wr[k]; wr[k] = wr[j]; wr[j] = t;
+    t = ws[k]; ws[k] = ws[j]; ws[j] = t;
+    h->rank[h->n] = wr[k], h->suit[h->n] = ws[k], h->n++;
+  }
+  for (int k = 0; k < n - wilds; k++) {
+    int j = k + rnd(nn - k);
+    uint8_t t = nr[k]; nr[k] = nr[j]; nr[j] = t;
+    t = ns[k]; ns[k] = ns[j]; ns[j] = t;
+    h->rank[h->n] = nr[k], h->suit[h->n] = ns[k], h->n++;
+  }
+  for (int k = h->n - 1; k > 0; k--) { /* shuffle the hand's order too */
+    int j = rnd(k + 1);
+    uint8_t t = h->rank[k]; h->rank[k] = h->rank[j]; h->rank[j] = t;
+    t = h->suit[k]; h->suit[k] = h->suit[j]; h->suit[j] = t;
+  }
+}
+
+static void run_random(int hands, int min_n, int max_n, int all_combos, const char *label) {
+  int mismatches = 0;
+  long compared = 0;
+  for (int t = 0; t < hands; t++) {
+    hand h;
+    int n = min_n + rnd(max_n - min_n + 1);
+    int wilds = rnd((n < 8 ? n : 8) + 1);
+    int wild_rank = 1 + rnd(13);
+    random_hand(&h, n, wilds, wild_rank, t % 8 == 7 ? 2 : t & 1);
+    if (all_combos) {
+      for (int c = 0; c < 8; c++) {
+        bf_opts o = {c & 1, (c >> 1) & 1, (c >> 2) & 1};
+        mismatches += compare(&h, wild_rank, &o);
+        compared++;
+      }
+    } else {
+      int c = rnd(8);
+      bf_opts o = {c & 1, (c >> 1) & 1, (c >> 2) & 1};
+      mismatches += compare(&h, wild_rank, &o);
+      compared++;
+    }
+  }
+  printf("%s: %d hands of %d..%d cards, %ld (hand, options) comparisons, mismatches %d\n", label, hands, min_n,
+         max_n, compared, mismatches);
+}
+
+static double now_us(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
+#define TIMING_BATCH 10000
+#define TIMING_REPEATS 3
+static hand timing_hands[TIMING_BATCH];
+static int timing_wild[TIMING_BATCH];
+static th3_meld_options timing_opts[TIMING_BATCH];
+
+/* Hand k has k % 9 wild cards and option combination k / 9 % 8. The mean is a
+ * plain loop over each batch (total time / hands); the worst is, per hand, the
+ * fastest of TIMING_REPEATS timed calls (so that a preempted call does not
+ * count), maximised over the hands. */
+static void run_timing(int count) {
+  double loop_total = 0, worst = 0, worst_by_w[9] = {0}, sum_by_w[9] = {0};
+  long n_by_w[9] = {0}, done = 0, checksum = 0;
+  char worst_text[80] = "";
+  while (done < count) {
+    int batch = count - done < TIMING_BATCH ? (int)(count - done) : TIMING_BATCH;
+    for (int t = 0; t < batch; t++) {
+      long k = done + t;
+      int c = (int)(k / 9 % 8);
+      timing_wild[t] = 1 + rnd(13);
+      random_hand(&timing_hands[t], 14, (int)(k % 9), timing_wild[t], 0);
+      timing_opts[t].ace_either = (uint8_t)(c & 1);
+      timing_opts[t].all_wild_melds = (uint8_t)((c >> 1) & 1);
+      timing_opts[t].wild_penalty_20 = (uint8_t)((c >> 2) & 1);
+    }
+    double t0 = now_us();
+    for (int t = 0; t < batch; t++) {
+      th3_arrangement a;
+      th3_min_deadwood(timing_hands[t].rank, timing_hands[t].suit, 14, timing_wild[t], &timing_opts[t], &a, NULL);
+      checksum += a.deadwood;
+    }
+    loop_total += now_us() - t0;
+    for (int t = 0; t < batch; t++) {
+      double best = 1e30;
+      for (int rep = 0; rep < TIMING_REPEATS; rep++) {
+        th3_arrangement a;
+        double t1 = now_us();
+        th3_min_deadwood(timing_hands[t].rank, timing_hands[t].suit, 14, timing_wild[t], &timing_opts[t], &a,
+                         NULL);
+        double dt = now_us() - t1;
+        checksum += a.deadwood;
+        if (dt < best) best = dt;
+      }
+      int w = (int)((done + t) % 9);
+      sum_by_w[w] += best;
+      n_by_w[w]++;
+      if (best > worst_by_w[w]) worst_by_w[w] = best;
+      if (best > worst) {
+        worst = best;
+        print_hand(&timing_hands[t], worst_text, sizeof worst_text);
+      }
+    }
+    done += batch;
+  }
+  printf("timing: %ld random 14-card hands (two decks and 4 jokers), 0..8 wild cards, all option combinations\n",
+         done);
+  printf("  mean %.3f us per hand (plain loop); worst %.2f us (fastest of %d calls, worst hand: %s)\n",
+         loop_total / (double)done, worst, TIMING_REPEATS, worst_text);
+  for (int w = 0; w <= 8; w++)
+    printf("  %d wilds: mean %.3f us, worst %.2f us (fastest of the repeated calls)\n", w,
+           n_by_w[w] ? sum_by_w[w] / (double)n_by_w[w] : 0.0, worst_by_w[w]);
+  printf("  (checksum %ld)\n", checksum);
+}
+
+int main(int argc, char **argv) {
+  int hands = 20000, big = 300, timing = 200000;
+  uint64_t seed = 12345;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (!strcmp(argv[i], "--hands")) hands = atoi(argv[i + 1]);
+    else if (!strcmp(argv[i], "--big")) big = atoi(argv[i + 1]);
+    else if (!strcmp(argv[i], "--timing")) timing = atoi(argv[i + 1]);
+    else if (!strcmp(argv[i], "--seed")) seed = strtoull(argv[i + 1], NULL, 10);
+    else {
+      fprintf(stderr, "usage: %s [--hands N] [--big N] [--timing N] [--seed S]\n", argv[0]);
+      return 2;
+    }
+  }
+  rng_state = seed;
+  run_bad_input();
+  run_examples();
+  if (hands > 0) run_random(hands, 3, 12, 1, "random hands");
+  if (big > 0) run_random(big, 13, 14, 0, "random big hands");
+  if (timing > 0) run_timing(timing);
+  printf("%s: %d failures\n", failures ? "FAILED" : "OK", failures);
+  return failures ? 1 : 0;
+}
