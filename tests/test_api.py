@@ -885,20 +885,3 @@ class TestSeeds:
         assert [s.to_dict() for s in a[::20]] == [s.to_dict() for s in b[::20]]
 
 
-class TestCommandLine:
-    def run(self, *args):
-        return subprocess.run([sys.executable, "-m", "threes", *args], capture_output=True, text=True, timeout=60)
-
-    def test_seed_one(self):
-        r = self.run("--seed", "1")
-        assert r.returncode == 0, r.stderr
-        assert "finishing order" in r.stdout
-        assert "Game(num_players=4, rules='threes'), seed 1" in r.stdout
-        assert "returns:" in r.stdout
-        assert r.stdout == self.run("--seed", "1").stdout  # deterministic
-
-    def test_options(self):
-        r = self.run("--players", "2", "--rules", "classic", "--seed", "3", "--verbose")
-        assert r.returncode == 0, r.stderr
-        assert "Game(num_players=2, rules='classic'), seed 3" in r.stdout
-        assert "move 0: seat 0 swap" in r.stdout

@@ -999,14 +999,14 @@ class TestFromDictImpossiblePositions:
 
 class TestCommandLine:
     def run(self, *args):
-        return subprocess.run([sys.executable, "-m", "threes", *args], capture_output=True, text=True,
-                              timeout=60)
+        return subprocess.run([sys.executable, "-m", "threes", "simulate", "--games", "10", *args],
+                              capture_output=True, text=True, timeout=60)
 
     @pytest.mark.parametrize("args,fragment", [
         (("--players", "13"), "num_players must be between 2 and 12"),
         (("--players", "6", "--rules", "classic"), "at most 5 players"),
         (("--max-moves", "0"), "max_moves must be between 1 and"),
-        (("--rules", "bogus"), "invalid choice"),
+        (("--rules", "bogus"), "unknown preset 'bogus'"),
         (("--players", "four"), "invalid int value"),
         (("--players", "99999999999999999999"), "num_players"),
     ])
