@@ -8,8 +8,6 @@ import json
 import math
 import pickle
 import random
-import subprocess
-import sys
 from collections import Counter
 
 import numpy as np
