@@ -7,6 +7,7 @@ model, 2 threads against 1) are printed at the end with the other figures.
 """
 import random
 
+import numpy as np
 import pytest
 
 import threes
@@ -162,3 +163,36 @@ def test_resample_from_infostate(benchmark, figures):
     seeds = iter(range(10**9))
     benchmark(lambda: s.resample_from_infostate(1, next(seeds)))
     figures["resample_from_infostate() from Python: ns"] = (benchmark.stats.stats.mean * 1e9, "ns")
+
+
+def test_three_thirteen_solver(benchmark, figures):
+    """The exact minimum-deadwood solver on random 14-card hands with 0 to 8
+    wild cards (two decks with jokers), in C; the same loop without the
+    solver (making the hands) is measured in the same run and subtracted."""
+    from threes import _core
+
+    hands = 200_000
+    t_make = min(_timed(lambda: _core.tt_bench_solver(1, hands, False)) for _ in range(3))
+    benchmark.pedantic(_core.tt_bench_solver, args=(1, hands, True), rounds=3, iterations=1)
+    us = (benchmark.stats.stats.min - t_make) * 1e6 / hands
+    figures["Three Thirteen solver, 14-card hands, 0-8 wilds: us/hand"] = (us, "us")
+
+
+def test_three_thirteen_rollouts(benchmark, figures):
+    """Full Three Thirteen games (11 rounds), 4 players, greedy policy, in C."""
+    from threes import three_thirteen as tt
+
+    game = tt.Game(4)
+    seeds = iter(range(1, 10**6))
+    res = []
+    benchmark.pedantic(lambda: res.append(tt.rollouts(game, 200, "greedy", next(seeds))), rounds=3, iterations=1)
+    figures["Three Thirteen 4p greedy rollouts: games/s"] = (200 / benchmark.stats.stats.mean, "games/s")
+    figures["Three Thirteen 4p greedy rollouts: moves/game"] = (float(np.mean([r.mean_moves for r in res])), "moves")
+
+
+def _timed(fn):
+    import time
+
+    t = time.perf_counter()
+    fn()
+    return time.perf_counter() - t

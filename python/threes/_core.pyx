@@ -944,3 +944,11 @@ def tt_rollouts(TTStateBase start, policies, uint64_t seed, int64_t n, int32_t[:
             returns[i, q] = ret[q]
         moves[i] = m
         truncated[i] = s.truncated
+
+
+def tt_bench_solver(uint64_t seed, int hands, bint solve=True):
+    """th3_bench_solver with the GIL released (a benchmark helper)."""
+    cdef uint64_t r
+    with nogil:
+        r = th3_bench_solver(seed, hands, solve)
+    return r

@@ -96,6 +96,8 @@ def _policies(spec: str, n: int) -> List[str]:
 
 
 def cmd_simulate(args: argparse.Namespace, con: Console) -> int:
+    if args.game == "three-thirteen":
+        return tt_simulate(args, con)
     if args.games < 1:
         raise CliError(f"--games must be at least 1, not {args.games}")
     if args.threads is not None and not 1 <= args.threads <= _core.MAX_THREADS:
@@ -252,6 +254,8 @@ def _pile_line(state: State) -> Text:
 
 
 def cmd_play(args: argparse.Namespace, con: Console, read=input) -> int:
+    if args.game == "three-thirteen":
+        return tt_play(args, con, read)
     game = _game(args)
     n = game.num_players()
     if not 0 <= args.seat < n:
@@ -343,6 +347,170 @@ def cmd_play(args: argparse.Namespace, con: Console, read=input) -> int:
     return 0
 
 
+# ---------------------------------------------------------- Three Thirteen --
+_TT_BOOLS = ("all_wild_melds", "rediscard_taken", "go_out_first_turn")
+
+
+def _tt_game(args: argparse.Namespace):
+    from . import three_thirteen as tt
+
+    kw: Dict[str, Any] = {}
+    for item in args.set or ():
+        name, sep, value = item.partition("=")
+        name = name.strip().replace("-", "_")
+        value = value.strip()
+        if not sep:
+            raise CliError(f"--set takes NAME=VALUE, not {item!r}")
+        if name in ("decks", "jokers"):
+            try:
+                kw[name] = int(value)
+            except ValueError:
+                raise CliError(f"{name} takes a whole number, not {value!r}") from None
+        elif name in _TT_BOOLS:
+            if value.lower() not in ("true", "false", "yes", "no", "1", "0"):
+                raise CliError(f"{name} takes true or false, not {value!r}")
+            kw[name] = value.lower() in ("true", "yes", "1")
+        elif name == "ace":
+            kw[name] = value.lower()
+        elif name == "wild_penalty":
+            kw[name] = 20 if value == "20" else value.lower()
+        else:
+            raise CliError(f"unknown Three Thirteen option {name!r}: decks, jokers, ace, all_wild_melds, "
+                           "wild_penalty, rediscard_taken, go_out_first_turn")
+    if args.rules != "threes":
+        raise CliError("--rules names a Shithead preset; Three Thirteen takes --set NAME=VALUE options")
+    try:
+        return tt.Game(args.players, max_moves=getattr(args, "max_moves", None), **kw)
+    except (TypeError, ValueError) as exc:
+        raise CliError(str(exc)) from None
+
+
+def tt_simulate(args: argparse.Namespace, con: Console) -> int:
+    from . import three_thirteen as tt
+
+    if args.games < 1:
+        raise CliError(f"--games must be at least 1, not {args.games}")
+    if args.plot:
+        raise CliError("--plot draws the threes figures; for three-thirteen use --json")
+    game = _tt_game(args)
+    names = [p.strip().lower() for p in args.policy.split(",") if p.strip()]
+    try:
+        import time
+
+        t0 = time.perf_counter()
+        r = tt.rollouts(game, args.games, names if len(names) > 1 else names[0], args.seed)
+        seconds = time.perf_counter() - t0
+    except (TypeError, ValueError) as exc:
+        raise CliError(str(exc)) from None
+    n = game.num_players()
+    summary = {"game": "three-thirteen", "players": n, "games": r.num_games, "seed": r.seed,
+               "policies": list(r.policies), "options": game.options(), "win_rate": r.win_rate.tolist(),
+               "mean_score": r.mean_score.tolist(), "mean_moves": r.mean_moves,
+               "truncated": int(r.truncated.sum()), "seconds": seconds, "games_per_second": r.num_games / seconds}
+    if args.json:
+        print(json.dumps(summary, indent=2))
+    else:
+        t = Table(title=f"{r.num_games:,} games of Three Thirteen, {n} players, seed {r.seed}")
+        for col in ("seat", "policy", "win (lowest total)", "mean total"):
+            t.add_column(col, justify="left" if col == "policy" else "right")
+        for q in range(n):
+            t.add_row(str(q), r.policies[q], f"{r.win_rate[q]:.1%}", f"{r.mean_score[q]:.1f}")
+        con.print(t)
+        con.print(f"moves per game: {r.mean_moves:,.1f}   truncated games: {int(r.truncated.sum())}   "
+                  f"{r.num_games / seconds:,.0f} games/s")
+    return 0
+
+
+def tt_play(args: argparse.Namespace, con: Console, read=input) -> int:
+    import random
+
+    from . import three_thirteen as tt
+
+    game = _tt_game(args)
+    n = game.num_players()
+    if not 0 <= args.seat < n:
+        raise CliError(f"--seat must be a seat in 0..{n - 1}, not {args.seat}")
+    specs = [b.strip() for b in args.bots.split(",") if b.strip()]
+    specs = specs * (n - 1) if len(specs) == 1 else specs
+    if len(specs) != n - 1:
+        raise CliError(f"--bots takes one bot or one per other seat ({n - 1}), not {len(specs)}")
+    try:
+        others = iter([make_bot(sp, seed=args.seed + i) for i, sp in enumerate(specs)])
+    except (TypeError, ValueError) as exc:
+        raise CliError(str(exc)) from None
+    bots = [None if q == args.seat else next(others) for q in range(n)]
+    rng = random.Random(args.seed)
+    state = game.new_initial_state(args.seed)
+    con.print(f"threes play: Three Thirteen, {n} players, you are seat {args.seat}. Type a move's number or "
+              "notation (stock, take, discard 7h, out 7h), 'help' or 'quit'.")
+    shown_round = 0
+    while not state.is_terminal():
+        p = state.current_player()
+        if state.round() != shown_round:
+            shown_round = state.round()
+            con.print(f"\n[bold]round {shown_round}[/bold]: {shown_round + 2} cards, wild {state.wild_rank()}; "
+                      f"scores {state.scores()}")
+        if p != args.seat:
+            a = bots[p].step(state.resample_from_infostate(p, rng.getrandbits(64)))
+            con.print(f"seat {p} ({bots[p].name}): {state.action_to_string(a)}")
+            state.apply_action(a)
+            continue
+        hand = Text("your hand: ")
+        for i, c in enumerate(state.hand(args.seat)):
+            hand.append((" " if i else "") + c[0].replace("T", "10") + _SUIT_SYMBOL.get(c[1], "\u2605"),
+                        style="bold red" if c[1] in _RED else "bold")
+        con.print(hand, f"  deadwood {state.deadwood(args.seat)}")
+        pile = state.discard_pile()
+        con.print(f"discard top: {pile[-1] if pile else '-'}   stock: {state.stock_size()}")
+        legal = state.legal_actions()
+        moves = Text("your moves: ")
+        for i, a in enumerate(legal):
+            moves.append(f"[{i + 1}] ", style="cyan")
+            moves.append(state.action_to_string(a) + "  ")
+        con.print(moves)
+        while True:
+            try:
+                text = read("your move> ").strip()
+            except EOFError:
+                con.print("\nbye")
+                return 1
+            if not text:
+                continue
+            if text.lower() in ("q", "quit", "exit"):
+                con.print("bye")
+                return 1
+            if text.lower() in ("h", "help", "?"):
+                con.print("Type the number in brackets, or: stock (draw from the stock), take (the top discard), "
+                          "discard 7h, out 7h (go out, discarding 7h).")
+                continue
+            if text.isdigit():
+                k = int(text)
+                if not 1 <= k <= len(legal):
+                    con.print(f"[red]no move number {k}: choose 1 to {len(legal)}[/red]")
+                    continue
+                action = legal[k - 1]
+            else:
+                try:
+                    action = state.string_to_action(text)
+                except (TypeError, ValueError) as exc:
+                    con.print(Text(f"cannot read {text!r}: {exc}", style="red"))
+                    continue
+            if action not in legal:
+                con.print(Text(f"{state.action_to_string(action)} is not legal now: choose one of the moves listed",
+                               style="red"))
+                continue
+            said = state.action_to_string(action)
+            state.apply_action(action)
+            con.print(f"you: {said}")
+            break
+    totals = state.scores()
+    order = sorted(range(n), key=lambda q: totals[q])
+    names = ["you" if q == args.seat else f"seat {q} ({bots[q].name})" for q in range(n)]
+    con.print("final totals: " + ", ".join(f"{names[q]} {totals[q]}" for q in order))
+    con.print("finishing order: " + ", ".join(f"{k + 1}. {names[q]}" for k, q in enumerate(order)))
+    return 0
+
+
 # -------------------------------------------------------------------- main --
 def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="threes", description="The threes-core engine for the Shithead family.",
@@ -353,6 +521,10 @@ def _parser() -> argparse.ArgumentParser:
 
     def common(p: argparse.ArgumentParser, players: bool = True) -> None:
         p.add_argument("--no-color", action="store_true", default=argparse.SUPPRESS, help="plain text output")
+        if players:
+            p.add_argument("--game", default="threes", choices=("threes", "three-thirteen"),
+                           help="threes (the Shithead family, default) or three-thirteen (the rummy); "
+                                "for three-thirteen, --set takes its options (decks, jokers, ace, ...)")
         if players:
             p.add_argument("--players", type=int, default=4, help="number of players (default 4)")
         p.add_argument("--rules", default="threes", help=f"preset: {', '.join(PRESETS)} (default threes)")

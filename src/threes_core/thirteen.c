@@ -430,3 +430,33 @@ uint32_t th3_rollout_round(th3_state *s, const uint8_t *policies, th_rng *rng) {
   while (s->phase != TH3_PHASE_OVER && s->round == round) th3_apply_legal(s, th3_policy_action(s, policies[s->current], rng));
   return s->move_count - start;
 }
+
+uint64_t th3_bench_solver(uint64_t seed, int hands, int solve) {
+  th_rng rng;
+  th_rng_seed(&rng, seed);
+  th3_meld_options o = {0, 1, 0};
+  uint64_t sum = 0;
+  for (int i = 0; i < hands; i++) {
+    int wr = 1 + (int)th_rng_below(&rng, 13), w = i % 9;
+    uint8_t rank[TH3_MAX_HAND], suit[TH3_MAX_HAND];
+    for (int c = 0; c < TH3_MAX_HAND; c++) {
+      if (c < w) { /* a wild card: a joker or a card of the wild rank */
+        int joker = th_rng_below(&rng, 4) == 0;
+        rank[c] = (uint8_t)(joker ? 0 : wr);
+        suit[c] = (uint8_t)th_rng_below(&rng, 4);
+      } else { /* a natural card: any rank but the wild one */
+        int r = 1 + (int)th_rng_below(&rng, 12);
+        rank[c] = (uint8_t)(r >= wr ? r + 1 : r);
+        suit[c] = (uint8_t)th_rng_below(&rng, 4);
+      }
+    }
+    if (solve) {
+      th3_arrangement a;
+      th3_min_deadwood(rank, suit, TH3_MAX_HAND, wr, &o, &a, NULL);
+      sum += (uint64_t)a.deadwood;
+    } else {
+      sum += rank[i % TH3_MAX_HAND];
+    }
+  }
+  return sum;
+}

@@ -130,4 +130,12 @@ uint32_t th3_rollout_round(th3_state *s, const uint8_t *policies, th_rng *rng);
 /* Returns as th3_returns, from the totals so far, whether or not it is over. */
 void th3_standings(const th3_state *s, double *out);
 
+/* A benchmark of the solver: `hands` random 14-card hands from two decks
+ * with jokers, each with 0..8 wild cards (hand i: w = i % 9) and a random
+ * wild rank, solved with th3_min_deadwood; returns the sum of the deadwoods
+ * (a checksum). The hands are made before the clock matters: see the
+ * benchmark in benchmarks/, which times the whole call and subtracts
+ * th3_bench_hands, the same loop without the solver. */
+uint64_t th3_bench_solver(uint64_t seed, int hands, int solve);
+
 #endif
