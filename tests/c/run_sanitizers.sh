@@ -24,7 +24,7 @@ fi
 start=$(date +%s)
 rm -rf "$BUILD_DIR"
 cmake -S . -B "$BUILD_DIR" -DTHREES_BUILD_C_TESTS=ON -DTHREES_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
-cmake --build "$BUILD_DIR" --target threes_engine_test --parallel 2
+cmake --build "$BUILD_DIR" --target threes_engine_test threes_meld_test --parallel 2
 
 exe="$BUILD_DIR/threes_engine_test"
 if [[ ! -x "$exe" ]]; then
@@ -67,6 +67,18 @@ for ((k = 0; k < PARTS; k++)); do
     status=1
   fi
 done
+
+# The Three Thirteen meld solver against its brute force (tests/c/test_meld.c).
+meld_rc=0
+"$BUILD_DIR/threes_meld_test" --hands "${MELD_HANDS:-6000}" --big "${MELD_BIG:-100}" --timing 0 \
+  >"$logs/meld.out" 2>"$logs/meld.err" || meld_rc=$?
+echo "==================== meld solver (exit code $meld_rc) ===================="
+tail -n 15 "$logs/meld.out"
+if [[ -s "$logs/meld.err" ]]; then cat "$logs/meld.err"; fi
+if [[ $meld_rc -ne 0 ]] || grep -qE "ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:" "$logs/meld.err"; then
+  echo "meld solver test: FAILED" >&2
+  status=1
+fi
 
 sum_field() { # sums the first number after $1 over the parts' outputs
   cat "$logs"/part*.out | sed -n "s/^$1\([0-9][0-9]*\).*/\1/p" | awk '{s += $1} END {print s + 0}'

@@ -59,6 +59,7 @@
 
 #include "threes.h"
 #include "bits.h" /* internal: the uniform play choice is tested directly */
+#include "thirteen.h"
 
 #if defined(__unix__)
 #include <signal.h>
@@ -1527,6 +1528,71 @@ static void unit_imperfect_information(long long games) {
   unit_end("%lld resamples, %lld searches", resamples, searches);
 }
 
+/* Three Thirteen (thirteen.h): games with random and greedy seats under
+ * random options, th3_state_check after every move, every legal action is
+ * th3_is_legal and an illegal one is refused without a change; resampling
+ * keeps the observer's hand and the invariants; the same seed gives the same
+ * game. */
+static void unit_three_thirteen(long long games) {
+  unit_begin("Three Thirteen games");
+  static th3_state s, t, u;
+  uint16_t legal[TH3_NUM_ACTIONS];
+  th_rng g;
+  th_rng_seed(&g, UINT64_C(0x3313));
+  long long moves = 0, finished = 0;
+  for (long long i = 0; i < games; i++) {
+    if (!mine(i)) continue;
+    int n = range(&g, 2, 5);
+    th3_options o;
+    th3_options_default(n, &o);
+    o.jokers = (uint8_t)below(&g, 3);
+    o.meld.ace_either = (uint8_t)below(&g, 2);
+    o.meld.all_wild_melds = (uint8_t)below(&g, 2);
+    o.meld.wild_penalty_20 = (uint8_t)below(&g, 2);
+    o.rediscard_taken = (uint8_t)below(&g, 2);
+    o.go_out_first_turn = (uint8_t)below(&g, 2);
+    th_error e;
+    c_game = i;
+    c_players = n;
+    CHECK(th3_new_game(&s, &o, n, (uint64_t)i, 4000, &e) == TH_OK, "%s", e.msg);
+    th3_new_game(&u, &o, n, (uint64_t)i, 4000, NULL);
+    CHECK(memcmp(&s, &u, sizeof s) == 0, "the same seed dealt two different games");
+    uint8_t pol[TH3_MAX_PLAYERS];
+    for (int q = 0; q < TH3_MAX_PLAYERS; q++) pol[q] = (uint8_t)(i % 3 == 0 ? 0 : below(&g, 2) ? 1 : 0);
+    while (s.phase != TH3_PHASE_OVER) {
+      int nl = th3_legal_actions(&s, legal);
+      CHECK(nl > 0, "no legal action");
+      for (int k = 0; k < nl; k++) CHECK(th3_is_legal(&s, legal[k]), "listed action %d is not legal", legal[k]);
+      int bad = (int)below(&g, TH3_NUM_ACTIONS + 4) - 2;
+      if (!th3_is_legal(&s, bad)) {
+        memcpy(&t, &s, sizeof t);
+        CHECK(th3_apply_action(&s, bad, &e) != TH_OK && memcmp(&t, &s, sizeof t) == 0,
+              "illegal action %d accepted or changed the state", bad);
+      }
+      if (moves % 97 == 0) {
+        memcpy(&t, &s, sizeof t);
+        th_rng rr;
+        th_rng_seed(&rr, (uint64_t)moves);
+        int p = (int)below(&g, (uint32_t)n);
+        CHECK(th3_resample(&t, p, &rr, &e) == TH_OK && th3_state_check(&t, &e) == TH_OK, "resample: %s", e.msg);
+        CHECK(memcmp(t.hand[p], s.hand[p], sizeof s.hand[p]) == 0 && t.discard_len == s.discard_len &&
+              t.stock_len == s.stock_len, "resampling changed what seat %d sees", p);
+      }
+      int a = th3_policy_action(&s, pol[s.current], &g);
+      CHECK(th3_apply_action(&s, a, &e) == TH_OK, "policy action %d refused: %s", a, e.msg);
+      CHECK(th3_state_check(&s, &e) == TH_OK, "after action %d: %s", a, e.msg);
+      moves++;
+    }
+    finished += !s.truncated;
+    double r[TH3_MAX_PLAYERS], sum = 0;
+    th3_returns(&s, r);
+    for (int q = 0; q < n; q++) sum += r[q];
+    CHECK(sum > -1e-9 && sum < 1e-9, "returns do not sum to 0");
+  }
+  c_game = -1;
+  unit_end("%lld moves, %lld games finished", moves, finished);
+}
+
 /* A call with a bad player count; returns 0 when it is rejected. */
 struct deal_args {
   const th_rules *r;
@@ -1902,6 +1968,7 @@ int main(int argc, char **argv) {
   if (g_part == 0) unit_swap_choice(scaled(400));
   if (g_part == 1 || g_nparts == 1) unit_uniform_play(scaled(200000));
   unit_imperfect_information(scaled(600));
+  unit_three_thirteen(scaled(40));
   for (int i = 0; i < nc; i++) run_config(&cfgs[i], i);
   unit_setup_garbage(scaled(8000));
   unit_setup_roundtrip(scaled(2000));
