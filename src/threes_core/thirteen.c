@@ -330,6 +330,18 @@ int th3_state_check(const th3_state *s, th_error *e) {
     th_set_error(e, TH_ERR_SETUP, "round, dealer, phase or current player out of range");
     return TH_ERR_SETUP;
   }
+  for (int q = 0; q < n; q++)
+    if (s->hand_len[q] > TH3_MAX_HAND) {
+      th_set_error(e, TH_ERR_SETUP, "seat %d holds %d cards: at most %d", q, s->hand_len[q], TH3_MAX_HAND);
+      return TH_ERR_SETUP;
+    }
+  if ((s->out_seat != TH3_NO_SEAT && s->out_seat >= n) || s->final_turns >= n || (s->out_mask >> n) ||
+      (s->taken_kind != TH3_NO_KIND && s->taken_kind >= TH3_NUM_KINDS) ||
+      (s->out_seat == TH3_NO_SEAT && (s->final_turns || s->out_mask))) {
+    th_set_error(e, TH_ERR_SETUP, "the going-out fields (out seat, final turns, out mask) or the taken card are "
+                 "out of range");
+    return TH_ERR_SETUP;
+  }
   if (e) e->code = TH_OK;
   return TH_OK;
 }
