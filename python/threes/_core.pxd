@@ -278,6 +278,7 @@ cdef extern from "thirteen.h" nogil:
     uint32_t th3_rollout(th3_state *s, const uint8_t *policies, th_rng *rng)
     uint32_t th3_rollout_round(th3_state *s, const uint8_t *policies, th_rng *rng)
     void th3_standings(const th3_state *s, double *out)
+    void th3_round_margin(const th3_state *s, int round, double *out)
     uint64_t th3_bench_solver(uint64_t seed, int hands, int solve)
 
 

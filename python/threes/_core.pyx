@@ -908,13 +908,13 @@ def tt_rollouts(TTStateBase start, policies, uint64_t seed, int64_t n, int32_t[:
     """n games from `start` (each resampled from `observer`'s view when >= 0),
     game i with rng th_batch_rng(seed, i), with the GIL released per game.
     round_only: play to the end of the current round only; returns are then
-    the standings by the totals (th3_standings)."""
+    the round's score margins (th3_round_margin), for search."""
     cdef th3_state s
     cdef th_rng rng
     cdef uint8_t pol[8]
     cdef double ret[8]
     cdef int64_t i
-    cdef int q, np_ = start.s.num_players
+    cdef int q, np_ = start.s.num_players, r0 = start.s.round
     cdef uint32_t m
     policies = list(policies)
     if len(policies) != np_:
@@ -936,7 +936,7 @@ def tt_rollouts(TTStateBase start, policies, uint64_t seed, int64_t n, int32_t[:
             else:
                 m = th3_rollout(&s, pol, &rng)
         if round_only:
-            th3_standings(&s, ret)
+            th3_round_margin(&s, r0, ret)
         else:
             th3_returns(&s, ret)
         for q in range(np_):

@@ -166,7 +166,8 @@ def _generic_ismcts(root, bot: "ISMCTSBot", seed: int):
     resample_from_infostate, UCB over the legal children, expand one, roll
     out in C, back up each mover's return. A Three Thirteen rollout plays to
     the end of the current round (greedy, or the bot's rollout policy) and
-    scores the standings by total score, since a whole game is long."""
+    values it by each seat's score margin in that round (th3_round_margin),
+    since a whole game is long."""
     import math
     import time
 

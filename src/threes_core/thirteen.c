@@ -472,3 +472,14 @@ uint64_t th3_bench_solver(uint64_t seed, int hands, int solve) {
   }
   return sum;
 }
+
+void th3_round_margin(const th3_state *s, int round, double *out) {
+  int n = s->num_players;
+  if (n < 2 || round < 1 || round > TH3_ROUNDS) return;
+  double sum = 0;
+  for (int q = 0; q < n; q++) sum += s->round_score[round - 1][q];
+  for (int q = 0; q < n; q++) {
+    double own = s->round_score[round - 1][q], others = (sum - own) / (n - 1), v = (others - own) / 10.0;
+    out[q] = v > 1.0 ? 1.0 : v < -1.0 ? -1.0 : v;
+  }
+}

@@ -129,6 +129,10 @@ uint32_t th3_rollout(th3_state *s, const uint8_t *policies, th_rng *rng);
 uint32_t th3_rollout_round(th3_state *s, const uint8_t *policies, th_rng *rng);
 /* Returns as th3_returns, from the totals so far, whether or not it is over. */
 void th3_standings(const th3_state *s, double *out);
+/* The value of a scored round for search: for each seat, the mean score of
+ * the others less its own, over 10, clipped to [-1, 1] (a round's scores
+ * say far more about the moves of that round than the standings do). */
+void th3_round_margin(const th3_state *s, int round, double *out);
 
 /* A benchmark of the solver: `hands` random 14-card hands from two decks
  * with jokers, each with 0..8 wild cards (hand i: w = i % 9) and a random
