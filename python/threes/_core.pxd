@@ -284,4 +284,4 @@ cdef extern from "thirteen.h" nogil:
 
 cdef class TTStateBase:
     cdef th3_state s
-    cdef list _history
+    cdef public list _history

@@ -117,6 +117,7 @@ def tt_rollouts(start: TTStateBase, policies: Any, seed: int, n: int, totals: An
 
 @disjoint_base
 class TTStateBase:
+    _history: List[int]
     @classmethod
     def _new(cls, num_players: int, opts: Dict[str, Any], seed: int, max_moves: int) -> Any: ...
     def _options(self) -> Dict[str, Any]: ...

@@ -374,6 +374,8 @@ def rollouts(start: Union[Game, State], n: int, policy: Union[str, Sequence[str]
     cards before each game). Policies: random, greedy (C)."""
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
         raise ValueError(f"n must be an int >= 0, not {n!r}")
+    if not isinstance(start, (Game, State)):
+        raise TypeError(f"rollouts takes a three_thirteen.Game or State, not {type(start).__name__}")
     seed = _seed64(seed)
     names = [policy] if isinstance(policy, str) else list(policy)
     np_ = start.num_players()
