@@ -89,7 +89,8 @@ class TournamentResult:
             f"{self.rules}, {self.num_players} players, seed {self.seed}, {self.truncated} truncated, "
             f"{self.seconds:.0f} s; 95% confidence intervals over deals",
             "",
-            "| bot | mean place (0 = first out) | win rate | shithead rate |",
+            "| bot | mean place (0 = first out) | win rate | shithead rate |" if self.rules != "three-thirteen"
+            else "| bot | mean place (0 = lowest total) | win rate | last place rate |",
             "|---|---|---|---|",
         ]
         for s in rows:
