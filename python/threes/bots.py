@@ -20,6 +20,7 @@ Writing a bot::
 """
 from __future__ import annotations
 
+import abc
 import random
 from typing import List, Optional, Sequence
 
@@ -32,7 +33,7 @@ from .rollouts import POLICIES
 __all__ = ["Bot", "RandomBot", "GreedyBot", "HeuristicBot", "ISMCTSBot", "PolicyBot", "play_game", "make_bot"]
 
 
-class Bot:
+class Bot(abc.ABC):
     """Base class (optional: any object with ``name`` and ``step`` will do)."""
 
     name = "bot"
@@ -40,8 +41,9 @@ class Bot:
     def reset(self, seed: Optional[int] = None) -> None:
         """Called before each game with a seed for the bot's own randomness."""
 
-    def step(self, state: State) -> int:  # pragma: no cover - interface
-        raise NotImplementedError
+    @abc.abstractmethod
+    def step(self, state: State) -> int:
+        """The action to play: a legal action id of ``state``."""
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name}>"

@@ -253,6 +253,45 @@ def _pile_line(state: State) -> Text:
     return line
 
 
+def _play_human_move(con: Console, read, state, legal: List[int], help_text: str) -> bool:
+    """Asks for a move until a legal one is typed (its number or notation)
+    and plays it; False when the player quits (quit, or end of input)."""
+    while True:
+        try:
+            text = read("your move> ").strip()
+        except EOFError:
+            con.print("\nbye")
+            return False
+        if not text:
+            continue
+        if text.lower() in ("q", "quit", "exit"):
+            con.print("bye")
+            return False
+        if text.lower() in ("h", "help", "?"):
+            con.print(help_text)
+            continue
+        if text.isdigit():
+            k = int(text)
+            if not 1 <= k <= len(legal):
+                con.print(f"[red]no move number {k}: choose 1 to {len(legal)}[/red]")
+                continue
+            action = legal[k - 1]
+        else:
+            try:
+                action = state.string_to_action(text)
+            except (TypeError, ValueError) as exc:
+                con.print(Text(f"cannot read {text!r}: {exc}", style="red"))
+                continue
+        said = state.action_to_string(action)  # read against the position it is played in
+        try:
+            state.apply_action(action)
+        except IllegalActionError:
+            con.print(Text(f"{said} is not legal now: choose one of the moves listed", style="red"))
+            continue
+        con.print(f"you: {said}")
+        return True
+
+
 def cmd_play(args: argparse.Namespace, con: Console, read=input) -> int:
     if args.game == "three-thirteen":
         return tt_play(args, con, read)
@@ -297,44 +336,10 @@ def cmd_play(args: argparse.Namespace, con: Console, read=input) -> int:
             moves.append(f"[{i + 1}] ", style="cyan")
             moves.append(state.action_to_string(a) + "  ")
         con.print(moves)
-        while True:
-            try:
-                raw = read("your move> ")
-            except EOFError:
-                con.print("\nbye")
-                return 1
-            text = raw.strip()
-            if not text:
-                continue
-            if text.lower() in ("q", "quit", "exit"):
-                con.print("bye")
-                return 1
-            if text.lower() in ("h", "help", "?"):
-                con.print("Type the number in brackets, or the notation: 7x2 (two 7s), up 7x1 (from face up), "
-                          "blind 0 (turn over slot 0), pickup, swap 7TA (keep 7, T, A face up).")
-                continue
-            action: Optional[int] = None
-            if text.isdigit():
-                k = int(text)
-                if 1 <= k <= len(legal):
-                    action = legal[k - 1]
-                else:
-                    con.print(f"[red]no move number {k}: choose 1 to {len(legal)}[/red]")
-                    continue
-            else:
-                try:
-                    action = state.string_to_action(text)
-                except (TypeError, ValueError) as exc:
-                    con.print(Text(f"cannot read {text!r}: {exc}", style="red"))
-                    continue
-            said = state.action_to_string(action)  # read against the position it is played in
-            try:
-                state.apply_action(action)
-            except IllegalActionError:
-                con.print(Text(f"{said} is not legal now: choose one of the moves listed", style="red"))
-                continue
-            con.print(f"you: {said}")
-            break
+        if not _play_human_move(con, read, state, legal,
+                                "Type the number in brackets, or the notation: 7x2 (two 7s), up 7x1 (from face "
+                                "up), blind 0 (turn over slot 0), pickup, swap 7TA (keep 7, T, A face up)."):
+            return 1
     con.print()
     con.print(render_table(state, args.seat))
     order = state.finish_order()
@@ -468,41 +473,10 @@ def tt_play(args: argparse.Namespace, con: Console, read=input) -> int:
             moves.append(f"[{i + 1}] ", style="cyan")
             moves.append(state.action_to_string(a) + "  ")
         con.print(moves)
-        while True:
-            try:
-                text = read("your move> ").strip()
-            except EOFError:
-                con.print("\nbye")
-                return 1
-            if not text:
-                continue
-            if text.lower() in ("q", "quit", "exit"):
-                con.print("bye")
-                return 1
-            if text.lower() in ("h", "help", "?"):
-                con.print("Type the number in brackets, or: stock (draw from the stock), take (the top discard), "
-                          "discard 7h, out 7h (go out, discarding 7h).")
-                continue
-            if text.isdigit():
-                k = int(text)
-                if not 1 <= k <= len(legal):
-                    con.print(f"[red]no move number {k}: choose 1 to {len(legal)}[/red]")
-                    continue
-                action = legal[k - 1]
-            else:
-                try:
-                    action = state.string_to_action(text)
-                except (TypeError, ValueError) as exc:
-                    con.print(Text(f"cannot read {text!r}: {exc}", style="red"))
-                    continue
-            if action not in legal:
-                con.print(Text(f"{state.action_to_string(action)} is not legal now: choose one of the moves listed",
-                               style="red"))
-                continue
-            said = state.action_to_string(action)
-            state.apply_action(action)
-            con.print(f"you: {said}")
-            break
+        if not _play_human_move(con, read, state, legal,
+                                "Type the number in brackets, or: stock (draw from the stock), take (the top "
+                                "discard), discard 7h, out 7h (go out, discarding 7h)."):
+            return 1
     totals = state.scores()
     order = sorted(range(n), key=lambda q: totals[q])
     names = ["you" if q == args.seat else f"seat {q} ({bots[q].name})" for q in range(n)]

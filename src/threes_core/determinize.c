@@ -34,12 +34,7 @@ int th_resample(th_state *s, int observer, th_rng *rng, th_error *e) {
       int id = th_card_id(c, kind);
       if (hidden(s->loc[id], observer) && n < TH_MAX_CARDS) pool[n++] = (uint8_t)id;
     }
-  for (int i = n - 1; i > 0; i--) {
-    int j = (int)th_rng_below(rng, (uint32_t)(i + 1));
-    uint8_t t = pool[i];
-    pool[i] = pool[j];
-    pool[j] = t;
-  }
+  th_shuffle_bytes(pool, n, rng);
   /* The hidden places in a fixed order; each takes the next card. */
   int next = 0;
   for (int q = 0; q < s->num_players; q++) {

@@ -46,4 +46,15 @@ static inline uint32_t th_rng_below(th_rng *r, uint32_t n) {
   return (uint32_t)((hi * (uint64_t)n) >> 32);
 }
 
+/* Fisher-Yates shuffle of n bytes: for i = n-1 down to 1, a[i] swaps with
+ * a[below(i + 1)]. Every order is equally likely (up to below's bias). */
+static inline void th_shuffle_bytes(uint8_t *a, int n, th_rng *r) {
+  for (int i = n - 1; i > 0; i--) {
+    int j = (int)th_rng_below(r, (uint32_t)(i + 1));
+    uint8_t t = a[i];
+    a[i] = a[j];
+    a[j] = t;
+  }
+}
+
 #endif

@@ -122,12 +122,7 @@ int th_state_deal(th_state *s, const th_rules *r, int num_players, int dealer, u
   }
   th_rng rng;
   th_rng_seed(&rng, seed);
-  for (int i = n - 1; i > 0; i--) {
-    int j = (int)th_rng_below(&rng, (uint32_t)(i + 1));
-    uint8_t t = deck[i];
-    deck[i] = deck[j];
-    deck[j] = t;
-  }
+  th_shuffle_bytes(deck, n, &rng);
 
   /* One card at a time from the top (the end of the array), starting at the
    * seat after the dealer: face-down slots, then face-up, then the hand. */

@@ -48,12 +48,7 @@ static void deal_round(th3_state *s) {
     for (int k = 0; k < 52; k++) deck[n++] = (uint8_t)k;
     for (int j = 0; j < s->opt.jokers && j < 2; j++) deck[n++] = (uint8_t)(52 + j);
   }
-  for (int i = n - 1; i > 0; i--) {
-    int j = (int)th_rng_below(&s->rng, (uint32_t)(i + 1));
-    uint8_t t = deck[i];
-    deck[i] = deck[j];
-    deck[j] = t;
-  }
+  th_shuffle_bytes(deck, n, &s->rng);
   memset(s->hand, 0, sizeof s->hand);
   memset(s->hand_len, 0, sizeof s->hand_len);
   memset(s->turns, 0, sizeof s->turns);
@@ -177,12 +172,7 @@ static void reshuffle(th3_state *s) {
   if (s->discard_len <= 1) return;
   int n = s->discard_len - 1;
   memcpy(s->stock, s->discard, (size_t)n);
-  for (int i = n - 1; i > 0; i--) {
-    int j = (int)th_rng_below(&s->rng, (uint32_t)(i + 1));
-    uint8_t t = s->stock[i];
-    s->stock[i] = s->stock[j];
-    s->stock[j] = t;
-  }
+  th_shuffle_bytes(s->stock, n, &s->rng);
   s->stock_len = (uint16_t)n;
   s->discard[0] = s->discard[n];
   s->discard_len = 1;
@@ -366,12 +356,7 @@ int th3_resample(th3_state *s, int observer, th_rng *rng, th_error *e) {
   n = 0;
   for (int k = 0; k < TH3_NUM_KINDS; k++)
     for (int c = 0; c < cnt[k]; c++) pool[n++] = (uint8_t)k;
-  for (int i = n - 1; i > 0; i--) {
-    int j = (int)th_rng_below(rng, (uint32_t)(i + 1));
-    uint8_t t = pool[i];
-    pool[i] = pool[j];
-    pool[j] = t;
-  }
+  th_shuffle_bytes(pool, n, rng);
   int next = 0;
   for (int q = 0; q < s->num_players; q++) {
     if (q == observer) continue;
