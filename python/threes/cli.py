@@ -253,9 +253,16 @@ def _pile_line(state: State) -> Text:
     return line
 
 
-def _play_human_move(con: Console, read, state, legal: List[int], help_text: str) -> bool:
-    """Asks for a move until a legal one is typed (its number or notation)
-    and plays it; False when the player quits (quit, or end of input)."""
+def _play_human_move(con: Console, read, state, help_text: str) -> bool:
+    """Lists the legal moves with numbers, asks until a legal one is typed
+    (its number or notation) and plays it; False when the player quits (quit,
+    or end of input)."""
+    legal = state.legal_actions()
+    moves = Text("your moves: ")
+    for i, a in enumerate(legal):
+        moves.append(f"[{i + 1}] ", style="cyan")
+        moves.append(state.action_to_string(a) + "  ")
+    con.print(moves)
     while True:
         try:
             text = read("your move> ").strip()
@@ -330,13 +337,7 @@ def cmd_play(args: argparse.Namespace, con: Console, read=input) -> int:
         con.print()
         con.print(render_table(state, args.seat))
         con.print(_pile_line(state))
-        legal = state.legal_actions()
-        moves = Text("your moves: ")
-        for i, a in enumerate(legal):
-            moves.append(f"[{i + 1}] ", style="cyan")
-            moves.append(state.action_to_string(a) + "  ")
-        con.print(moves)
-        if not _play_human_move(con, read, state, legal,
+        if not _play_human_move(con, read, state,
                                 "Type the number in brackets, or the notation: 7x2 (two 7s), up 7x1 (from face "
                                 "up), blind 0 (turn over slot 0), pickup, swap 7TA (keep 7, T, A face up)."):
             return 1
@@ -467,13 +468,7 @@ def tt_play(args: argparse.Namespace, con: Console, read=input) -> int:
         con.print(hand, f"  deadwood {state.deadwood(args.seat)}")
         pile = state.discard_pile()
         con.print(f"discard top: {pile[-1] if pile else '-'}   stock: {state.stock_size()}")
-        legal = state.legal_actions()
-        moves = Text("your moves: ")
-        for i, a in enumerate(legal):
-            moves.append(f"[{i + 1}] ", style="cyan")
-            moves.append(state.action_to_string(a) + "  ")
-        con.print(moves)
-        if not _play_human_move(con, read, state, legal,
+        if not _play_human_move(con, read, state,
                                 "Type the number in brackets, or: stock (draw from the stock), take (the top "
                                 "discard), discard 7h, out 7h (go out, discarding 7h)."):
             return 1
