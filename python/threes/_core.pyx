@@ -887,6 +887,16 @@ cdef class TTStateBase:
             _raise(&e)
         return c
 
+    def _round_margin(self, int round):
+        """th3_round_margin of a scored round (1..11), for search."""
+        cdef double out[8]
+        cdef int q
+        if not 1 <= round <= TH3_ROUNDS or round > self.s.round or (round == self.s.round and
+                                                                      self.s.phase != TH3_PHASE_OVER):
+            raise ValueError(f"round {round} has not been scored")
+        th3_round_margin(&self.s, round, out)
+        return [out[q] for q in range(self.s.num_players)]
+
     def _policy_action(self, int policy, uint64_t seed):
         cdef th_rng rng
         if not 0 <= policy < TH3_NUM_POLICIES:

@@ -167,7 +167,8 @@ def _generic_ismcts(root, bot: "ISMCTSBot", seed: int):
     package's game API (Three Thirteen): determinize with
     resample_from_infostate, UCB over the legal children, expand one, roll
     out in C, back up each mover's return. A Three Thirteen rollout plays to
-    the end of the current round (greedy, or the bot's rollout policy) and
+    the end of the current round with the greedy policy (whatever the bot's
+    rollout_policy, which is for Shithead) and
     values it by each seat's score margin in that round (th3_round_margin),
     since a whole game is long."""
     import math
@@ -179,12 +180,14 @@ def _generic_ismcts(root, bot: "ISMCTSBot", seed: int):
         raise ValueError("the game is over: there is no move to search for")
     rng = random.Random(seed)
     observer = root.current_player()
-    policy = "greedy" if bot.rollout_policy not in tt.POLICIES else bot.rollout_policy
-    ids = [tt.POLICIES.index(policy)] * root.num_players()
+    # Always greedy: random Three Thirteen players almost never go out, so a
+    # random rollout would rarely reach the end of the round.
+    ids = [tt.POLICIES.index("greedy")] * root.num_players()
     totals = np.zeros((1, root.num_players()), dtype=np.int32)
     ret = np.zeros((1, root.num_players()))
     moves, trunc = np.zeros(1, dtype=np.uint32), np.zeros(1, dtype=np.uint8)
     top = _Node(-1)
+    root_round = root.round()
     nodes, capacity = 1, len(bot._arena) // _core.ISMCTS_NODE_BYTES
     deadline = time.perf_counter() + bot.time_limit if bot.time_limit else None
     it = 0
@@ -215,8 +218,9 @@ def _generic_ismcts(root, bot: "ISMCTSBot", seed: int):
             d.apply_action(best)
             node = node.children[best]
             path.append(node)
-        if d.is_terminal():
-            r = d.returns()
+        if d.round() != root_round or d.is_terminal():
+            # the walk itself finished the root's round: value that round, not the next one
+            r = d.returns() if d.is_truncated() else d._round_margin(root_round)
         else:
             _core.tt_rollouts(d, ids, rng.getrandbits(64), 1, totals, moves, trunc, ret, -1, True)
             r = list(ret[0])
