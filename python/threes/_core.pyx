@@ -792,6 +792,12 @@ cdef class TTStateBase:
         th3_returns(&self.s, out)
         return [out[i] for i in range(self.s.num_players)]
 
+    def _round(self):
+        return self.s.round
+
+    def _phase_id(self):
+        return self.s.phase
+
     def _fields(self):
         """Every field, for to_dict, observations and the display (kinds for cards)."""
         cdef int q, k

@@ -171,14 +171,14 @@ class State(_core.TTStateBase):
     change nothing."""
 
     def round(self) -> int:
-        return self._fields()["round"]
+        return self._round()
 
     def wild_rank(self) -> str:
         return RANKS[self.round() + 1]
 
     @property
     def phase(self) -> str:
-        return _PHASES[self._fields()["phase"]]
+        return _PHASES[self._phase_id()]
 
     def hand(self, seat: int) -> List[str]:
         """The true cards of a seat's hand, sorted."""
