@@ -7,8 +7,13 @@ the other kind is deselected, not skipped.
 """
 import json
 import pathlib
+import sys
 
 import pytest
+
+# The pure-Python reference models (tests/reference/) are test oracles, not
+# product API: tests import them as reference.<game>_model.
+sys.path.insert(0, str(pathlib.Path(__file__).parent / "tests"))
 
 _FIGURES = {}
 

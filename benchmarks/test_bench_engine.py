@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import threes
-from threes.model import ModelState, play_random
+from reference.shithead_model import ModelState, play_random
 
 GAMES = 20000
 
@@ -169,7 +169,7 @@ def test_three_thirteen_solver(benchmark, figures):
     """The exact minimum-deadwood solver on random 14-card hands with 0 to 8
     wild cards (two decks with jokers), in C; the same loop without the
     solver (making the hands) is measured in the same run and subtracted."""
-    from threes import _core
+    from threes.shithead import _core
 
     hands = 200_000
     t_make = min(_timed(lambda: _core.tt_bench_solver(1, hands, False)) for _ in range(3))

@@ -1,19 +1,25 @@
-"""The hand-written stub python/threes/_core.pyi matches the compiled module,
-and the package ships it with py.typed (PEP 561)."""
+"""The hand-written stubs python/threes/<game>/_core.pyi match the compiled
+modules, and the package ships them with py.typed (PEP 561)."""
 import pathlib
 import subprocess
 import sys
 
+import pytest
+
 import threes
 
+MODULES = ["threes.shithead._core", "threes.three_thirteen._core"]
 
-def test_stub_matches_the_extension():
-    r = subprocess.run([sys.executable, "-m", "mypy.stubtest", "threes._core"], capture_output=True, text=True,
+
+@pytest.mark.parametrize("module", MODULES)
+def test_stub_matches_the_extension(module):
+    r = subprocess.run([sys.executable, "-m", "mypy.stubtest", module], capture_output=True, text=True,
                        timeout=300)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-2000:]
 
 
-def test_package_ships_py_typed_and_the_stub():
+def test_package_ships_py_typed_and_the_stubs():
     root = pathlib.Path(threes.__file__).parent
     assert (root / "py.typed").is_file()
-    assert (root / "_core.pyi").is_file()
+    for module in MODULES:
+        assert (root / module.split(".")[1] / "_core.pyi").is_file()

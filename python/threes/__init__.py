@@ -1,15 +1,22 @@
-"""threes: a fast engine for the Shithead family of card games.
+"""threes: a fast engine for the Shithead family of card games and for Three
+Thirteen, the rummy game.
 
 >>> import threes
 >>> game = threes.Game(num_players=4, rules="threes")
 >>> state = game.new_initial_state(seed=1)
 >>> state.current_player(), state.phase.value
 (0, 'swap')
+
+``import threes`` gives the Shithead API (threes.shithead), the bots and the
+tournament runner, and loads no user interface or adapter: ``threes.svg``,
+``threes.three_thirteen`` and the rest are imported on first use.
 """
-from .errors import IllegalActionError
-from .cards import Card, RANKS, SUITS, parse_cards, format_cards
-from .rules import Rules, PRESETS
-from .game import (
+import importlib as _importlib
+
+from threes.errors import IllegalActionError
+from threes.cards import Card, RANKS, SUITS, parse_cards, format_cards
+from threes.shithead.rules import Rules, PRESETS
+from threes.shithead.game import (
     DEFAULT_MAX_MOVES,
     STATE_SIZE_BYTES,
     TERMINAL_PLAYER_ID,
@@ -18,13 +25,26 @@ from .game import (
     Phase,
     State,
 )
-
-from .rollouts import POLICIES, RolloutResult, rollout, rollouts
-from . import bots, svg
-from .observation import Observation
-from .tournament import TournamentResult, tournament
+from threes.shithead.rollouts import POLICIES, RolloutResult, rollout, rollouts
+from threes.shithead.observation import Observation
+from threes import bots
+from threes.tournament import TournamentResult, tournament
 
 __version__ = "0.1.0"
+
+# Loaded on first use (PEP 562), so that ``import threes`` stays light.
+_LAZY_MODULES = ("svg", "three_thirteen", "ui", "adapters")
+
+
+def __getattr__(name):
+    if name in _LAZY_MODULES:
+        return _importlib.import_module("threes." + name)
+    raise AttributeError(f"module 'threes' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY_MODULES))
+
 
 __all__ = [
     "Card",

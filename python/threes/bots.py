@@ -26,9 +26,9 @@ from typing import List, Optional, Sequence
 
 import numpy as np
 
-from . import _core
-from .game import State, _seed64
-from .rollouts import POLICIES
+from threes.shithead import _core
+from threes.shithead.game import State, _seed64
+from threes.shithead.rollouts import POLICIES
 
 __all__ = ["Bot", "RandomBot", "GreedyBot", "HeuristicBot", "ISMCTSBot", "PolicyBot", "play_game", "make_bot"]
 
@@ -174,7 +174,7 @@ def _generic_ismcts(root, bot: "ISMCTSBot", seed: int):
     import math
     import time
 
-    from . import three_thirteen as tt
+    from threes.three_thirteen import game as tt
 
     if root.is_terminal():
         raise ValueError("the game is over: there is no move to search for")
@@ -222,7 +222,7 @@ def _generic_ismcts(root, bot: "ISMCTSBot", seed: int):
             # the walk itself finished the root's round: value that round, not the next one
             r = d.returns() if d.is_truncated() else d._round_margin(root_round)
         else:
-            _core.tt_rollouts(d, ids, rng.getrandbits(64), 1, totals, moves, trunc, ret, -1, True)
+            tt._core.run_rollouts(d, ids, rng.getrandbits(64), 1, totals, moves, trunc, ret, -1, True)
             r = list(ret[0])
         for nd in path[1:]:
             nd.visits += 1

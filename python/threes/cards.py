@@ -10,8 +10,6 @@ from __future__ import annotations
 from functools import total_ordering
 from typing import Union
 
-from . import _core
-
 #: Rank characters by rank index (0 = "2" ... 12 = "A", 13 = "X", the joker).
 RANKS = "23456789TJQKAX"
 #: Suit characters of the normal cards, in canonical order.
@@ -19,7 +17,9 @@ SUITS = "cdhs"
 #: Suit characters of the jokers, in canonical order.
 JOKER_SUITS = "rb"
 
-_TEXT = tuple(_core.kind_text(k) for k in range(_core.NUM_KINDS))
+#: Text of every card kind: 4 * rank index + suit for the 52 normal cards, then
+#: the two jokers (the C core's encoding, src/threes_core/shithead/cards.h).
+_TEXT = tuple(r + s for r in RANKS[:-1] for s in SUITS) + tuple("X" + s for s in JOKER_SUITS)
 _KIND_OF = {t.lower(): k for k, t in enumerate(_TEXT)}
 _RANK_ALIASES = {"10": "T", "JOKER": "X", "JK": "X"}
 
@@ -64,8 +64,8 @@ class Card:
         elif isinstance(card, str):
             kind = Card._parse_kind(card)
         elif isinstance(card, int) and not isinstance(card, bool):
-            if not 0 <= card < _core.NUM_KINDS:
-                raise ValueError(f"a card kind is 0..{_core.NUM_KINDS - 1}, not {card}")
+            if not 0 <= card < len(_TEXT):
+                raise ValueError(f"a card kind is 0..{len(_TEXT) - 1}, not {card}")
             kind = card
         else:
             raise TypeError(f"a card is text such as 'Ah' or a kind 0..53, not {type(card).__name__}")

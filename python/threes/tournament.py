@@ -24,10 +24,10 @@ from typing import Any, Dict, List, Optional, Sequence
 
 import numpy as np
 
-from . import _core
-from .bots import make_bot, play_game
-from .game import Game, _seed64
-from .rollouts import _threads
+from threes.shithead import _core
+from threes.bots import make_bot, play_game
+from threes.shithead.game import Game, _seed64
+from threes.shithead.rollouts import _threads
 
 __all__ = ["tournament", "TournamentResult"]
 

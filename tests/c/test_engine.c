@@ -5,32 +5,32 @@
  * THREES_SANITIZE). No Python is involved.
  *
  * What it does, per configuration (a rule set and a player count):
- *   - plays games dealt with th_state_deal from per-game seeds, most of them
- *     through the checked API (th_legal_actions, a legal id chosen with the
- *     engine's th_rng, th_apply_action) with th_state_check after every move;
- *     every such game is replayed with th_rollout (the fast, counts-only path)
+ *   - plays games dealt with sh_state_deal from per-game seeds, most of them
+ *     through the checked API (sh_legal_actions, a legal id chosen with the
+ *     engine's th_rng, sh_apply_action) with sh_state_check after every move;
+ *     every such game is replayed with sh_rollout (the fast, counts-only path)
  *     from the same deal and the same th_batch_rng stream, and must give the
  *     same finishing order, move count and truncation;
- *   - plays the others through th_rollout_full(check = 1), th_rollout_full
- *     (check = 0), th_rollout and a policy-driven checked-API replay from the
+ *   - plays the others through sh_rollout_full(check = 1), sh_rollout_full
+ *     (check = 0), sh_rollout and a policy-driven checked-API replay from the
  *     same (possibly mid-game) state and the same rng stream, for all three
  *     policies, and compares them all;
- *   - on a sample of states exercises the error paths of th_apply_action
+ *   - on a sample of states exercises the error paths of sh_apply_action
  *     (out-of-range and illegal ids must fail and leave the state byte-for-byte
- *     unchanged), compares th_is_legal with th_legal_actions for every id in
+ *     unchanged), compares sh_is_legal with sh_legal_actions for every id in
  *     range, round-trips ids through decode/encode, and more;
- *   - checks that every game ends (TH_PHASE_OVER) within its move cap (5000
+ *   - checks that every game ends (SH_PHASE_OVER) within its move cap (5000
  *     for most games, the engine's default 10000 for one in ten, a small random
  *     cap for one in twenty, 2000 when no seat plays randomly) and counts the
  *     truncated games.
  * Then, as separate units: presets and deal arguments; player counts <= 0
  * (each call in a child process, as it may crash); the random policy through
- * th_policy_action against th_policy_step (same move, same rng use); setup
+ * sh_policy_action against sh_policy_step (same move, same rng use); setup
  * API garbage; position round trips through the setup API (with perturbed
- * and garbage finishes); random valid positions played out; th_rules_validate
+ * and garbage finishes); random valid positions played out; sh_rules_validate
  * on random bytes (and a game with every random rule set that passes); a
- * configuration with a fresh random valid rule set per game; th_rollouts with
- * 1, 2 and 3 threads against each other and against th_rollout, and its
+ * configuration with a fresh random valid rule set per game; sh_rollouts with
+ * 1, 2 and 3 threads against each other and against sh_rollout, and its
  * argument errors.
  *
  * Usage: threes_engine_test [--part K/P] [--scale X] [--probe-every N] [--quiet]
@@ -43,7 +43,7 @@
  * where N and M count units; returns 1 if any check failed.
  *
  * On a failure the message names the unit, the player count, the game's seed
- * (the argument of th_state_deal), the game index and the move number. The
+ * (the argument of sh_state_deal), the game index and the move number. The
  * run is deterministic: the same arguments replay the same games.
  */
 #if defined(__unix__) && !defined(_POSIX_C_SOURCE)
@@ -57,9 +57,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "threes.h"
-#include "bits.h" /* internal: the uniform play choice is tested directly */
-#include "thirteen.h"
+#include "shithead/shithead.h"
+#include "shithead/rank_rows.h" /* internal: the uniform play choice is tested directly */
+#include "three_thirteen/state.h"
 
 #if defined(__unix__)
 #include <signal.h>
@@ -171,8 +171,8 @@ static long long scaled(long long n) {
 static uint32_t below(th_rng *g, uint32_t n) { return n ? th_rng_below(g, n) : 0; }
 static int range(th_rng *g, int lo, int hi) { return lo + (int)below(g, (uint32_t)(hi - lo + 1)); }
 
-static void copy_state(th_state *dst, const th_state *src) { memcpy(dst, src, sizeof *dst); }
-static int same_state(const th_state *a, const th_state *b) { return memcmp(a, b, sizeof *a) == 0; }
+static void copy_state(sh_state *dst, const sh_state *src) { memcpy(dst, src, sizeof *dst); }
+static int same_state(const sh_state *a, const sh_state *b) { return memcmp(a, b, sizeof *a) == 0; }
 
 /* Runs fn(arg) in a child process (when fork exists) so that a crash or a
  * sanitizer report inside the engine fails one check instead of ending the
@@ -202,13 +202,13 @@ static const char *verdict(int v) {
   return v == 0 ? "ok" : v == 1 ? "accepted (returned success)" : v == 3 ? "HUNG (killed after 5 s)" : "CRASHED (see the report on stderr)";
 }
 
-/* How the random policy of th_policy_step / th_rollout uses the rng when the
+/* How the random policy of sh_policy_step / sh_rollout uses the rng when the
  * only legal action is a pick-up: rollout.h defines the random policy as
  * "exactly legal_actions()[below(n)]", which draws once even for n = 1, and
- * th_policy_action does; the step does not draw then (as found when this test
+ * sh_policy_action does; the step does not draw then (as found when this test
  * was written). unit_random_policy_rng() reports the disagreement as a
- * failure and sets this flag to what th_policy_step does, so that the
- * per-game comparisons of the checked API with th_rollout still test that
+ * failure and sets this flag to what sh_policy_step does, so that the
+ * per-game comparisons of the checked API with sh_rollout still test that
  * they play the same moves. */
 static int g_pickup_draws = 1;
 
@@ -233,16 +233,16 @@ static int in_sorted(const uint16_t *v, int n, int x) {
 typedef struct {
   uint32_t moves; /* moves from the start state */
   uint8_t phase, truncated, num_out;
-  uint8_t finish[TH_MAX_PLAYERS];
+  uint8_t finish[SH_MAX_PLAYERS];
 } outcome;
 
-static void outcome_of(const th_state *s, uint32_t start_moves, outcome *o) {
+static void outcome_of(const sh_state *s, uint32_t start_moves, outcome *o) {
   memset(o, 0, sizeof *o);
   o->moves = s->move_count - start_moves;
   o->phase = s->phase;
   o->truncated = s->truncated;
   o->num_out = s->num_out;
-  memcpy(o->finish, s->finish, s->num_out <= TH_MAX_PLAYERS ? s->num_out : TH_MAX_PLAYERS);
+  memcpy(o->finish, s->finish, s->num_out <= SH_MAX_PLAYERS ? s->num_out : SH_MAX_PLAYERS);
 }
 
 static int same_outcome(const outcome *a, const outcome *b) {
@@ -257,10 +257,10 @@ static void outcome_text(const outcome *o, char *buf, size_t n) {
 }
 
 /* Checks of a state that has ended. */
-static void check_over(const th_state *s) {
+static void check_over(const sh_state *s) {
   int n = s->num_players;
-  CHECK(s->phase == TH_PHASE_OVER, "phase %d", s->phase);
-  CHECK(th_state_current_player(s) == TH_TERMINAL_PLAYER);
+  CHECK(s->phase == SH_PHASE_OVER, "phase %d", s->phase);
+  CHECK(sh_state_current_player(s) == TH_TERMINAL_PLAYER);
   CHECK(s->move_count <= s->max_moves, "move_count %u > max_moves %u", s->move_count, s->max_moves);
   if (s->truncated) {
     CHECK(s->move_count == s->max_moves, "truncated at %u, cap %u", s->move_count, s->max_moves);
@@ -268,10 +268,10 @@ static void check_over(const th_state *s) {
   } else {
     CHECK(s->num_out == n, "over with %d of %d ranked", s->num_out, n);
   }
-  uint16_t buf[TH_MAX_DISTINCT_ACTIONS];
-  CHECK(th_legal_actions(s, buf) == 0);
-  double ret[TH_MAX_PLAYERS];
-  th_returns(s, ret);
+  uint16_t buf[SH_MAX_DISTINCT_ACTIONS];
+  CHECK(sh_legal_actions(s, buf) == 0);
+  double ret[SH_MAX_PLAYERS];
+  sh_returns(s, ret);
   double sum = 0;
   for (int q = 0; q < n; q++) {
     CHECK(ret[q] >= -1.0 - 1e-12 && ret[q] <= 1.0 + 1e-12, "return %g", ret[q]);
@@ -284,32 +284,32 @@ static void check_over(const th_state *s) {
 }
 
 static const char *policy_name(int p) {
-  return p == TH_POLICY_RANDOM ? "random" : p == TH_POLICY_GREEDY ? "greedy" : "heuristic";
+  return p == SH_POLICY_RANDOM ? "random" : p == SH_POLICY_GREEDY ? "greedy" : "heuristic";
 }
 
 /* ----------------------------------------------------- error-path probes -- */
 
 /* Everything that must hold of a live state and its sorted legal list; the
  * expensive part, run on a sample of states. `g` is a test stream. */
-static void probe_state(const th_state *s, const uint16_t *legal, int n, th_rng *g) {
-  const th_rules *r = &s->rules;
-  int nda = th_num_distinct_actions(r);
-  th_state c;
+static void probe_state(const sh_state *s, const uint16_t *legal, int n, th_rng *g) {
+  const sh_rules *r = &s->rules;
+  int nda = sh_num_distinct_actions(r);
+  sh_state c;
   th_error e;
   const char *saved = c_what;
   c_what = "probe";
 
-  CHECK(th_num_legal_actions(s) == n);
-  /* th_is_legal against membership, for every id in range (and a few more). */
+  CHECK(sh_num_legal_actions(s) == n);
+  /* sh_is_legal against membership, for every id in range (and a few more). */
   {
     int j = 0, mismatches = 0;
     for (int a = 0; a < nda; a++) {
       int member = j < n && legal[j] == a;
       if (member) j++;
-      if (th_is_legal(s, a) != member && mismatches++ < 3)
-        CHECK(0, "th_is_legal(%d) = %d but membership in th_legal_actions = %d", a, th_is_legal(s, a), member);
+      if (sh_is_legal(s, a) != member && mismatches++ < 3)
+        CHECK(0, "sh_is_legal(%d) = %d but membership in sh_legal_actions = %d", a, sh_is_legal(s, a), member);
     }
-    CHECK(mismatches == 0, "th_is_legal disagrees with th_legal_actions on %d ids", mismatches);
+    CHECK(mismatches == 0, "sh_is_legal disagrees with sh_legal_actions on %d ids", mismatches);
     CHECK(j == n, "legal list holds ids outside [0, %d)", nda);
   }
   /* Out-of-range ids: TH_ERR_ACTION, state byte-for-byte unchanged. */
@@ -319,35 +319,35 @@ static void probe_state(const th_state *s, const uint16_t *legal, int n, th_rng 
     for (int i = 0; i < 16; i++) {
       copy_state(&c, s);
       memset(&e, 0, sizeof e);
-      int rc = th_apply_action(&c, bad[i], &e);
-      CHECK(rc == TH_ERR_ACTION, "th_apply_action(%d) returned %d", bad[i], rc);
+      int rc = sh_apply_action(&c, bad[i], &e);
+      CHECK(rc == TH_ERR_ACTION, "sh_apply_action(%d) returned %d", bad[i], rc);
       CHECK(e.code == rc && e.msg[0] != 0, "error report code %d msg '%s'", e.code, e.msg);
-      CHECK(same_state(&c, s), "th_apply_action(%d) changed the state", bad[i]);
-      CHECK(th_is_legal(s, bad[i]) == 0, "th_is_legal(%d) != 0", bad[i]);
-      th_move m;
-      CHECK(th_decode_action(r, bad[i], &m) == TH_ERR_ACTION);
-      CHECK(th_state_decode_action(s, bad[i], &m) == TH_ERR_ACTION);
+      CHECK(same_state(&c, s), "sh_apply_action(%d) changed the state", bad[i]);
+      CHECK(sh_is_legal(s, bad[i]) == 0, "sh_is_legal(%d) != 0", bad[i]);
+      sh_move m;
+      CHECK(sh_decode_action(r, bad[i], &m) == TH_ERR_ACTION);
+      CHECK(sh_state_decode_action(s, bad[i], &m) == TH_ERR_ACTION);
     }
     copy_state(&c, s);
-    CHECK(th_apply_action(&c, -1, NULL) == TH_ERR_ACTION && same_state(&c, s), "NULL error report");
+    CHECK(sh_apply_action(&c, -1, NULL) == TH_ERR_ACTION && same_state(&c, s), "NULL error report");
   }
   /* Legal-range but illegal ids: boundaries and random ones. */
   {
     int cand[24], nc = 0;
     cand[nc++] = 0;
     cand[nc++] = nda - 1;
-    cand[nc++] = th_first_blind_action(r);
-    cand[nc++] = th_first_blind_action(r) + r->cards_per_zone - 1;
-    cand[nc++] = th_pickup_action(r);
-    cand[nc++] = th_first_swap_action(r);
-    cand[nc++] = th_first_blind_action(r) - 1;
+    cand[nc++] = sh_first_blind_action(r);
+    cand[nc++] = sh_first_blind_action(r) + r->cards_per_zone - 1;
+    cand[nc++] = sh_pickup_action(r);
+    cand[nc++] = sh_first_swap_action(r);
+    cand[nc++] = sh_first_blind_action(r) - 1;
     while (nc < 24) cand[nc++] = (int)below(g, (uint32_t)nda);
     for (int i = 0; i < nc; i++) {
       int a = cand[i];
       if (in_sorted(legal, n, a)) continue;
       copy_state(&c, s);
       memset(&e, 0, sizeof e);
-      int rc = th_apply_action(&c, a, &e);
+      int rc = sh_apply_action(&c, a, &e);
       CHECK(rc == TH_ERR_ILLEGAL, "illegal id %d returned %d", a, rc);
       CHECK(e.code == rc && e.msg[0] != 0);
       CHECK(same_state(&c, s), "illegal id %d changed the state", a);
@@ -355,123 +355,123 @@ static void probe_state(const th_state *s, const uint16_t *legal, int n, th_rng 
   }
   /* Every legal id: decode/encode round trip, the state's decoding. */
   for (int i = 0; i < n; i++) {
-    th_move m, ms;
+    sh_move m, ms;
     int a = legal[i];
-    CHECK(th_decode_action(r, a, &m) == TH_OK);
-    CHECK(th_encode_move(r, &m) == a, "encode(decode(%d)) = %d", a, th_encode_move(r, &m));
-    CHECK(th_state_decode_action(s, a, &ms) == TH_OK);
+    CHECK(sh_decode_action(r, a, &m) == TH_OK);
+    CHECK(sh_encode_move(r, &m) == a, "encode(decode(%d)) = %d", a, sh_encode_move(r, &m));
+    CHECK(sh_state_decode_action(s, a, &ms) == TH_OK);
     CHECK(ms.kind == m.kind && ms.rank == m.rank && ms.count == m.count && ms.slot == m.slot);
-    if (s->phase == TH_PHASE_SWAP) {
-      CHECK(m.kind == TH_MOVE_SWAP, "id %d in the swap phase is kind %d", a, m.kind);
+    if (s->phase == SH_PHASE_SWAP) {
+      CHECK(m.kind == SH_MOVE_SWAP, "id %d in the swap phase is kind %d", a, m.kind);
     } else {
-      CHECK(m.kind != TH_MOVE_SWAP, "swap id %d in the play phase", a);
-      if (m.kind == TH_MOVE_PLAY) CHECK(ms.source != TH_SRC_NONE && ms.source != TH_SRC_FACE_DOWN);
-      if (m.kind == TH_MOVE_BLIND) CHECK(ms.source == TH_SRC_FACE_DOWN);
+      CHECK(m.kind != SH_MOVE_SWAP, "swap id %d in the play phase", a);
+      if (m.kind == SH_MOVE_PLAY) CHECK(ms.source != SH_SRC_NONE && ms.source != SH_SRC_FACE_DOWN);
+      if (m.kind == SH_MOVE_BLIND) CHECK(ms.source == SH_SRC_FACE_DOWN);
     }
   }
-  /* th_apply_action and th_apply_legal agree on one legal id. */
+  /* sh_apply_action and sh_apply_legal agree on one legal id. */
   {
     int a = legal[below(g, (uint32_t)n)];
-    th_state d;
+    sh_state d;
     copy_state(&c, s);
     copy_state(&d, s);
-    CHECK(th_apply_action(&c, a, &e) == TH_OK, "%s", e.msg);
-    th_apply_legal(&d, a);
-    CHECK(same_state(&c, &d), "th_apply_action and th_apply_legal differ on id %d", a);
+    CHECK(sh_apply_action(&c, a, &e) == TH_OK, "%s", e.msg);
+    sh_apply_legal(&d, a);
+    CHECK(same_state(&c, &d), "sh_apply_action and sh_apply_legal differ on id %d", a);
   }
   /* Policies pick legal ids and do not touch the state. */
-  for (int pol = 0; pol < TH_NUM_POLICIES; pol++) {
+  for (int pol = 0; pol < SH_NUM_POLICIES; pol++) {
     th_rng pr = *g;
     copy_state(&c, s);
-    int a = th_policy_action(&c, pol, &pr);
-    CHECK(th_is_legal(s, a), "policy %d picked illegal id %d", pol, a);
+    int a = sh_policy_action(&c, pol, &pr);
+    CHECK(sh_is_legal(s, a), "policy %d picked illegal id %d", pol, a);
     CHECK(same_state(&c, s));
-    if (pol == TH_POLICY_RANDOM) {
+    if (pol == SH_POLICY_RANDOM) {
       th_rng pr2 = *g;
       CHECK(a == legal[th_rng_below(&pr2, (uint32_t)n)], "random policy is not legal[below(n)]");
     }
-    /* th_policy_step plays the move th_policy_action picks (the rng use is
+    /* sh_policy_step plays the move sh_policy_action picks (the rng use is
      * compared in unit_random_policy_rng). */
-    th_state d;
+    sh_state d;
     th_rng ps = *g;
     copy_state(&c, s);
     copy_state(&d, s);
-    th_policy_step(&d, pol, &ps);
-    th_apply_legal(&c, a);
-    CHECK(same_state(&c, &d), "th_policy_step(%s) and th_policy_action(%s) = %d play different moves", policy_name(pol),
+    sh_policy_step(&d, pol, &ps);
+    sh_apply_legal(&c, a);
+    CHECK(same_state(&c, &d), "sh_policy_step(%s) and sh_policy_action(%s) = %d play different moves", policy_name(pol),
           policy_name(pol), a);
   }
   /* Canonical form: idempotent and unchanged by copying. */
   {
-    static th_state k1, k2;
-    th_state_canonical(s, &k1);
-    th_state_canonical(&k1, &k2);
+    static sh_state k1, k2;
+    sh_state_canonical(s, &k1);
+    sh_state_canonical(&k1, &k2);
     CHECK(same_state(&k1, &k2), "canonical form is not idempotent");
   }
   /* Known cards and returns of a live state. */
   for (int q = 0; q < s->num_players; q++) {
-    uint8_t known[TH_NUM_RANKS + 2];
-    th_known_rank_counts(s, q, known);
-    for (int k = 0; k < TH_NUM_RANKS; k++) CHECK(known[k] <= s->hand_rank[q][k], "seat %d rank %d", q, k);
+    uint8_t known[SH_NUM_RANKS + 2];
+    sh_known_rank_counts(s, q, known);
+    for (int k = 0; k < SH_NUM_RANKS; k++) CHECK(known[k] <= s->hand_rank[q][k], "seat %d rank %d", q, k);
   }
   {
-    double ret[TH_MAX_PLAYERS];
-    th_returns(s, ret);
+    double ret[SH_MAX_PLAYERS];
+    sh_returns(s, ret);
     for (int q = 0; q < s->num_players; q++) CHECK(ret[q] == 0.0);
   }
-  for (int k = -2; k < TH_NUM_RANKS + 2; k++) {
-    int pl = th_playable(s, k);
-    if (k < 0 || k >= TH_NUM_RANKS)
+  for (int k = -2; k < SH_NUM_RANKS + 2; k++) {
+    int pl = sh_playable(s, k);
+    if (k < 0 || k >= SH_NUM_RANKS)
       CHECK(pl == 0);
     else
-      CHECK(pl == ((th_playable_mask(s) >> k) & 1));
+      CHECK(pl == ((sh_playable_mask(s) >> k) & 1));
   }
   c_what = saved;
 }
 
 /* An ended game rejects every action and stays unchanged. */
-static void probe_over(const th_state *s, th_rng *g) {
-  th_state c;
+static void probe_over(const sh_state *s, th_rng *g) {
+  sh_state c;
   th_error e;
-  int nda = th_num_distinct_actions(&s->rules);
-  int ids[6] = {0, nda - 1, (int)below(g, (uint32_t)nda), th_pickup_action(&s->rules), -1, nda};
+  int nda = sh_num_distinct_actions(&s->rules);
+  int ids[6] = {0, nda - 1, (int)below(g, (uint32_t)nda), sh_pickup_action(&s->rules), -1, nda};
   for (int i = 0; i < 6; i++) {
     copy_state(&c, s);
-    int rc = th_apply_action(&c, ids[i], &e);
+    int rc = sh_apply_action(&c, ids[i], &e);
     CHECK(rc == (i < 4 ? TH_ERR_ILLEGAL : TH_ERR_ACTION), "id %d on an ended game returned %d", ids[i], rc);
     CHECK(same_state(&c, s));
-    CHECK(th_is_legal(s, ids[i]) == 0);
+    CHECK(sh_is_legal(s, ids[i]) == 0);
   }
-  CHECK(th_policy_action(s, TH_POLICY_RANDOM, g) == -1);
+  CHECK(sh_policy_action(s, SH_POLICY_RANDOM, g) == -1);
 }
 
 /* --------------------------------------------------------- checked games -- */
 
 /* Plays *s to the end through the checked API: seat q moves with pol[q]
  * (random: legal[below(n)] with *rng, as the random policy; greedy and
- * heuristic: th_policy_action). th_state_check after every move; a sample
+ * heuristic: sh_policy_action). sh_state_check after every move; a sample
  * of states (probability 1/sample_every) is probed. Returns 0 if the game ran
  * to the end without a failed check. */
-static int play_checked(th_state *s, const uint8_t *pol, th_rng *rng, th_rng *g, int sample_every) {
-  static uint16_t legal[TH_MAX_DISTINCT_ACTIONS];
+static int play_checked(sh_state *s, const uint8_t *pol, th_rng *rng, th_rng *g, int sample_every) {
+  static uint16_t legal[SH_MAX_DISTINCT_ACTIONS];
   th_error e;
   long long before = u_failed;
   uint32_t limit = s->max_moves - s->move_count + 1;
   c_what = "checked";
-  for (uint32_t it = 0; s->phase != TH_PHASE_OVER; it++) {
+  for (uint32_t it = 0; s->phase != SH_PHASE_OVER; it++) {
     c_move = s->move_count;
     if (it > limit) {
       CHECK(0, "the game did not end within its cap of %u moves", s->max_moves);
       return 1;
     }
     int p = s->current;
-    CHECK(th_state_current_player(s) == p && p < s->num_players && !((s->out_mask >> p) & 1));
-    int n = th_legal_actions(s, legal);
-    if (n <= 0 || n > TH_MAX_DISTINCT_ACTIONS) {
-      CHECK(0, "th_legal_actions returned %d in a live state", n);
+    CHECK(sh_state_current_player(s) == p && p < s->num_players && !((s->out_mask >> p) & 1));
+    int n = sh_legal_actions(s, legal);
+    if (n <= 0 || n > SH_MAX_DISTINCT_ACTIONS) {
+      CHECK(0, "sh_legal_actions returned %d in a live state", n);
       return 1;
     }
-    int nda = th_num_distinct_actions(&s->rules);
+    int nda = sh_num_distinct_actions(&s->rules);
     CHECK(legal[n - 1] < nda, "legal id %d >= %d", legal[n - 1], nda);
     for (int i = 1; i < n; i++)
       if (legal[i - 1] >= legal[i]) {
@@ -480,21 +480,21 @@ static int play_checked(th_state *s, const uint8_t *pol, th_rng *rng, th_rng *g,
       }
     if (sample_every && below(g, (uint32_t)sample_every) == 0) probe_state(s, legal, n, g);
     int a;
-    if (pol[p] == TH_POLICY_RANDOM)
-      a = (n == 1 && !g_pickup_draws && legal[0] == th_pickup_action(&s->rules)) ? legal[0]
+    if (pol[p] == SH_POLICY_RANDOM)
+      a = (n == 1 && !g_pickup_draws && legal[0] == sh_pickup_action(&s->rules)) ? legal[0]
                                                                                    : legal[th_rng_below(rng, (uint32_t)n)];
     else
-      a = th_policy_action(s, pol[p], rng);
+      a = sh_policy_action(s, pol[p], rng);
     uint32_t mc = s->move_count;
-    int rc = th_apply_action(s, a, &e);
+    int rc = sh_apply_action(s, a, &e);
     if (rc != TH_OK) {
-      CHECK(0, "th_apply_action(%d) of a %s id failed: %s", a, in_sorted(legal, n, a) ? "legal" : "ILLEGAL", e.msg);
+      CHECK(0, "sh_apply_action(%d) of a %s id failed: %s", a, in_sorted(legal, n, a) ? "legal" : "ILLEGAL", e.msg);
       return 1;
     }
     CHECK(s->move_count == mc + 1);
-    rc = th_state_check(s, &e);
+    rc = sh_state_check(s, &e);
     if (rc != TH_OK) {
-      CHECK(0, "th_state_check after id %d: %s", a, e.msg);
+      CHECK(0, "sh_state_check after id %d: %s", a, e.msg);
       return 1;
     }
     t_moves++;
@@ -509,14 +509,14 @@ static int play_checked(th_state *s, const uint8_t *pol, th_rng *rng, th_rng *g,
 
 typedef struct {
   char name[48];
-  th_rules rules;
+  sh_rules rules;
   int players;
   long long games;
   int random_rules; /* draw a fresh valid rule set for every game */
   uint32_t cap;     /* max_moves of the deals; 0 = the engine's default */
 } config;
 
-static void random_valid_rules(th_rng *g, th_rules *r, int *players) {
+static void random_valid_rules(th_rng *g, sh_rules *r, int *players) {
   memset(r, 0, sizeof *r);
   r->decks = (uint8_t)range(g, 1, 4);
   r->jokers = (uint8_t)range(g, 0, 2);
@@ -525,25 +525,25 @@ static void random_valid_rules(th_rng *g, th_rules *r, int *players) {
   uint16_t *masks[4] = {&r->wild, &r->lower, &r->invisible, &r->burn};
   for (int i = 0; i < 4; i++) {
     uint32_t density = 2 + below(g, 8); /* each rank with probability 1/density */
-    for (int k = 0; k < TH_NUM_RANKS; k++)
+    for (int k = 0; k < SH_NUM_RANKS; k++)
       if (below(g, density) == 0) *masks[i] |= (uint16_t)(1u << k);
   }
   int rb = (int)below(g, 6);
-  r->run_to_burn = (uint8_t)(rb == 0 ? 0 : rb == 5 ? range(g, 2, TH_MAX_RUN_TO_BURN) : range(g, 2, 5));
+  r->run_to_burn = (uint8_t)(rb == 0 ? 0 : rb == 5 ? range(g, 2, SH_MAX_RUN_TO_BURN) : range(g, 2, 5));
   r->invisible_in_runs = (uint8_t)below(g, 2);
   r->burner_plays_again = (uint8_t)below(g, 2);
   r->pickup_then_play = (uint8_t)below(g, 2);
   r->merge_hand_with_face_up = (uint8_t)below(g, 2);
   r->start = (uint8_t)below(g, 2);
-  uint8_t perm[TH_NUM_RANKS];
-  for (int k = 0; k < TH_NUM_RANKS; k++) perm[k] = (uint8_t)k;
-  for (int k = TH_NUM_RANKS - 1; k > 0; k--) {
+  uint8_t perm[SH_NUM_RANKS];
+  for (int k = 0; k < SH_NUM_RANKS; k++) perm[k] = (uint8_t)k;
+  for (int k = SH_NUM_RANKS - 1; k > 0; k--) {
     int j = (int)below(g, (uint32_t)k + 1);
     uint8_t t = perm[k];
     perm[k] = perm[j];
     perm[j] = t;
   }
-  r->num_start_ranks = (uint8_t)below(g, TH_NUM_RANKS + 1);
+  r->num_start_ranks = (uint8_t)below(g, SH_NUM_RANKS + 1);
   memcpy(r->start_ranks, perm, r->num_start_ranks);
   uint8_t sp[4] = {0, 1, 2, 3};
   for (int k = 3; k > 0; k--) {
@@ -554,20 +554,20 @@ static void random_valid_rules(th_rng *g, th_rules *r, int *players) {
   }
   r->num_start_suits = (uint8_t)below(g, 5);
   memcpy(r->start_suits, sp, r->num_start_suits);
-  int maxp = th_rules_max_players(r);
+  int maxp = sh_rules_max_players(r);
   *players = maxp >= 2 ? range(g, 2, maxp) : 2;
 }
 
 
-/* From the same state and rng stream: th_rollout_full(check 1),
- * th_rollout_full(check 0), th_rollout, and a replay through
- * th_policy_action + th_apply_action must all play the same game. */
-static void compare_rollouts(const th_state *s0_in, const uint8_t *pol, uint64_t bseed, uint64_t bidx,
-                             int replay_checked, th_state *end) {
-  static th_state s0_copy;
+/* From the same state and rng stream: sh_rollout_full(check 1),
+ * sh_rollout_full(check 0), sh_rollout, and a replay through
+ * sh_policy_action + sh_apply_action must all play the same game. */
+static void compare_rollouts(const sh_state *s0_in, const uint8_t *pol, uint64_t bseed, uint64_t bidx,
+                             int replay_checked, sh_state *end) {
+  static sh_state s0_copy;
   copy_state(&s0_copy, s0_in); /* end may alias s0_in */
-  const th_state *s0 = &s0_copy;
-  static th_state full1, full0, fast, rep;
+  const sh_state *s0 = &s0_copy;
+  static sh_state full1, full0, fast, rep;
   th_rng r1, r0, r2, r3;
   th_batch_rng(bseed, bidx, &r1);
   r0 = r2 = r3 = r1;
@@ -577,7 +577,7 @@ static void compare_rollouts(const th_state *s0_in, const uint8_t *pol, uint64_t
 
   c_what = "rollout_full(check=1)";
   copy_state(&full1, s0);
-  uint32_t m1 = th_rollout_full(&full1, pol, &r1, 1);
+  uint32_t m1 = sh_rollout_full(&full1, pol, &r1, 1);
   if (m1 == UINT32_MAX) {
     /* Find the first move whose state fails the check, for the report. */
     th_rng rr;
@@ -585,12 +585,12 @@ static void compare_rollouts(const th_state *s0_in, const uint8_t *pol, uint64_t
     copy_state(&rep, s0);
     th_error e;
     e.msg[0] = 0;
-    while (rep.phase != TH_PHASE_OVER) {
+    while (rep.phase != SH_PHASE_OVER) {
       c_move = rep.move_count;
-      th_policy_step(&rep, pol[rep.current], &rr);
-      if (th_state_check(&rep, &e)) break;
+      sh_policy_step(&rep, pol[rep.current], &rr);
+      if (sh_state_check(&rep, &e)) break;
     }
-    CHECK(0, "th_rollout_full(check=1) reported an invariant failure after move %lld: %s", c_move, e.msg);
+    CHECK(0, "sh_rollout_full(check=1) reported an invariant failure after move %lld: %s", c_move, e.msg);
     c_what = saved;
     if (end) copy_state(end, &rep);
     return;
@@ -600,40 +600,40 @@ static void compare_rollouts(const th_state *s0_in, const uint8_t *pol, uint64_t
   CHECK(o1.moves == m1, "returned %u moves, the state counts %u", m1, o1.moves);
   check_over(&full1);
   th_error e;
-  CHECK(th_state_check(&full1, &e) == TH_OK, "%s", e.msg);
+  CHECK(sh_state_check(&full1, &e) == TH_OK, "%s", e.msg);
 
   c_what = "rollout_full(check=0)";
   copy_state(&full0, s0);
-  uint32_t m0 = th_rollout_full(&full0, pol, &r0, 0);
-  CHECK(m0 == m1 && same_state(&full0, &full1), "th_rollout_full with and without check differ");
+  uint32_t m0 = sh_rollout_full(&full0, pol, &r0, 0);
+  CHECK(m0 == m1 && same_state(&full0, &full1), "sh_rollout_full with and without check differ");
 
   c_what = "rollout (fast)";
   copy_state(&fast, s0);
-  uint32_t m2 = th_rollout(&fast, pol, &r2);
+  uint32_t m2 = sh_rollout(&fast, pol, &r2);
   outcome_of(&fast, s0->move_count, &o2);
   if (!same_outcome(&o1, &o2) || m2 != m1) {
     outcome_text(&o1, t1, sizeof t1);
     outcome_text(&o2, t2, sizeof t2);
-    CHECK(0, "th_rollout_full and th_rollout disagree: full {%s} fast {%s} (returned %u vs %u)", t1, t2, m1, m2);
+    CHECK(0, "sh_rollout_full and sh_rollout disagree: full {%s} fast {%s} (returned %u vs %u)", t1, t2, m1, m2);
   }
-  CHECK(memcmp(&r1, &r2, sizeof r1) == 0, "th_rollout and th_rollout_full used the rng differently");
+  CHECK(memcmp(&r1, &r2, sizeof r1) == 0, "sh_rollout and sh_rollout_full used the rng differently");
 
   if (replay_checked) {
     c_what = "policy replay";
     copy_state(&rep, s0);
     uint32_t limit = rep.max_moves - rep.move_count + 1;
-    for (uint32_t it = 0; rep.phase != TH_PHASE_OVER && it <= limit; it++) {
+    for (uint32_t it = 0; rep.phase != SH_PHASE_OVER && it <= limit; it++) {
       c_move = rep.move_count;
       int a;
-      if (pol[rep.current] == TH_POLICY_RANDOM) {
-        static uint16_t lg[TH_MAX_DISTINCT_ACTIONS];
-        int n = th_legal_actions(&rep, lg);
-        a = (n == 1 && !g_pickup_draws && lg[0] == th_pickup_action(&rep.rules)) ? lg[0]
+      if (pol[rep.current] == SH_POLICY_RANDOM) {
+        static uint16_t lg[SH_MAX_DISTINCT_ACTIONS];
+        int n = sh_legal_actions(&rep, lg);
+        a = (n == 1 && !g_pickup_draws && lg[0] == sh_pickup_action(&rep.rules)) ? lg[0]
                                                                                  : lg[th_rng_below(&r3, (uint32_t)n)];
       } else {
-        a = th_policy_action(&rep, pol[rep.current], &r3);
+        a = sh_policy_action(&rep, pol[rep.current], &r3);
       }
-      int rc = th_apply_action(&rep, a, &e);
+      int rc = sh_apply_action(&rep, a, &e);
       if (rc) {
         CHECK(0, "policy %s chose id %d, rejected: %s", policy_name(pol[rep.current]), a, e.msg);
         break;
@@ -643,7 +643,7 @@ static void compare_rollouts(const th_state *s0_in, const uint8_t *pol, uint64_t
     if (!same_state(&rep, &full1)) {
       outcome_text(&o1, t1, sizeof t1);
       outcome_text(&o3, t2, sizeof t2);
-      CHECK(0, "th_rollout_full and the checked-API replay of the same policies differ: full {%s} replay {%s}",
+      CHECK(0, "sh_rollout_full and the checked-API replay of the same policies differ: full {%s} replay {%s}",
             t1, t2);
     }
   }
@@ -656,14 +656,14 @@ static void run_config(const config *cf, int cfg_index) {
   unit_begin(cf->name);
   uint64_t bseed = UINT64_C(0x7E57C0DE00000000) + (uint64_t)cfg_index * UINT64_C(0x9E3779B97F4A7C15);
   long long games = 0, n_checked = 0, n_roll = 0, moves0 = t_moves, trunc = 0, capped = 0, maxp_seen = 0;
-  static th_state s, s0;
+  static sh_state s, s0;
   th_error e;
   for (long long i = 0; i < cf->games; i++) {
     if (!mine(i)) continue;
     uint64_t seed = th_batch_seed(bseed, (uint64_t)i);
     th_rng g; /* test decisions: never the game's streams */
     th_rng_seed(&g, seed ^ UINT64_C(0xA5A5A5A55A5A5A5A));
-    th_rules r = cf->rules;
+    sh_rules r = cf->rules;
     int players = cf->players;
     if (cf->random_rules) random_valid_rules(&g, &r, &players);
     c_players = players;
@@ -675,13 +675,13 @@ static void run_config(const config *cf, int cfg_index) {
     /* Policies: checked games are 70% all random, 30% a random mix per seat;
      * rollout games (every fifth) rotate through all random, all greedy, all
      * heuristic and a mix. */
-    uint8_t pol[TH_MAX_PLAYERS];
+    uint8_t pol[SH_MAX_PLAYERS];
     int rollout_mode = (i % 5) == 4;
     int pk = rollout_mode ? (int)((i / 5) % 4) : below(&g, 10) < 7 ? 0 : 3;
     int any_random = 0;
-    for (int q = 0; q < TH_MAX_PLAYERS; q++) {
+    for (int q = 0; q < SH_MAX_PLAYERS; q++) {
       pol[q] = (uint8_t)(pk < 3 ? (uint32_t)pk : below(&g, 3));
-      if (q < players) any_random |= pol[q] == TH_POLICY_RANDOM;
+      if (q < players) any_random |= pol[q] == SH_POLICY_RANDOM;
     }
     /* The move cap: the configuration's, else 5000 (1 game in 10: the
      * engine's default, 10000); 1 game in 20 a small random cap (to end games
@@ -691,19 +691,19 @@ static void run_config(const config *cf, int cfg_index) {
     uint32_t cap = small_cap ? (uint32_t)range(&g, 1, 400) : cf->cap ? cf->cap : below(&g, 10) == 0 ? 0 : 5000;
     if (!any_random && (cap == 0 || cap > 2000)) cap = 2000;
     int dealer = below(&g, 3) == 0 ? -1 : (int)below(&g, (uint32_t)players);
-    int rc = th_state_deal(&s, &r, players, dealer, cap, seed, &e);
+    int rc = sh_state_deal(&s, &r, players, dealer, cap, seed, &e);
     if (rc) {
-      CHECK(0, "th_state_deal failed: %s", e.msg);
+      CHECK(0, "sh_state_deal failed: %s", e.msg);
       continue;
     }
-    rc = th_state_check(&s, &e);
+    rc = sh_state_check(&s, &e);
     CHECK(rc == TH_OK, "dealt state fails the check: %s", e.msg);
-    CHECK(s.phase == TH_PHASE_SWAP && s.move_count == 0);
+    CHECK(s.phase == SH_PHASE_SWAP && s.move_count == 0);
     if (players > maxp_seen) maxp_seen = players;
     games++;
 
     if (!rollout_mode) {
-      /* Checked game; then th_rollout from the same deal and rng stream. */
+      /* Checked game; then sh_rollout from the same deal and rng stream. */
       copy_state(&s0, &s);
       th_rng rng;
       th_batch_rng(bseed, (uint64_t)i, &rng);
@@ -711,11 +711,11 @@ static void run_config(const config *cf, int cfg_index) {
       n_checked++;
       /* The fast path must play exactly this game. */
       c_what = "rollout (fast) vs checked game";
-      th_state f;
+      sh_state f;
       copy_state(&f, &s0);
       th_rng r2;
       th_batch_rng(bseed, (uint64_t)i, &r2);
-      uint32_t m = th_rollout(&f, pol, &r2);
+      uint32_t m = sh_rollout(&f, pol, &r2);
       outcome o1, o2;
       outcome_of(&s, 0, &o1);
       outcome_of(&f, 0, &o2);
@@ -723,7 +723,7 @@ static void run_config(const config *cf, int cfg_index) {
         char t1[160], t2[160];
         outcome_text(&o1, t1, sizeof t1);
         outcome_text(&o2, t2, sizeof t2);
-        CHECK(0, "checked game {%s} and th_rollout {%s} differ", t1, t2);
+        CHECK(0, "checked game {%s} and sh_rollout {%s} differ", t1, t2);
       } else {
         g_checks++;
       }
@@ -734,17 +734,17 @@ static void run_config(const config *cf, int cfg_index) {
       th_rng ar;
       th_rng_seed(&ar, seed ^ UINT64_C(0x0123456789ABCDEF));
       c_what = "advance";
-      static uint16_t legal[TH_MAX_DISTINCT_ACTIONS];
-      for (int k = 0; k < advance && s.phase != TH_PHASE_OVER; k++) {
+      static uint16_t legal[SH_MAX_DISTINCT_ACTIONS];
+      for (int k = 0; k < advance && s.phase != SH_PHASE_OVER; k++) {
         c_move = s.move_count;
-        int n = th_legal_actions(&s, legal);
+        int n = sh_legal_actions(&s, legal);
         if (n <= 0) {
           CHECK(0, "no legal action in a live state");
           break;
         }
-        rc = th_apply_action(&s, legal[th_rng_below(&ar, (uint32_t)n)], &e);
+        rc = sh_apply_action(&s, legal[th_rng_below(&ar, (uint32_t)n)], &e);
         CHECK(rc == TH_OK, "%s", e.msg);
-        rc = th_state_check(&s, &e);
+        rc = sh_state_check(&s, &e);
         CHECK(rc == TH_OK, "%s", e.msg);
         t_moves++;
       }
@@ -752,7 +752,7 @@ static void run_config(const config *cf, int cfg_index) {
       compare_rollouts(&s, pol, bseed, (uint64_t)i, below(&g, 4) == 0, &s); /* s becomes the full rollout's end */
       t_moves += s.move_count - start;
     }
-    if (s.phase != TH_PHASE_OVER) CHECK(0, "the game did not end");
+    if (s.phase != SH_PHASE_OVER) CHECK(0, "the game did not end");
     if (s.truncated) {
       trunc++;
       if (small_cap) capped++;
@@ -773,18 +773,18 @@ static void run_config(const config *cf, int cfg_index) {
 
 /* ------------------------------------------------------ setup API units -- */
 
-static int kind_ok(const th_rules *r, int kind) {
-  if (kind < 0 || kind >= TH_NUM_KINDS) return 0;
-  return kind < TH_KIND_RED_JOKER || kind - TH_KIND_RED_JOKER < r->jokers;
+static int kind_ok(const sh_rules *r, int kind) {
+  if (kind < 0 || kind >= SH_NUM_KINDS) return 0;
+  return kind < SH_KIND_RED_JOKER || kind - SH_KIND_RED_JOKER < r->jokers;
 }
 
-static void random_rules_bytes(th_rng *g, th_rules *r) {
+static void random_rules_bytes(th_rng *g, sh_rules *r) {
   int how = (int)below(g, 3);
   if (how == 0) {
     uint8_t *b = (uint8_t *)r;
     for (size_t i = 0; i < sizeof *r; i++) b[i] = (uint8_t)th_rng_next(g);
   } else {
-    th_rules_preset((int)below(g, 3), r);
+    sh_rules_preset((int)below(g, 3), r);
     uint8_t *b = (uint8_t *)r;
     int k = range(g, 1, 3);
     for (int i = 0; i < k; i++) {
@@ -795,10 +795,10 @@ static void random_rules_bytes(th_rng *g, th_rules *r) {
   }
 }
 
-/* Garbage through th_setup_begin / th_setup_add / th_setup_finish. */
+/* Garbage through sh_setup_begin / sh_setup_add / sh_setup_finish. */
 static void unit_setup_garbage(long long iters) {
   unit_begin("setup API garbage");
-  static th_state s, before;
+  static sh_state s, before;
   th_error e;
   long long begun = 0, adds_ok = 0, adds_err = 0, finished_ok = 0, played = 0;
   for (long long i = 0; i < iters; i++) {
@@ -808,20 +808,20 @@ static void unit_setup_garbage(long long iters) {
     c_game = i;
     c_seed = (uint64_t)i;
     c_what = "setup_begin";
-    th_rules r;
+    sh_rules r;
     if (below(&g, 2))
-      th_rules_preset((int)below(&g, 3), &r);
+      sh_rules_preset((int)below(&g, 3), &r);
     else
       random_rules_bytes(&g, &r);
     int players = below(&g, 4) ? range(&g, 2, 12) : range(&g, -3, 16);
     int dealer = below(&g, 3) ? range(&g, -1, players - 1) : range(&g, -5, 20);
     uint32_t mm = below(&g, 2) ? 0 : below(&g, 2) ? (uint32_t)th_rng_next(&g) : (uint32_t)range(&g, 1, 1000);
     c_players = players;
-    int expect_err = th_rules_validate(&r, players, NULL) != TH_OK || players < TH_MIN_PLAYERS ||
-                     dealer >= players || mm > TH_MAX_MAX_MOVES;
+    int expect_err = sh_rules_validate(&r, players, NULL) != TH_OK || players < SH_MIN_PLAYERS ||
+                     dealer >= players || mm > SH_MAX_MAX_MOVES;
     memset(&e, 0, sizeof e);
-    int rc = th_setup_begin(&s, &r, players, dealer, mm, &e);
-    CHECK((rc != TH_OK) == expect_err, "th_setup_begin(players %d, dealer %d, max_moves %u) returned %d (%s), expected %s",
+    int rc = sh_setup_begin(&s, &r, players, dealer, mm, &e);
+    CHECK((rc != TH_OK) == expect_err, "sh_setup_begin(players %d, dealer %d, max_moves %u) returned %d (%s), expected %s",
           players, dealer, mm, rc, e.msg, expect_err ? "an error" : "success");
     if (rc == TH_OK && expect_err) continue; /* reported; the state is not safe to use */
     if (rc) {
@@ -829,29 +829,29 @@ static void unit_setup_garbage(long long iters) {
       continue;
     }
     begun++;
-    int K = s.rules.cards_per_zone, n = s.num_players, deck = th_rules_deck_size(&s.rules);
+    int K = s.rules.cards_per_zone, n = s.num_players, deck = sh_rules_deck_size(&s.rules);
     int nadd = (int)below(&g, 300), placed = 0;
     c_what = "setup_add";
     for (int k = 0; k < nadd; k++) {
       int zone = below(&g, 4) ? range(&g, 0, 6) : range(&g, -3, 10);
       int seat = below(&g, 4) ? range(&g, 0, n - 1) : range(&g, -3, 15);
-      int kind = below(&g, 4) ? range(&g, 0, TH_NUM_KINDS - 1) : range(&g, -3, 70);
+      int kind = below(&g, 4) ? range(&g, 0, SH_NUM_KINDS - 1) : range(&g, -3, 70);
       int slot = below(&g, 4) ? range(&g, 0, K - 1) : range(&g, -3, 8);
       if (below(&g, 50) == 0) kind = below(&g, 2) ? INT_MIN : INT_MAX;
       if (below(&g, 50) == 0) seat = below(&g, 2) ? INT_MIN : INT_MAX;
       if (below(&g, 50) == 0) zone = below(&g, 2) ? INT_MIN : INT_MAX;
       if (below(&g, 50) == 0) slot = below(&g, 2) ? INT_MIN : INT_MAX;
-      int must_fail = !kind_ok(&s.rules, kind) || zone < TH_ZONE_HAND || zone > TH_ZONE_BURNED ||
-                      (zone <= TH_ZONE_FACE_DOWN && (seat < 0 || seat >= n)) ||
-                      (zone == TH_ZONE_FACE_DOWN && (slot < 0 || slot >= K));
+      int must_fail = !kind_ok(&s.rules, kind) || zone < SH_ZONE_HAND || zone > SH_ZONE_BURNED ||
+                      (zone <= SH_ZONE_FACE_DOWN && (seat < 0 || seat >= n)) ||
+                      (zone == SH_ZONE_FACE_DOWN && (slot < 0 || slot >= K));
       copy_state(&before, &s);
       memset(&e, 0, sizeof e);
-      rc = th_setup_add(&s, zone, seat, kind, slot, &e);
-      if (must_fail) CHECK(rc != TH_OK, "th_setup_add(zone %d, seat %d, kind %d, slot %d) accepted", zone, seat, kind, slot);
+      rc = sh_setup_add(&s, zone, seat, kind, slot, &e);
+      if (must_fail) CHECK(rc != TH_OK, "sh_setup_add(zone %d, seat %d, kind %d, slot %d) accepted", zone, seat, kind, slot);
       if (rc) {
         adds_err++;
         CHECK(e.code == rc && e.msg[0]);
-        CHECK(same_state(&s, &before), "a rejected th_setup_add changed the state");
+        CHECK(same_state(&s, &before), "a rejected sh_setup_add changed the state");
       } else {
         adds_ok++;
         placed++;
@@ -868,14 +868,14 @@ static void unit_setup_garbage(long long iters) {
     uint8_t *fin = (uint8_t *)malloc(fl); /* exactly nf bytes: ASan catches reads past them */
     if (!fin) abort();
     for (size_t k = 0; k < fl; k++) fin[k] = (uint8_t)(below(&g, 4) ? below(&g, (uint32_t)n) : th_rng_next(&g));
-    rc = th_setup_finish(&s, phase, current, mc, trunc, fin, nf, &e);
+    rc = sh_setup_finish(&s, phase, current, mc, trunc, fin, nf, &e);
     free(fin);
-    if (placed < deck) CHECK(rc != TH_OK, "th_setup_finish accepted a position with %d of %d cards", placed, deck);
+    if (placed < deck) CHECK(rc != TH_OK, "sh_setup_finish accepted a position with %d of %d cards", placed, deck);
     if (rc == TH_OK) {
       finished_ok++;
-      CHECK(th_state_check(&s, &e) == TH_OK, "%s", e.msg);
-      if (s.phase != TH_PHASE_OVER) {
-        uint8_t pol[TH_MAX_PLAYERS] = {0};
+      CHECK(sh_state_check(&s, &e) == TH_OK, "%s", e.msg);
+      if (s.phase != SH_PHASE_OVER) {
+        uint8_t pol[SH_MAX_PLAYERS] = {0};
         th_rng rng;
         th_rng_seed(&rng, (uint64_t)i);
         play_checked(&s, pol, &rng, &g, 4);
@@ -891,107 +891,107 @@ static void unit_setup_garbage(long long iters) {
 
 /* Rebuilds a state through the setup API; physical copies may differ.
  * skip_id: a card id to leave out (or -1); extra: add one more card of kind
- * `extra` at the end (or -1). Returns th_setup_finish's code, or the first
+ * `extra` at the end (or -1). Returns sh_setup_finish's code, or the first
  * failing call's. */
-static int rebuild_cards(const th_state *s, th_state *out, int skip_id, int extra_kind, th_error *e) {
-  int rc = th_setup_begin(out, &s->rules, s->num_players, s->dealer, s->max_moves, e);
+static int rebuild_cards(const sh_state *s, sh_state *out, int skip_id, int extra_kind, th_error *e) {
+  int rc = sh_setup_begin(out, &s->rules, s->num_players, s->dealer, s->max_moves, e);
   if (rc) return rc;
-  for (int id = 0; id < TH_CARD_ID_SPACE; id++) {
+  for (int id = 0; id < SH_CARD_ID_SPACE; id++) {
     int l = s->loc[id];
-    if (l == TH_LOC_ABSENT || id == skip_id) continue;
-    int zone = l & 0x70, seat = l & 0x0F, kind = th_card_kind(id), slot = 0;
+    if (l == SH_LOC_ABSENT || id == skip_id) continue;
+    int zone = l & 0x70, seat = l & 0x0F, kind = sh_card_kind(id), slot = 0;
     int z;
-    if (zone == TH_LOC_HAND)
-      z = (l & TH_LOC_KNOWN) ? TH_ZONE_HAND_KNOWN : TH_ZONE_HAND;
-    else if (zone == TH_LOC_FACE_UP)
-      z = TH_ZONE_FACE_UP;
-    else if (zone == TH_LOC_FACE_DOWN) {
-      z = TH_ZONE_FACE_DOWN;
-      for (int k = 0; k < TH_MAX_CPZ; k++)
+    if (zone == SH_LOC_HAND)
+      z = (l & SH_LOC_KNOWN) ? SH_ZONE_HAND_KNOWN : SH_ZONE_HAND;
+    else if (zone == SH_LOC_FACE_UP)
+      z = SH_ZONE_FACE_UP;
+    else if (zone == SH_LOC_FACE_DOWN) {
+      z = SH_ZONE_FACE_DOWN;
+      for (int k = 0; k < SH_MAX_CPZ; k++)
         if (s->down[seat][k] == id) slot = k;
-    } else if (zone == TH_LOC_BURNED)
-      z = TH_ZONE_BURNED;
+    } else if (zone == SH_LOC_BURNED)
+      z = SH_ZONE_BURNED;
     else
       continue; /* pile and draw pile: in order, below */
-    rc = th_setup_add(out, z, seat, kind, slot, e);
+    rc = sh_setup_add(out, z, seat, kind, slot, e);
     if (rc) return rc;
   }
   for (int i = 0; i < s->pile_len; i++) {
     if (s->pile[i] == skip_id) continue;
-    rc = th_setup_add(out, TH_ZONE_PILE, 0, th_card_kind(s->pile[i]), 0, e);
+    rc = sh_setup_add(out, SH_ZONE_PILE, 0, sh_card_kind(s->pile[i]), 0, e);
     if (rc) return rc;
   }
   for (int i = 0; i < s->draw_len; i++) {
     if (s->draw[i] == skip_id) continue;
-    rc = th_setup_add(out, TH_ZONE_DRAW, 0, th_card_kind(s->draw[i]), 0, e);
+    rc = sh_setup_add(out, SH_ZONE_DRAW, 0, sh_card_kind(s->draw[i]), 0, e);
     if (rc) return rc;
   }
   if (extra_kind >= 0) {
-    rc = th_setup_add(out, TH_ZONE_BURNED, 0, extra_kind, 0, e);
+    rc = sh_setup_add(out, SH_ZONE_BURNED, 0, extra_kind, 0, e);
     if (rc) return rc;
   }
   return TH_OK;
 }
 
-static int rebuild(const th_state *s, th_state *out, int skip_id, int extra_kind, int phase_delta, int current_override,
+static int rebuild(const sh_state *s, sh_state *out, int skip_id, int extra_kind, int phase_delta, int current_override,
                    th_error *e) {
   int rc = rebuild_cards(s, out, skip_id, extra_kind, e);
   if (rc) return rc;
   int phase = s->phase + phase_delta;
-  int current = current_override != INT_MIN ? current_override : th_state_current_player(s);
-  return th_setup_finish(out, phase, current, s->move_count, s->truncated, s->finish, s->num_out, e);
+  int current = current_override != INT_MIN ? current_override : sh_state_current_player(s);
+  return sh_setup_finish(out, phase, current, s->move_count, s->truncated, s->finish, s->num_out, e);
 }
 
 static void unit_setup_roundtrip(long long iters) {
   unit_begin("setup round trips");
-  static th_state s, b, k1, k2;
-  static uint16_t l1[TH_MAX_DISTINCT_ACTIONS], l2[TH_MAX_DISTINCT_ACTIONS];
+  static sh_state s, b, k1, k2;
+  static uint16_t l1[SH_MAX_DISTINCT_ACTIONS], l2[SH_MAX_DISTINCT_ACTIONS];
   th_error e;
   long long trips = 0, perturbed = 0, garbage = 0, garbage_ok = 0;
   for (long long i = 0; i < iters; i++) {
     if (!mine(i)) continue;
     th_rng g;
     th_rng_seed(&g, UINT64_C(0xB0B0) + (uint64_t)i * 7919u);
-    th_rules r;
+    sh_rules r;
     int players;
     if (i % 4 == 3) {
       random_valid_rules(&g, &r, &players);
     } else {
-      th_rules_preset((int)(i % 3), &r);
-      players = range(&g, 2, th_rules_max_players(&r));
+      sh_rules_preset((int)(i % 3), &r);
+      players = range(&g, 2, sh_rules_max_players(&r));
     }
     uint64_t seed = th_rng_next(&g);
     c_players = players;
     c_game = i;
     c_seed = seed;
     c_what = "round trip";
-    if (th_state_deal(&s, &r, players, -1, below(&g, 4) ? 0 : (uint32_t)range(&g, 1, 300), seed, &e)) {
+    if (sh_state_deal(&s, &r, players, -1, below(&g, 4) ? 0 : (uint32_t)range(&g, 1, 300), seed, &e)) {
       CHECK(0, "deal: %s", e.msg);
       continue;
     }
     int steps = (int)below(&g, 400);
-    uint8_t pol[TH_MAX_PLAYERS] = {0};
-    for (int k = 0; k < steps && s.phase != TH_PHASE_OVER; k++) th_policy_step(&s, TH_POLICY_RANDOM, &g);
+    uint8_t pol[SH_MAX_PLAYERS] = {0};
+    for (int k = 0; k < steps && s.phase != SH_PHASE_OVER; k++) sh_policy_step(&s, SH_POLICY_RANDOM, &g);
     c_move = s.move_count;
-    CHECK(th_state_check(&s, &e) == TH_OK, "%s", e.msg);
+    CHECK(sh_state_check(&s, &e) == TH_OK, "%s", e.msg);
     int rc = rebuild(&s, &b, -1, -1, 0, INT_MIN, &e);
     CHECK(rc == TH_OK, "rebuilding a reached position failed: %s", e.msg);
     if (rc) continue;
     trips++;
-    th_state_canonical(&s, &k1);
-    th_state_canonical(&b, &k2);
+    sh_state_canonical(&s, &k1);
+    sh_state_canonical(&b, &k2);
     CHECK(same_state(&k1, &k2), "the rebuilt position differs from the original");
-    int n1 = th_legal_actions(&s, l1), n2 = th_legal_actions(&b, l2);
+    int n1 = sh_legal_actions(&s, l1), n2 = sh_legal_actions(&b, l2);
     CHECK(n1 == n2 && memcmp(l1, l2, (size_t)n1 * sizeof l1[0]) == 0, "legal actions differ after the rebuild");
-    if (s.phase != TH_PHASE_OVER) {
-      th_state a1, a2;
+    if (s.phase != SH_PHASE_OVER) {
+      sh_state a1, a2;
       th_rng ra, rb;
       th_rng_seed(&ra, seed);
       rb = ra;
-      for (int q = 0; q < TH_MAX_PLAYERS; q++) pol[q] = (uint8_t)below(&g, 3);
+      for (int q = 0; q < SH_MAX_PLAYERS; q++) pol[q] = (uint8_t)below(&g, 3);
       copy_state(&a1, &s);
       copy_state(&a2, &b);
-      uint32_t m1 = th_rollout_full(&a1, pol, &ra, 0), m2 = th_rollout_full(&a2, pol, &rb, 0);
+      uint32_t m1 = sh_rollout_full(&a1, pol, &ra, 0), m2 = sh_rollout_full(&a2, pol, &rb, 0);
       outcome o1, o2;
       outcome_of(&a1, 0, &o1);
       outcome_of(&a2, 0, &o2);
@@ -1000,29 +1000,29 @@ static void unit_setup_roundtrip(long long iters) {
     /* Perturbations that must be rejected. */
     perturbed++;
     int some_id = -1;
-    for (int id = (int)below(&g, TH_CARD_ID_SPACE), k = 0; k < TH_CARD_ID_SPACE; k++, id = (id + 1) % TH_CARD_ID_SPACE)
-      if (s.loc[id] != TH_LOC_ABSENT) {
+    for (int id = (int)below(&g, SH_CARD_ID_SPACE), k = 0; k < SH_CARD_ID_SPACE; k++, id = (id + 1) % SH_CARD_ID_SPACE)
+      if (s.loc[id] != SH_LOC_ABSENT) {
         some_id = id;
         break;
       }
     c_what = "rebuild without a card";
     CHECK(rebuild(&s, &b, some_id, -1, 0, INT_MIN, &e) != TH_OK, "a position with a card missing was accepted");
     c_what = "rebuild with an extra card";
-    CHECK(rebuild(&s, &b, -1, (int)below(&g, TH_KIND_RED_JOKER), 0, INT_MIN, &e) != TH_OK,
+    CHECK(rebuild(&s, &b, -1, (int)below(&g, SH_KIND_RED_JOKER), 0, INT_MIN, &e) != TH_OK,
           "a position with an extra card was accepted");
     c_what = "rebuild with a bad current player";
-    int badcur = s.phase == TH_PHASE_OVER ? range(&g, 0, players - 1) : below(&g, 2) ? players + (int)below(&g, 5) : -1 - (int)below(&g, 5);
+    int badcur = s.phase == SH_PHASE_OVER ? range(&g, 0, players - 1) : below(&g, 2) ? players + (int)below(&g, 5) : -1 - (int)below(&g, 5);
     CHECK(rebuild(&s, &b, -1, -1, 0, badcur, &e) != TH_OK, "current %d accepted", badcur);
-    if (s.phase == TH_PHASE_PLAY) {
+    if (s.phase == SH_PHASE_PLAY) {
       c_what = "rebuild as over";
       CHECK(rebuild(&s, &b, -1, -1, +1, TH_TERMINAL_PLAYER, &e) != TH_OK, "a live game accepted as over");
     }
-    if (s.phase == TH_PHASE_OVER && !s.truncated) {
+    if (s.phase == SH_PHASE_OVER && !s.truncated) {
       c_what = "rebuild as live";
       CHECK(rebuild(&s, &b, -1, -1, -1, s.finish[0], &e) != TH_OK, "an ended game accepted as live");
     }
-    /* Every card placed, then th_setup_finish with garbage: no crash, and
-     * whatever it accepts passes th_state_check and plays. */
+    /* Every card placed, then sh_setup_finish with garbage: no crash, and
+     * whatever it accepts passes sh_state_check and plays. */
     c_what = "garbage finish";
     for (int k = 0; k < 4; k++) {
       if (rebuild_cards(&s, &b, -1, -1, &e) != TH_OK) {
@@ -1039,14 +1039,14 @@ static void unit_setup_roundtrip(long long iters) {
       uint8_t *fin = (uint8_t *)malloc(fl);
       if (!fin) abort();
       for (size_t j = 0; j < fl; j++) fin[j] = (uint8_t)(below(&g, 4) ? below(&g, (uint32_t)n) : th_rng_next(&g));
-      int rc2 = th_setup_finish(&b, phase, current, mc, trunc, fin, nf, &e);
+      int rc2 = sh_setup_finish(&b, phase, current, mc, trunc, fin, nf, &e);
       free(fin);
       garbage++;
       if (rc2 == TH_OK) {
         garbage_ok++;
-        CHECK(th_state_check(&b, &e) == TH_OK, "an accepted position fails the check: %s", e.msg);
-        if (b.phase != TH_PHASE_OVER) {
-          uint8_t rp[TH_MAX_PLAYERS] = {0};
+        CHECK(sh_state_check(&b, &e) == TH_OK, "an accepted position fails the check: %s", e.msg);
+        if (b.phase != SH_PHASE_OVER) {
+          uint8_t rp[SH_MAX_PLAYERS] = {0};
           th_rng rr;
           th_rng_seed(&rr, seed + (uint64_t)k);
           play_checked(&b, rp, &rr, &g, 0);
@@ -1062,16 +1062,16 @@ static void unit_setup_roundtrip(long long iters) {
 
 /* A random position for rules r: cards dealt to zones at random, with the
  * constraints a real position has (no burn card or burning run on the pile,
- * full hands while the draw pile lasts, ...). Returns th_setup_finish's code. */
-static int random_position(th_state *s, const th_rules *r, int n, th_rng *g, th_error *e) {
+ * full hands while the draw pile lasts, ...). Returns sh_setup_finish's code. */
+static int random_position(sh_state *s, const sh_rules *r, int n, th_rng *g, th_error *e) {
   uint32_t mm = (uint32_t)range(g, 50, 3000);
-  int rc = th_setup_begin(s, r, n, range(g, -1, n - 1), mm, e);
+  int rc = sh_setup_begin(s, r, n, range(g, -1, n - 1), mm, e);
   if (rc) return rc;
   int K = r->cards_per_zone;
-  uint8_t kinds[TH_MAX_CARDS];
+  uint8_t kinds[SH_MAX_CARDS];
   int total = 0;
   for (int c = 0; c < r->decks; c++)
-    for (int k = 0; k < TH_NUM_KINDS; k++)
+    for (int k = 0; k < SH_NUM_KINDS; k++)
       if (kind_ok(r, k)) kinds[total++] = (uint8_t)k;
   for (int i = total - 1; i > 0; i--) {
     int j = (int)below(g, (uint32_t)i + 1);
@@ -1084,15 +1084,15 @@ static int random_position(th_state *s, const th_rules *r, int n, th_rng *g, th_
   if (below(g, 8) == 0) { /* swap phase: full zones, nothing else */
     for (int q = 0; q < n; q++)
       for (int k = 0; k < K; k++) {
-        th_setup_add(s, TH_ZONE_FACE_DOWN, q, TAKE(), k, e);
-        th_setup_add(s, TH_ZONE_FACE_UP, q, TAKE(), 0, e);
-        th_setup_add(s, below(g, 4) ? TH_ZONE_HAND : TH_ZONE_HAND_KNOWN, q, TAKE(), 0, e);
+        sh_setup_add(s, SH_ZONE_FACE_DOWN, q, TAKE(), k, e);
+        sh_setup_add(s, SH_ZONE_FACE_UP, q, TAKE(), 0, e);
+        sh_setup_add(s, below(g, 4) ? SH_ZONE_HAND : SH_ZONE_HAND_KNOWN, q, TAKE(), 0, e);
       }
-    while (next < total) th_setup_add(s, TH_ZONE_DRAW, 0, TAKE(), 0, e);
+    while (next < total) sh_setup_add(s, SH_ZONE_DRAW, 0, TAKE(), 0, e);
     static const uint8_t none[1] = {0};
-    return th_setup_finish(s, TH_PHASE_SWAP, range(g, 0, n - 1), below(g, (uint32_t)n), 0, none, 0, e);
+    return sh_setup_finish(s, SH_PHASE_SWAP, range(g, 0, n - 1), below(g, (uint32_t)n), 0, none, 0, e);
   }
-  uint8_t seats[TH_MAX_PLAYERS];
+  uint8_t seats[SH_MAX_PLAYERS];
   for (int q = 0; q < n; q++) seats[q] = (uint8_t)q;
   for (int i = n - 1; i > 0; i--) {
     int j = (int)below(g, (uint32_t)i + 1);
@@ -1103,7 +1103,7 @@ static int random_position(th_state *s, const th_rules *r, int n, th_rng *g, th_
   int need_hand = below(g, 2); /* a draw pile: every hand holds >= K, nobody is out yet */
   int nout = need_hand ? 0 : (int)below(g, (uint32_t)n - 1); /* seats[0 .. nout) are out, in that order */
   int active = n - nout;
-  int hand[TH_MAX_PLAYERS] = {0};
+  int hand[SH_MAX_PLAYERS] = {0};
   for (int i = nout; i < n; i++) {
     int q = seats[i];
     int d = below(g, 3) ? (int)below(g, (uint32_t)K + 1) : K;
@@ -1112,11 +1112,11 @@ static int random_position(th_state *s, const th_rules *r, int n, th_rng *g, th_
     if (d + u + h == 0) h = 1;
     for (int k = 0, placed = 0; k < K && placed < d; k++)
       if (below(g, 2) || K - k <= d - placed) {
-        th_setup_add(s, TH_ZONE_FACE_DOWN, q, TAKE(), k, e);
+        sh_setup_add(s, SH_ZONE_FACE_DOWN, q, TAKE(), k, e);
         placed++;
       }
-    for (int k = 0; k < u; k++) th_setup_add(s, TH_ZONE_FACE_UP, q, TAKE(), 0, e);
-    for (int k = 0; k < h; k++) th_setup_add(s, below(g, 4) ? TH_ZONE_HAND : TH_ZONE_HAND_KNOWN, q, TAKE(), 0, e);
+    for (int k = 0; k < u; k++) sh_setup_add(s, SH_ZONE_FACE_UP, q, TAKE(), 0, e);
+    for (int k = 0; k < h; k++) sh_setup_add(s, below(g, 4) ? SH_ZONE_HAND : SH_ZONE_HAND_KNOWN, q, TAKE(), 0, e);
     hand[q] = h;
   }
   (void)hand;
@@ -1124,55 +1124,55 @@ static int random_position(th_state *s, const th_rules *r, int n, th_rng *g, th_
   /* the pile: no burn card, no run that would have burned */
   int plen = below(g, 4) ? (int)below(g, 40) : (int)below(g, 150), rr = -1, rl = 0;
   for (int k = 0; k < plen && next < total; k++) {
-    int kind = TAKE(), rank = th_kind_rank(kind);
+    int kind = TAKE(), rank = sh_kind_rank(kind);
     int invisible = (r->invisible >> rank) & 1;
-    int counts = !(invisible && r->invisible_in_runs == TH_RUNS_SKIP);
+    int counts = !(invisible && r->invisible_in_runs == SH_RUNS_SKIP);
     int nrl = counts ? (rr == rank ? rl + 1 : 1) : rl;
     if (((r->burn >> rank) & 1) || (r->run_to_burn && nrl >= r->run_to_burn)) {
-      th_setup_add(s, TH_ZONE_BURNED, 0, kind, 0, e);
+      sh_setup_add(s, SH_ZONE_BURNED, 0, kind, 0, e);
       continue;
     }
     if (counts) rr = rank, rl = nrl;
-    th_setup_add(s, TH_ZONE_PILE, 0, kind, 0, e);
+    sh_setup_add(s, SH_ZONE_PILE, 0, kind, 0, e);
   }
   int dlen = need_hand ? 1 + (int)below(g, (uint32_t)(total - next > 0 ? total - next : 1)) : 0;
-  for (int k = 0; k < dlen && next < total; k++) th_setup_add(s, TH_ZONE_DRAW, 0, TAKE(), 0, e);
+  for (int k = 0; k < dlen && next < total; k++) sh_setup_add(s, SH_ZONE_DRAW, 0, TAKE(), 0, e);
   /* the rest: burned, or into hands; sometimes all into one hand (a giant
    * hand, as after picking up a big pile) */
   int giant = below(g, 4) == 0 ? seats[range(g, nout, n - 1)] : -1;
   while (next < total) {
     int kind = TAKE();
     if (giant >= 0)
-      th_setup_add(s, TH_ZONE_HAND_KNOWN, giant, kind, 0, e);
+      sh_setup_add(s, SH_ZONE_HAND_KNOWN, giant, kind, 0, e);
     else if (below(g, 3) == 0)
-      th_setup_add(s, below(g, 4) ? TH_ZONE_HAND : TH_ZONE_HAND_KNOWN, seats[range(g, nout, n - 1)], kind, 0, e);
+      sh_setup_add(s, below(g, 4) ? SH_ZONE_HAND : SH_ZONE_HAND_KNOWN, seats[range(g, nout, n - 1)], kind, 0, e);
     else
-      th_setup_add(s, TH_ZONE_BURNED, 0, kind, 0, e);
+      sh_setup_add(s, SH_ZONE_BURNED, 0, kind, 0, e);
   }
 #undef TAKE
   uint32_t cap = s->max_moves;
   uint32_t mc = below(g, 2) ? 0 : below(g, cap > 500 ? 500 : cap - 1);
-  return th_setup_finish(s, TH_PHASE_PLAY, seats[range(g, nout, n - 1)], mc, 0, seats, nout, e);
+  return sh_setup_finish(s, SH_PHASE_PLAY, seats[range(g, nout, n - 1)], mc, 0, seats, nout, e);
 }
 
 static void unit_random_positions(long long iters) {
   unit_begin("random valid positions");
-  static th_state s, s0;
+  static sh_state s, s0;
   th_error e;
   long long ok = 0, rejected = 0, trunc = 0;
   for (long long i = 0; i < iters; i++) {
     if (!mine(i)) continue;
     th_rng g;
     th_rng_seed(&g, UINT64_C(0xF00D) * 31337u + (uint64_t)i);
-    th_rules r;
+    sh_rules r;
     int players;
     if (i % 3 == 2) {
       random_valid_rules(&g, &r, &players);
     } else {
-      th_rules_preset((int)below(&g, 3), &r);
+      sh_rules_preset((int)below(&g, 3), &r);
       if (below(&g, 4) == 0) r.merge_hand_with_face_up = 1;
       if (below(&g, 4) == 0) r.cards_per_zone = (uint8_t)range(&g, 1, 2);
-      players = range(&g, 2, th_rules_max_players(&r));
+      players = range(&g, 2, sh_rules_max_players(&r));
     }
     c_players = players;
     c_game = i;
@@ -1187,8 +1187,8 @@ static void unit_random_positions(long long iters) {
     }
     ok++;
     copy_state(&s0, &s);
-    uint8_t pol[TH_MAX_PLAYERS];
-    for (int q = 0; q < TH_MAX_PLAYERS; q++) pol[q] = (uint8_t)(i % 4 < 3 ? i % 4 : below(&g, 3));
+    uint8_t pol[SH_MAX_PLAYERS];
+    for (int q = 0; q < SH_MAX_PLAYERS; q++) pol[q] = (uint8_t)(i % 4 < 3 ? i % 4 : below(&g, 3));
     compare_rollouts(&s0, pol, UINT64_C(0xF00D), (uint64_t)i, 1, NULL);
     th_rng rng;
     th_batch_rng(UINT64_C(0xF00D), (uint64_t)i, &rng);
@@ -1196,23 +1196,23 @@ static void unit_random_positions(long long iters) {
     if (s.truncated) trunc++, t_truncated_other++;
   }
   t_games_positions += ok;
-  unit_end("%lld positions played (%lld truncated), %lld constructions rejected by th_setup_finish", ok, trunc,
+  unit_end("%lld positions played (%lld truncated), %lld constructions rejected by sh_setup_finish", ok, trunc,
            rejected);
   /* The generator must mostly produce valid positions, or the unit tests nothing. */
   if (ok < rejected) printf("    note: more positions rejected than accepted\n");
 }
 
-/* th_rules_validate on random bytes; every rule set that passes is played. */
+/* sh_rules_validate on random bytes; every rule set that passes is played. */
 static void unit_rules_fuzz(long long iters) {
   unit_begin("rules_validate on random bytes");
-  static th_state s;
+  static sh_state s;
   th_error e;
   long long valid = 0, games = 0, trunc = 0;
   for (long long i = 0; i < iters; i++) {
     if (!mine(i)) continue;
     th_rng g;
     th_rng_seed(&g, UINT64_C(0x21E5) ^ ((uint64_t)i << 20));
-    th_rules r;
+    sh_rules r;
     random_rules_bytes(&g, &r);
     int players = below(&g, 2) ? range(&g, 2, 12) : range(&g, -1000, 1000);
     if (below(&g, 20) == 0) players = below(&g, 2) ? INT_MIN : INT_MAX;
@@ -1222,28 +1222,28 @@ static void unit_rules_fuzz(long long iters) {
     c_move = -1;
     c_what = "validate";
     memset(&e, 0, sizeof e);
-    int rc = th_rules_validate(&r, players, &e);
+    int rc = sh_rules_validate(&r, players, &e);
     CHECK(rc == TH_OK || rc == TH_ERR_RULES || rc == TH_ERR_PLAYERS, "code %d", rc);
     if (rc) CHECK(e.code == rc && e.msg[0] != 0);
-    int rc0 = th_rules_validate(&r, 0, NULL);
+    int rc0 = sh_rules_validate(&r, 0, NULL);
     if (rc0 == TH_OK) {
       valid++;
-      int maxp = th_rules_max_players(&r);
-      CHECK(maxp >= 0 && maxp <= TH_MAX_PLAYERS);
-      for (int p = 2; p <= TH_MAX_PLAYERS; p++)
-        CHECK((th_rules_validate(&r, p, NULL) == TH_OK) == (p <= maxp), "%d players, max %d", p, maxp);
-      CHECK(th_num_distinct_actions(&r) <= TH_MAX_DISTINCT_ACTIONS);
+      int maxp = sh_rules_max_players(&r);
+      CHECK(maxp >= 0 && maxp <= SH_MAX_PLAYERS);
+      for (int p = 2; p <= SH_MAX_PLAYERS; p++)
+        CHECK((sh_rules_validate(&r, p, NULL) == TH_OK) == (p <= maxp), "%d players, max %d", p, maxp);
+      CHECK(sh_num_distinct_actions(&r) <= SH_MAX_DISTINCT_ACTIONS);
       if (maxp >= 2) {
         int p = range(&g, 2, maxp);
         c_players = p;
         uint64_t seed = th_rng_next(&g);
         c_seed = seed;
         c_what = "deal";
-        rc = th_state_deal(&s, &r, p, -1, 2000, seed, &e); /* odd rules: long games */
+        rc = sh_state_deal(&s, &r, p, -1, 2000, seed, &e); /* odd rules: long games */
         CHECK(rc == TH_OK, "a rule set that validates does not deal: %s", e.msg);
         if (rc == TH_OK) {
-          uint8_t pol[TH_MAX_PLAYERS];
-          for (int q = 0; q < TH_MAX_PLAYERS; q++) pol[q] = (uint8_t)below(&g, 3);
+          uint8_t pol[SH_MAX_PLAYERS];
+          for (int q = 0; q < SH_MAX_PLAYERS; q++) pol[q] = (uint8_t)below(&g, 3);
           compare_rollouts(&s, pol, seed, 0, 0, NULL);
           th_rng rng;
           th_batch_rng(seed, 0, &rng);
@@ -1253,48 +1253,48 @@ static void unit_rules_fuzz(long long iters) {
         }
       }
     } else {
-      th_state t;
+      sh_state t;
       c_what = "deal with invalid rules";
-      CHECK(th_state_deal(&t, &r, 4, -1, 0, 1, &e) != TH_OK, "th_state_deal accepted invalid rules");
+      CHECK(sh_state_deal(&t, &r, 4, -1, 0, 1, &e) != TH_OK, "sh_state_deal accepted invalid rules");
     }
   }
   t_games_fuzz_rules += games;
   unit_end("%lld rule sets valid, %lld games played with them (%lld truncated)", valid, games, trunc);
 }
 
-/* The random policy through th_policy_action (documented as exactly
- * legal_actions()[below(n)]) and through th_policy_step (which th_rollout
- * and th_rollout_full follow) from the same state and rng: the same move and
+/* The random policy through sh_policy_action (documented as exactly
+ * legal_actions()[below(n)]) and through sh_policy_step (which sh_rollout
+ * and sh_rollout_full follow) from the same state and rng: the same move and
  * the same use of the rng. */
 static void unit_random_policy_rng(long long games) {
   long long checks0 = g_checks;
   unit_begin("random policy: action vs step");
-  static th_state s, a, b;
-  static uint16_t legal[TH_MAX_DISTINCT_ACTIONS];
+  static sh_state s, a, b;
+  static uint16_t legal[SH_MAX_DISTINCT_ACTIONS];
   long long states = 0, move_diff = 0, rng_diff = 0, rng_diff_forced_pickup = 0, forced_pickup = 0;
-  int pickup_draws = -1; /* what th_policy_step does on a forced pick-up: 1 draws, 0 does not */
+  int pickup_draws = -1; /* what sh_policy_step does on a forced pick-up: 1 draws, 0 does not */
   long long ex_game = -1;
   uint64_t ex_seed = 0;
   uint32_t ex_move = 0;
   int ex_preset = 0, ex_players = 0;
   for (long long i = 0; i < games; i++) {
     int preset = (int)(i % 3);
-    th_rules r;
-    th_rules_preset(preset, &r);
+    sh_rules r;
+    sh_rules_preset(preset, &r);
     int players = 2 + (int)((i / 3) % 4);
     uint64_t seed = UINT64_C(0xC0FFEE) + (uint64_t)i;
-    th_state_deal(&s, &r, players, -1, 0, seed, NULL);
+    sh_state_deal(&s, &r, players, -1, 0, seed, NULL);
     th_rng rng;
     th_rng_seed(&rng, seed ^ 1u);
-    while (s.phase != TH_PHASE_OVER) {
-      int n = th_legal_actions(&s, legal);
-      int forced = n == 1 && legal[0] == th_pickup_action(&s.rules);
+    while (s.phase != SH_PHASE_OVER) {
+      int n = sh_legal_actions(&s, legal);
+      int forced = n == 1 && legal[0] == sh_pickup_action(&s.rules);
       th_rng ra = rng, rb = rng;
       copy_state(&a, &s);
       copy_state(&b, &s);
-      int act = th_policy_action(&a, TH_POLICY_RANDOM, &ra);
-      th_apply_legal(&a, act);
-      th_policy_step(&b, TH_POLICY_RANDOM, &rb);
+      int act = sh_policy_action(&a, SH_POLICY_RANDOM, &ra);
+      sh_apply_legal(&a, act);
+      sh_policy_step(&b, SH_POLICY_RANDOM, &rb);
       states++;
       forced_pickup += forced;
       if (!same_state(&a, &b)) move_diff++;
@@ -1310,7 +1310,7 @@ static void unit_random_policy_rng(long long games) {
         }
       }
       if (forced && pickup_draws < 0) pickup_draws = memcmp(&rb, &rng, sizeof rb) != 0;
-      th_policy_step(&s, TH_POLICY_RANDOM, &rng);
+      sh_policy_step(&s, SH_POLICY_RANDOM, &rng);
     }
   }
   if (pickup_draws >= 0) g_pickup_draws = pickup_draws;
@@ -1319,53 +1319,53 @@ static void unit_random_policy_rng(long long games) {
     return;
   }
   g_checks++;
-  CHECK(move_diff == 0, "th_policy_step and th_policy_action play different moves in %lld of %lld states", move_diff,
+  CHECK(move_diff == 0, "sh_policy_step and sh_policy_action play different moves in %lld of %lld states", move_diff,
         states);
   CHECK(rng_diff == 0,
-        "th_policy_step(random) and th_policy_action(random) use the rng differently in %lld of %lld states (%lld of "
-        "them forced pick-ups; %lld forced pick-ups in all; th_policy_step %s on a forced pick-up, while rollout.h "
+        "sh_policy_step(random) and sh_policy_action(random) use the rng differently in %lld of %lld states (%lld of "
+        "them forced pick-ups; %lld forced pick-ups in all; sh_policy_step %s on a forced pick-up, while rollout.h "
         "defines the random policy as exactly legal_actions()[below(n)]). First: preset %d, %d players, "
-        "th_state_deal(seed 0x%llx, dealer -1, max_moves 0), rng th_rng_seed(seed ^ 1), all seats th_policy_step "
+        "sh_state_deal(seed 0x%llx, dealer -1, max_moves 0), rng th_rng_seed(seed ^ 1), all seats sh_policy_step "
         "random, at move %u",
         rng_diff, states, rng_diff_forced_pickup, forced_pickup,
         pickup_draws == 1 ? "draws" : pickup_draws == 0 ? "does NOT draw" : "(none seen)", ex_preset, ex_players,
         (unsigned long long)ex_seed, ex_move);
-  unit_end("%lld states, %lld forced pick-ups; th_policy_step %s on a forced pick-up", states, forced_pickup,
+  unit_end("%lld states, %lld forced pick-ups; sh_policy_step %s on a forced pick-up", states, forced_pickup,
            pickup_draws == 1 ? "draws" : pickup_draws == 0 ? "does not draw" : "(not seen)");
 }
 
-/* th_swap_choice_at (the rollouts' swap draw, which counts the choices
- * instead of listing them) against th_legal_actions: the same number of
+/* sh_swap_choice_at (the rollouts' swap draw, which counts the choices
+ * instead of listing them) against sh_legal_actions: the same number of
  * choices and the same k-th choice for every k, for every seat of the swap
  * phase, under random rules (1 to 5 cards per zone, 1 to 4 decks). */
 static void unit_swap_choice(long long deals) {
   unit_begin("swap choices counted vs listed");
-  static th_state s;
-  static uint16_t legal[TH_MAX_DISTINCT_ACTIONS];
+  static sh_state s;
+  static uint16_t legal[SH_MAX_DISTINCT_ACTIONS];
   th_rng g;
   th_rng_seed(&g, UINT64_C(0x5A4B));
   long long decisions = 0, choices = 0;
   for (long long i = 0; i < deals; i++) {
-    th_rules r;
+    sh_rules r;
     int players;
     random_valid_rules(&g, &r, &players);
-    if (i % 4 == 0) th_rules_preset((int)(i / 4 % 3), &r), players = 4;
-    if (th_state_deal(&s, &r, players, -1, 0, (uint64_t)i, NULL) != TH_OK) continue;
+    if (i % 4 == 0) sh_rules_preset((int)(i / 4 % 3), &r), players = 4;
+    if (sh_state_deal(&s, &r, players, -1, 0, (uint64_t)i, NULL) != TH_OK) continue;
     c_game = i;
-    while (s.phase == TH_PHASE_SWAP) {
-      int n = th_legal_actions(&s, legal);
-      uint32_t counted = th_swap_choice_at(&s, UINT32_MAX, NULL);
+    while (s.phase == SH_PHASE_SWAP) {
+      int n = sh_legal_actions(&s, legal);
+      uint32_t counted = sh_swap_choice_at(&s, UINT32_MAX, NULL);
       CHECK(counted == (uint32_t)n, "%u swap choices counted, %d listed (K %d)", counted, n, r.cards_per_zone);
       for (int k = 0; k < n; k++) {
-        uint8_t ranks[TH_MAX_CPZ];
-        th_swap_choice_at(&s, (uint32_t)k, ranks);
-        int id = th_first_swap_action(&r) + th_swap_index(ranks, r.cards_per_zone);
+        uint8_t ranks[SH_MAX_CPZ];
+        sh_swap_choice_at(&s, (uint32_t)k, ranks);
+        int id = sh_first_swap_action(&r) + sh_swap_index(ranks, r.cards_per_zone);
         CHECK(id == legal[k], "swap choice %d of %d: id %d counted, %d listed (K %d)", k, n, id, legal[k],
               r.cards_per_zone);
       }
       decisions++;
       choices += n;
-      th_apply_legal(&s, legal[below(&g, (uint32_t)n)]);
+      sh_apply_legal(&s, legal[below(&g, (uint32_t)n)]);
     }
   }
   c_game = -1;
@@ -1383,21 +1383,21 @@ static void unit_uniform_play(long long iters) {
   for (long long i = 0; i < iters; i++) {
     uint8_t counts[16] = {0};
     int cap = below(&g, 4) ? 9 : 17; /* up to 16 copies of a rank with 4 decks */
-    for (int r = 0; r < TH_NUM_RANKS; r++) counts[r] = (uint8_t)(below(&g, 3) ? 0 : below(&g, (uint32_t)cap));
-    uint16_t m = (uint16_t)(below(&g, 1u << TH_NUM_RANKS) | (below(&g, 4) ? 0u : TH_ALL_RANKS_MASK));
+    for (int r = 0; r < SH_NUM_RANKS; r++) counts[r] = (uint8_t)(below(&g, 3) ? 0 : below(&g, (uint32_t)cap));
+    uint16_t m = (uint16_t)(below(&g, 1u << SH_NUM_RANKS) | (below(&g, 4) ? 0u : SH_ALL_RANKS_MASK));
     uint64_t mlo = byte_mask8(m & 0xFF), mhi = byte_mask8(m >> 8);
     int total = 0;
-    for (int r = 0; r < TH_NUM_RANKS; r++) total += (m >> r) & 1 ? counts[r] : 0;
+    for (int r = 0; r < SH_NUM_RANKS; r++) total += (m >> r) & 1 ? counts[r] : 0;
     th_rng ra, rb, rc;
     th_rng_seed(&ra, (uint64_t)i);
     rb = ra;
     rc = ra;
     int rank_a = -1, count_a = -1, rank_b = -1, count_b = -1;
-    int ta = th_uniform_play_swar(counts, mlo, mhi, &ra, &rank_a, &count_a);
+    int ta = sh_uniform_play_swar(counts, mlo, mhi, &ra, &rank_a, &count_a);
     int want_rank = -1, want_count = -1;
     if (total) {
       int k = (int)th_rng_below(&rc, (uint32_t)total);
-      for (int r = 0; r < TH_NUM_RANKS && want_rank < 0; r++) {
+      for (int r = 0; r < SH_NUM_RANKS && want_rank < 0; r++) {
         int c = (m >> r) & 1 ? counts[r] : 0;
         if (k < c) want_rank = r, want_count = k + 1;
         k -= c;
@@ -1408,8 +1408,8 @@ static void unit_uniform_play(long long iters) {
     CHECK(!total || (rank_a == want_rank && count_a == want_count), "SWAR plays %dx%d, the loop %dx%d", rank_a,
           count_a, want_rank, want_count);
     CHECK(!memcmp(&ra, &rc, sizeof ra), "SWAR and the loop take different draws");
-#ifdef TH_HAVE_SSE2_PLAY
-    int tb = th_uniform_play_sse2(counts, mlo, mhi, &rb, &rank_b, &count_b);
+#ifdef SH_HAVE_SSE2_PLAY
+    int tb = sh_uniform_play_sse2(counts, mlo, mhi, &rb, &rank_b, &count_b);
     CHECK(tb == total, "SSE2 counts %d plays, the loop %d", tb, total);
     CHECK(!total || (rank_b == want_rank && count_b == want_count), "SSE2 plays %dx%d, the loop %dx%d", rank_b,
           count_b, want_rank, want_count);
@@ -1418,7 +1418,7 @@ static void unit_uniform_play(long long iters) {
     (void)rb, (void)rank_b, (void)count_b;
 #endif
   }
-#ifdef TH_HAVE_SSE2_PLAY
+#ifdef SH_HAVE_SSE2_PLAY
   unit_end("%lld rows (%lld with plays), SSE2 and SWAR", iters, nonempty);
 #else
   unit_end("%lld rows (%lld with plays), SWAR only (no SSE2 here)", iters, nonempty);
@@ -1426,125 +1426,125 @@ static void unit_uniform_play(long long iters) {
 }
 
 /* Resampling from one seat's view (determinize.h) on positions reached by
- * random play under random rules: the result passes th_state_check, the
+ * random play under random rules: the result passes sh_state_check, the
  * observer's observation tensor and everything it can see are unchanged,
  * the hidden cards are the same multiset; ISMCTS searches on the same
  * positions (tiny node arrays included) return a legal action, stay within
  * their arrays and are deterministic for a seed. */
 static void unit_imperfect_information(long long games) {
   unit_begin("resample, observation, ISMCTS");
-  static th_state s, t;
-  static uint16_t legal[TH_MAX_DISTINCT_ACTIONS];
+  static sh_state s, t;
+  static uint16_t legal[SH_MAX_DISTINCT_ACTIONS];
   static float oa[512], ob[512];
-  static th_ismcts_node arena[64];
+  static sh_ismcts_node arena[64];
   th_rng g;
   th_rng_seed(&g, UINT64_C(0xDE7E));
   long long resamples = 0, searches = 0;
   for (long long i = 0; i < games; i++) {
     if (!mine(i)) continue;
-    th_rules r;
+    sh_rules r;
     int players;
     if (i % 2) {
       random_valid_rules(&g, &r, &players);
     } else {
-      th_rules_preset((int)(i / 2 % 3), &r);
-      players = range(&g, 2, th_rules_max_players(&r) < 6 ? th_rules_max_players(&r) : 6);
+      sh_rules_preset((int)(i / 2 % 3), &r);
+      players = range(&g, 2, sh_rules_max_players(&r) < 6 ? sh_rules_max_players(&r) : 6);
     }
-    if (th_state_deal(&s, &r, players, -1, (uint32_t)range(&g, 100, 3000), (uint64_t)i, NULL) != TH_OK) continue;
+    if (sh_state_deal(&s, &r, players, -1, (uint32_t)range(&g, 100, 3000), (uint64_t)i, NULL) != TH_OK) continue;
     c_players = players;
     c_game = i;
     int stop = (int)below(&g, 400);
-    for (int m = 0; m < stop && s.phase != TH_PHASE_OVER; m++) {
-      int n = th_legal_actions(&s, legal);
-      th_apply_legal(&s, legal[below(&g, (uint32_t)n)]);
+    for (int m = 0; m < stop && s.phase != SH_PHASE_OVER; m++) {
+      int n = sh_legal_actions(&s, legal);
+      sh_apply_legal(&s, legal[below(&g, (uint32_t)n)]);
     }
-    CHECK(th_observation_tensor(&s, players, oa, NULL) == TH_ERR_ARG);
-    CHECK(th_resample(&t, -1, &g, NULL) == TH_ERR_ARG);
+    CHECK(sh_observation_tensor(&s, players, oa, NULL) == TH_ERR_ARG);
+    CHECK(sh_resample(&t, -1, &g, NULL) == TH_ERR_ARG);
     for (int p = 0; p < players; p++) {
       copy_state(&t, &s);
       th_rng rr;
       th_rng_seed(&rr, (uint64_t)(i * 131 + p));
       th_error e;
-      CHECK(th_resample(&t, p, &rr, &e) == TH_OK, "%s", e.msg);
-      CHECK(th_state_check(&t, &e) == TH_OK, "after resampling for seat %d: %s", p, e.msg);
-      CHECK(th_observation_tensor(&s, p, oa, NULL) == TH_OK && th_observation_tensor(&t, p, ob, NULL) == TH_OK);
-      CHECK(memcmp(oa, ob, sizeof(float) * (size_t)th_obs_size(players)) == 0,
+      CHECK(sh_resample(&t, p, &rr, &e) == TH_OK, "%s", e.msg);
+      CHECK(sh_state_check(&t, &e) == TH_OK, "after resampling for seat %d: %s", p, e.msg);
+      CHECK(sh_observation_tensor(&s, p, oa, NULL) == TH_OK && sh_observation_tensor(&t, p, ob, NULL) == TH_OK);
+      CHECK(memcmp(oa, ob, sizeof(float) * (size_t)sh_obs_size(players)) == 0,
             "seat %d's observation changed by resampling", p);
-      CHECK(th_hidden_count(&s, p) == th_hidden_count(&t, p));
-      int kinds_s[TH_NUM_KINDS] = {0}, kinds_t[TH_NUM_KINDS] = {0};
-      for (int id = 0; id < TH_CARD_ID_SPACE; id++) {
-        CHECK(s.loc[id] == t.loc[id] || (s.loc[id] != TH_LOC_ABSENT && t.loc[id] != TH_LOC_ABSENT),
+      CHECK(sh_hidden_count(&s, p) == sh_hidden_count(&t, p));
+      int kinds_s[SH_NUM_KINDS] = {0}, kinds_t[SH_NUM_KINDS] = {0};
+      for (int id = 0; id < SH_CARD_ID_SPACE; id++) {
+        CHECK(s.loc[id] == t.loc[id] || (s.loc[id] != SH_LOC_ABSENT && t.loc[id] != SH_LOC_ABSENT),
               "card %d entered or left the deck", id);
         int ls = s.loc[id], lt = t.loc[id];
-        int hs = ls != TH_LOC_ABSENT && !(ls & TH_LOC_KNOWN) &&
-                 ((ls & 0x70) == TH_LOC_FACE_DOWN || ls == TH_LOC_DRAW || ((ls & 0x70) == TH_LOC_HAND && (ls & 15) != p));
-        if (hs) kinds_s[th_card_kind(id)]++;
-        if (lt != TH_LOC_ABSENT && !(lt & TH_LOC_KNOWN) &&
-            ((lt & 0x70) == TH_LOC_FACE_DOWN || lt == TH_LOC_DRAW || ((lt & 0x70) == TH_LOC_HAND && (lt & 15) != p)))
-          kinds_t[th_card_kind(id)]++;
+        int hs = ls != SH_LOC_ABSENT && !(ls & SH_LOC_KNOWN) &&
+                 ((ls & 0x70) == SH_LOC_FACE_DOWN || ls == SH_LOC_DRAW || ((ls & 0x70) == SH_LOC_HAND && (ls & 15) != p));
+        if (hs) kinds_s[sh_card_kind(id)]++;
+        if (lt != SH_LOC_ABSENT && !(lt & SH_LOC_KNOWN) &&
+            ((lt & 0x70) == SH_LOC_FACE_DOWN || lt == SH_LOC_DRAW || ((lt & 0x70) == SH_LOC_HAND && (lt & 15) != p)))
+          kinds_t[sh_card_kind(id)]++;
         if (!hs) CHECK(ls == lt, "a card seat %d can see moved (id %d: zone %#x -> %#x)", p, id, ls, lt);
       }
       CHECK(memcmp(kinds_s, kinds_t, sizeof kinds_s) == 0, "the hidden cards changed");
       CHECK(memcmp(s.hand_rank[p], t.hand_rank[p], sizeof s.hand_rank[p]) == 0);
       resamples++;
     }
-    if (s.phase != TH_PHASE_OVER && i % 4 == 0) {
-      th_ismcts_config cfg = {(uint32_t)range(&g, 1, 40), 0.0, 0.7, (uint8_t)below(&g, TH_NUM_POLICIES), (uint64_t)i};
+    if (s.phase != SH_PHASE_OVER && i % 4 == 0) {
+      sh_ismcts_config cfg = {(uint32_t)range(&g, 1, 40), 0.0, 0.7, (uint8_t)below(&g, SH_NUM_POLICIES), (uint64_t)i};
       uint32_t cap = (uint32_t)range(&g, 1, 64);
-      th_ismcts_stats st1, st2;
-      uint16_t acts[TH_MAX_DISTINCT_ACTIONS];
-      uint32_t vis[TH_MAX_DISTINCT_ACTIONS];
+      sh_ismcts_stats st1, st2;
+      uint16_t acts[SH_MAX_DISTINCT_ACTIONS];
+      uint32_t vis[SH_MAX_DISTINCT_ACTIONS];
       int nc = 0;
       th_error e;
-      CHECK(th_ismcts_search(&s, &cfg, arena, cap, &st1, acts, vis, NULL, &nc, &e) == TH_OK, "%s", e.msg);
+      CHECK(sh_ismcts_search(&s, &cfg, arena, cap, &st1, acts, vis, NULL, &nc, &e) == TH_OK, "%s", e.msg);
       CHECK(st1.iterations == cfg.iterations && st1.nodes <= cap && st1.nodes <= cfg.iterations + 1);
-      CHECK(th_is_legal(&s, st1.best_action), "ISMCTS chose %d, not legal", st1.best_action);
+      CHECK(sh_is_legal(&s, st1.best_action), "ISMCTS chose %d, not legal", st1.best_action);
       uint32_t sum = 0;
       for (int k = 0; k < nc; k++) {
-        CHECK(th_is_legal(&s, acts[k]));
+        CHECK(sh_is_legal(&s, acts[k]));
         sum += vis[k];
       }
       CHECK(sum <= cfg.iterations);
-      CHECK(th_ismcts_search(&s, &cfg, arena, cap, &st2, NULL, NULL, NULL, NULL, &e) == TH_OK);
+      CHECK(sh_ismcts_search(&s, &cfg, arena, cap, &st2, NULL, NULL, NULL, NULL, &e) == TH_OK);
       CHECK(st2.best_action == st1.best_action && st2.nodes == st1.nodes, "ISMCTS is not deterministic");
       searches++;
     }
   }
   {
-    th_ismcts_config bad = {0, 0.0, 0.7, 0, 1};
+    sh_ismcts_config bad = {0, 0.0, 0.7, 0, 1};
     th_error e;
-    th_rules r;
-    th_rules_preset(0, &r);
-    th_state_deal(&s, &r, 4, -1, 0, 1, NULL);
-    CHECK(th_ismcts_search(&s, &bad, arena, 64, NULL, NULL, NULL, NULL, NULL, &e) == TH_ERR_ARG);
+    sh_rules r;
+    sh_rules_preset(0, &r);
+    sh_state_deal(&s, &r, 4, -1, 0, 1, NULL);
+    CHECK(sh_ismcts_search(&s, &bad, arena, 64, NULL, NULL, NULL, NULL, NULL, &e) == TH_ERR_ARG);
     bad.iterations = 5;
-    bad.rollout_policy = TH_NUM_POLICIES;
-    CHECK(th_ismcts_search(&s, &bad, arena, 64, NULL, NULL, NULL, NULL, NULL, &e) == TH_ERR_ARG);
+    bad.rollout_policy = SH_NUM_POLICIES;
+    CHECK(sh_ismcts_search(&s, &bad, arena, 64, NULL, NULL, NULL, NULL, NULL, &e) == TH_ERR_ARG);
     bad.rollout_policy = 0;
-    CHECK(th_ismcts_search(&s, &bad, arena, 0, NULL, NULL, NULL, NULL, NULL, &e) == TH_ERR_ARG);
+    CHECK(sh_ismcts_search(&s, &bad, arena, 0, NULL, NULL, NULL, NULL, NULL, &e) == TH_ERR_ARG);
     s.pile_len = 7; /* a corrupted root is rejected */
-    CHECK(th_ismcts_search(&s, &bad, arena, 64, NULL, NULL, NULL, NULL, NULL, &e) == TH_ERR_SETUP);
+    CHECK(sh_ismcts_search(&s, &bad, arena, 64, NULL, NULL, NULL, NULL, NULL, &e) == TH_ERR_SETUP);
   }
   unit_end("%lld resamples, %lld searches", resamples, searches);
 }
 
 /* Three Thirteen (thirteen.h): games with random and greedy seats under
- * random options, th3_state_check after every move, every legal action is
- * th3_is_legal and an illegal one is refused without a change; resampling
+ * random options, tt_state_check after every move, every legal action is
+ * tt_is_legal and an illegal one is refused without a change; resampling
  * keeps the observer's hand and the invariants; the same seed gives the same
  * game. */
 static void unit_three_thirteen(long long games) {
   unit_begin("Three Thirteen games");
-  static th3_state s, t, u;
-  uint16_t legal[TH3_NUM_ACTIONS];
+  static tt_state s, t, u;
+  uint16_t legal[TT_NUM_ACTIONS];
   th_rng g;
   th_rng_seed(&g, UINT64_C(0x3313));
   long long moves = 0, finished = 0;
   for (long long i = 0; i < games; i++) {
     if (!mine(i)) continue;
     int n = range(&g, 2, 5);
-    th3_options o;
-    th3_options_default(n, &o);
+    tt_options o;
+    tt_options_default(n, &o);
     o.jokers = (uint8_t)below(&g, 3);
     o.meld.ace_either = (uint8_t)below(&g, 2);
     o.meld.all_wild_melds = (uint8_t)below(&g, 2);
@@ -1554,19 +1554,19 @@ static void unit_three_thirteen(long long games) {
     th_error e;
     c_game = i;
     c_players = n;
-    CHECK(th3_new_game(&s, &o, n, (uint64_t)i, 4000, &e) == TH_OK, "%s", e.msg);
-    th3_new_game(&u, &o, n, (uint64_t)i, 4000, NULL);
+    CHECK(tt_new_game(&s, &o, n, (uint64_t)i, 4000, &e) == TH_OK, "%s", e.msg);
+    tt_new_game(&u, &o, n, (uint64_t)i, 4000, NULL);
     CHECK(memcmp(&s, &u, sizeof s) == 0, "the same seed dealt two different games");
-    uint8_t pol[TH3_MAX_PLAYERS];
-    for (int q = 0; q < TH3_MAX_PLAYERS; q++) pol[q] = (uint8_t)(i % 3 == 0 ? 0 : below(&g, 2) ? 1 : 0);
-    while (s.phase != TH3_PHASE_OVER) {
-      int nl = th3_legal_actions(&s, legal);
+    uint8_t pol[TT_MAX_PLAYERS];
+    for (int q = 0; q < TT_MAX_PLAYERS; q++) pol[q] = (uint8_t)(i % 3 == 0 ? 0 : below(&g, 2) ? 1 : 0);
+    while (s.phase != TT_PHASE_OVER) {
+      int nl = tt_legal_actions(&s, legal);
       CHECK(nl > 0, "no legal action");
-      for (int k = 0; k < nl; k++) CHECK(th3_is_legal(&s, legal[k]), "listed action %d is not legal", legal[k]);
-      int bad = (int)below(&g, TH3_NUM_ACTIONS + 4) - 2;
-      if (!th3_is_legal(&s, bad)) {
+      for (int k = 0; k < nl; k++) CHECK(tt_is_legal(&s, legal[k]), "listed action %d is not legal", legal[k]);
+      int bad = (int)below(&g, TT_NUM_ACTIONS + 4) - 2;
+      if (!tt_is_legal(&s, bad)) {
         memcpy(&t, &s, sizeof t);
-        CHECK(th3_apply_action(&s, bad, &e) != TH_OK && memcmp(&t, &s, sizeof t) == 0,
+        CHECK(tt_apply_action(&s, bad, &e) != TH_OK && memcmp(&t, &s, sizeof t) == 0,
               "illegal action %d accepted or changed the state", bad);
       }
       if (moves % 97 == 0) {
@@ -1574,18 +1574,18 @@ static void unit_three_thirteen(long long games) {
         th_rng rr;
         th_rng_seed(&rr, (uint64_t)moves);
         int p = (int)below(&g, (uint32_t)n);
-        CHECK(th3_resample(&t, p, &rr, &e) == TH_OK && th3_state_check(&t, &e) == TH_OK, "resample: %s", e.msg);
+        CHECK(tt_resample(&t, p, &rr, &e) == TH_OK && tt_state_check(&t, &e) == TH_OK, "resample: %s", e.msg);
         CHECK(memcmp(t.hand[p], s.hand[p], sizeof s.hand[p]) == 0 && t.discard_len == s.discard_len &&
               t.stock_len == s.stock_len, "resampling changed what seat %d sees", p);
       }
-      int a = th3_policy_action(&s, pol[s.current], &g);
-      CHECK(th3_apply_action(&s, a, &e) == TH_OK, "policy action %d refused: %s", a, e.msg);
-      CHECK(th3_state_check(&s, &e) == TH_OK, "after action %d: %s", a, e.msg);
+      int a = tt_policy_action(&s, pol[s.current], &g);
+      CHECK(tt_apply_action(&s, a, &e) == TH_OK, "policy action %d refused: %s", a, e.msg);
+      CHECK(tt_state_check(&s, &e) == TH_OK, "after action %d: %s", a, e.msg);
       moves++;
     }
     finished += !s.truncated;
-    double r[TH3_MAX_PLAYERS], sum = 0;
-    th3_returns(&s, r);
+    double r[TT_MAX_PLAYERS], sum = 0;
+    tt_returns(&s, r);
     for (int q = 0; q < n; q++) sum += r[q];
     CHECK(sum > -1e-9 && sum < 1e-9, "returns do not sum to 0");
   }
@@ -1595,18 +1595,18 @@ static void unit_three_thirteen(long long games) {
 
 /* A call with a bad player count; returns 0 when it is rejected. */
 struct deal_args {
-  const th_rules *r;
+  const sh_rules *r;
   int players;
-  int which; /* 0 th_state_deal, 1 th_setup_begin, 2 th_rollouts */
+  int which; /* 0 sh_state_deal, 1 sh_setup_begin, 2 sh_rollouts */
 };
 
 static int bad_count_call(void *p) {
   const struct deal_args *a = (const struct deal_args *)p;
-  static th_state s;
+  static sh_state s;
   th_error e;
-  if (a->which == 0) return th_state_deal(&s, a->r, a->players, -1, 0, 1, &e) == TH_OK;
-  if (a->which == 1) return th_setup_begin(&s, a->r, a->players, -1, 0, &e) == TH_OK;
-  th_batch b;
+  if (a->which == 0) return sh_state_deal(&s, a->r, a->players, -1, 0, 1, &e) == TH_OK;
+  if (a->which == 1) return sh_setup_begin(&s, a->r, a->players, -1, 0, &e) == TH_OK;
+  sh_batch b;
   memset(&b, 0, sizeof b);
   b.rules = *a->r;
   b.num_players = a->players;
@@ -1618,54 +1618,54 @@ static int bad_count_call(void *p) {
   b.moves = mv;
   b.truncated = tr;
   b.n = 4;
-  return th_rollouts(&b, 1, &e) == TH_OK;
+  return sh_rollouts(&b, 1, &e) == TH_OK;
 }
 
 /* Presets, player counts and deal arguments. */
 static void unit_api_basics(void) {
   unit_begin("presets and deal arguments");
-  th_rules r;
+  sh_rules r;
   th_error e;
-  static th_state s;
-  CHECK(th_rules_preset(-1, &r) == -1);
-  CHECK(th_rules_preset(3, &r) == -1);
-  CHECK(th_rules_preset(INT_MAX, &r) == -1);
+  static sh_state s;
+  CHECK(sh_rules_preset(-1, &r) == -1);
+  CHECK(sh_rules_preset(3, &r) == -1);
+  CHECK(sh_rules_preset(INT_MAX, &r) == -1);
   int expect_max[3] = {12, 5, 5}, expect_nda[3] = {676, 620, 620};
   for (int p = 0; p < 3; p++) {
-    CHECK(th_rules_preset(p, &r) == 0);
-    CHECK(th_rules_validate(&r, 0, &e) == TH_OK, "%s", e.msg);
-    CHECK(th_rules_max_players(&r) == expect_max[p], "preset %d seats %d", p, th_rules_max_players(&r));
-    CHECK(th_num_distinct_actions(&r) == expect_nda[p]);
+    CHECK(sh_rules_preset(p, &r) == 0);
+    CHECK(sh_rules_validate(&r, 0, &e) == TH_OK, "%s", e.msg);
+    CHECK(sh_rules_max_players(&r) == expect_max[p], "preset %d seats %d", p, sh_rules_max_players(&r));
+    CHECK(sh_num_distinct_actions(&r) == expect_nda[p]);
     int bad_players[] = {1, expect_max[p] + 1, 13, 100, INT_MAX};
     for (size_t k = 0; k < sizeof bad_players / sizeof bad_players[0]; k++) {
-      CHECK(th_rules_validate(&r, bad_players[k], NULL) == TH_ERR_PLAYERS, "%d players", bad_players[k]);
-      CHECK(th_state_deal(&s, &r, bad_players[k], -1, 0, 1, &e) != TH_OK, "deal for %d players", bad_players[k]);
-      CHECK(th_setup_begin(&s, &r, bad_players[k], -1, 0, &e) != TH_OK, "setup for %d players", bad_players[k]);
+      CHECK(sh_rules_validate(&r, bad_players[k], NULL) == TH_ERR_PLAYERS, "%d players", bad_players[k]);
+      CHECK(sh_state_deal(&s, &r, bad_players[k], -1, 0, 1, &e) != TH_OK, "deal for %d players", bad_players[k]);
+      CHECK(sh_setup_begin(&s, &r, bad_players[k], -1, 0, &e) != TH_OK, "setup for %d players", bad_players[k]);
     }
-    CHECK(th_state_deal(&s, &r, 4, 4, 0, 1, &e) == TH_ERR_ARG, "dealer 4 of 4");
-    CHECK(th_state_deal(&s, &r, 4, INT_MAX, 0, 1, &e) == TH_ERR_ARG);
-    CHECK(th_state_deal(&s, &r, 4, -7, 0, 1, &e) == TH_OK, "negative dealer means the default");
-    CHECK(s.dealer == 3 && s.max_moves == TH_DEFAULT_MAX_MOVES);
-    CHECK(th_state_deal(&s, &r, 4, 0, TH_MAX_MAX_MOVES + 1, 1, &e) == TH_ERR_ARG);
-    CHECK(th_state_deal(&s, &r, 4, 0, UINT32_MAX, 1, &e) == TH_ERR_ARG);
-    CHECK(th_state_deal(&s, &r, 4, 0, TH_MAX_MAX_MOVES, 1, &e) == TH_OK);
+    CHECK(sh_state_deal(&s, &r, 4, 4, 0, 1, &e) == TH_ERR_ARG, "dealer 4 of 4");
+    CHECK(sh_state_deal(&s, &r, 4, INT_MAX, 0, 1, &e) == TH_ERR_ARG);
+    CHECK(sh_state_deal(&s, &r, 4, -7, 0, 1, &e) == TH_OK, "negative dealer means the default");
+    CHECK(s.dealer == 3 && s.max_moves == SH_DEFAULT_MAX_MOVES);
+    CHECK(sh_state_deal(&s, &r, 4, 0, SH_MAX_MAX_MOVES + 1, 1, &e) == TH_ERR_ARG);
+    CHECK(sh_state_deal(&s, &r, 4, 0, UINT32_MAX, 1, &e) == TH_ERR_ARG);
+    CHECK(sh_state_deal(&s, &r, 4, 0, SH_MAX_MAX_MOVES, 1, &e) == TH_OK);
     /* the same seed deals the same game; another seed another one */
-    static th_state a, b;
-    th_state_deal(&a, &r, 4, -1, 0, 12345, NULL);
-    th_state_deal(&b, &r, 4, -1, 0, 12345, NULL);
+    static sh_state a, b;
+    sh_state_deal(&a, &r, 4, -1, 0, 12345, NULL);
+    sh_state_deal(&b, &r, 4, -1, 0, 12345, NULL);
     CHECK(same_state(&a, &b), "a deal is not a function of its seed");
-    th_state_deal(&b, &r, 4, -1, 0, 12346, NULL);
+    sh_state_deal(&b, &r, 4, -1, 0, 12346, NULL);
     CHECK(!same_state(&a, &b));
   }
   /* swap index round trip for every K */
-  for (int K = 1; K <= TH_MAX_CPZ; K++) {
-    int m = th_multichoose(TH_NUM_RANKS, K);
+  for (int K = 1; K <= SH_MAX_CPZ; K++) {
+    int m = sh_multichoose(SH_NUM_RANKS, K);
     for (int idx = 0; idx < m; idx++) {
-      uint8_t ranks[TH_MAX_CPZ];
-      th_swap_ranks(idx, K, ranks);
+      uint8_t ranks[SH_MAX_CPZ];
+      sh_swap_ranks(idx, K, ranks);
       int sorted = 1;
       for (int i = 1; i < K; i++) sorted &= ranks[i - 1] <= ranks[i];
-      if (!sorted || th_swap_index(ranks, K) != idx) {
+      if (!sorted || sh_swap_index(ranks, K) != idx) {
         CHECK(0, "swap index %d (K %d) does not round-trip", idx, K);
         break;
       }
@@ -1674,13 +1674,13 @@ static void unit_api_basics(void) {
   }
   unit_end("presets, bad player counts, dealers, caps, swap indexes");
 
-  /* Player counts <= 0: th_rules_validate skips the player check for them
-   * (rules.h), but th_state_deal, th_setup_begin and th_rollouts take a
+  /* Player counts <= 0: sh_rules_validate skips the player check for them
+   * (rules.h), but sh_state_deal, sh_setup_begin and sh_rollouts take a
    * player count from outside and must reject it (threes.h, SAFETY). Each
    * call runs in a child process, as it might crash or hang. */
   unit_begin("player counts <= 0");
   for (int p = 0; p < 2; p++) {
-    th_rules_preset(p, &r);
+    sh_rules_preset(p, &r);
     int nonpos[] = {0, -1, INT_MIN};
     for (int k = 0; k < 3 - p; k++) {
       struct deal_args a = {&r, nonpos[k], 0};
@@ -1688,48 +1688,48 @@ static void unit_api_basics(void) {
       for (a.which = 0; a.which < 3; a.which++) {
         int v = isolated(bad_count_call, &a);
         CHECK(v == 0, "preset %s: %s with %d players: %s", p ? "classic" : "threes",
-              a.which == 0 ? "th_state_deal" : a.which == 1 ? "th_setup_begin" : "th_rollouts", nonpos[k], verdict(v));
+              a.which == 0 ? "sh_state_deal" : a.which == 1 ? "sh_setup_begin" : "sh_rollouts", nonpos[k], verdict(v));
       }
     }
   }
-  unit_end("th_state_deal, th_setup_begin, th_rollouts in child processes");
+  unit_end("sh_state_deal, sh_setup_begin, sh_rollouts in child processes");
 }
 
-/* th_rollouts: threads 1, 2 and 3 give the same results, equal to one
- * th_rollout per game; bad arguments are errors. */
+/* sh_rollouts: threads 1, 2 and 3 give the same results, equal to one
+ * sh_rollout per game; bad arguments are errors. */
 static void unit_batches(long long reps) {
-  unit_begin("th_rollouts threads 1 vs 2");
+  unit_begin("sh_rollouts threads 1 vs 2");
   th_error e;
-  static th_state st;
+  static sh_state st;
   long long batches = 0;
   for (long long i = 0; i < reps; i++) {
     if (!mine(i)) continue;
     th_rng g;
     th_rng_seed(&g, UINT64_C(0xBA7C4) + (uint64_t)i * 104729u);
-    th_batch b;
+    sh_batch b;
     memset(&b, 0, sizeof b);
     int players;
     if (i % 4 == 3) {
       random_valid_rules(&g, &b.rules, &players);
     } else {
-      th_rules_preset((int)(i % 3), &b.rules);
+      sh_rules_preset((int)(i % 3), &b.rules);
       if (i % 8 == 1) b.rules.cards_per_zone = 2;
-      players = range(&g, 2, th_rules_max_players(&b.rules));
+      players = range(&g, 2, sh_rules_max_players(&b.rules));
     }
     c_players = players;
     c_game = i;
     b.num_players = players;
     b.dealer = below(&g, 2) ? -1 : range(&g, 0, players - 1);
     b.max_moves = below(&g, 4) ? 0 : (uint32_t)range(&g, 1, 500);
-    for (int q = 0; q < TH_MAX_PLAYERS; q++) b.policies[q] = (uint8_t)(i % 5 < 3 ? i % 5 : below(&g, 3));
+    for (int q = 0; q < SH_MAX_PLAYERS; q++) b.policies[q] = (uint8_t)(i % 5 < 3 ? i % 5 : below(&g, 3));
     b.seed = th_rng_next(&g);
     c_seed = b.seed;
     int from_state = below(&g, 3) == 0;
     if (from_state) {
-      th_state_deal(&st, &b.rules, players, b.dealer, b.max_moves, b.seed ^ 77u, NULL);
+      sh_state_deal(&st, &b.rules, players, b.dealer, b.max_moves, b.seed ^ 77u, NULL);
       int steps = (int)below(&g, 120);
-      for (int k = 0; k < steps && st.phase != TH_PHASE_OVER; k++) th_policy_step(&st, TH_POLICY_RANDOM, &g);
-      if (st.phase == TH_PHASE_OVER) from_state = 0;
+      for (int k = 0; k < steps && st.phase != SH_PHASE_OVER; k++) sh_policy_step(&st, SH_POLICY_RANDOM, &g);
+      if (st.phase == SH_PHASE_OVER) from_state = 0;
     }
     b.start = from_state ? &st : NULL;
     int64_t n = range(&g, 0, 48);
@@ -1748,28 +1748,28 @@ static void unit_batches(long long reps) {
       b.places = pl[t];
       b.moves = mv[t];
       b.truncated = tr[t];
-      c_what = "th_rollouts";
-      int rc = th_rollouts(&b, threads[t], &e);
+      c_what = "sh_rollouts";
+      int rc = sh_rollouts(&b, threads[t], &e);
       CHECK(rc == TH_OK, "threads %d: %s", threads[t], e.msg);
     }
     batches++;
     t_games_batch += 3 * n;
     CHECK(memcmp(pl[0], pl[1], np) == 0 && memcmp(mv[0], mv[1], (size_t)n * 4) == 0 && memcmp(tr[0], tr[1], (size_t)n) == 0,
-          "th_rollouts with 1 and 2 threads differ (n %lld, %s)", (long long)n, from_state ? "from a state" : "fresh deals");
+          "sh_rollouts with 1 and 2 threads differ (n %lld, %s)", (long long)n, from_state ? "from a state" : "fresh deals");
     CHECK(memcmp(pl[0], pl[2], np) == 0 && memcmp(mv[0], mv[2], (size_t)n * 4) == 0 && memcmp(tr[0], tr[2], (size_t)n) == 0,
-          "th_rollouts with 1 and 3 threads differ");
-    /* Game j of the batch is th_rollout of th_batch_seed/th_batch_rng j. */
+          "sh_rollouts with 1 and 3 threads differ");
+    /* Game j of the batch is sh_rollout of th_batch_seed/th_batch_rng j. */
     for (int64_t j = 0; j < n; j++) {
-      th_state s;
+      sh_state s;
       th_rng rng;
       if (from_state)
         copy_state(&s, &st);
       else
-        th_state_deal(&s, &b.rules, players, b.dealer, b.max_moves, th_batch_seed(b.seed, (uint64_t)j), NULL);
+        sh_state_deal(&s, &b.rules, players, b.dealer, b.max_moves, th_batch_seed(b.seed, (uint64_t)j), NULL);
       uint32_t start = s.move_count;
       th_batch_rng(b.seed, (uint64_t)j, &rng);
-      uint32_t m = th_rollout(&s, b.policies, &rng);
-      int8_t want[TH_MAX_PLAYERS];
+      uint32_t m = sh_rollout(&s, b.policies, &rng);
+      int8_t want[SH_MAX_PLAYERS];
       for (int q = 0; q < players; q++) want[q] = -1;
       for (int k = 0; k < s.num_out; k++) want[s.finish[k]] = (int8_t)k;
       CHECK(m == mv[0][j] && m == s.move_count - start && tr[0][j] == s.truncated &&
@@ -1788,10 +1788,10 @@ static void unit_batches(long long reps) {
   }
   /* Bad arguments (part 0 only). */
   if (g_part == 0) {
-    c_what = "th_rollouts bad arguments";
-    th_batch b;
+    c_what = "sh_rollouts bad arguments";
+    sh_batch b;
     memset(&b, 0, sizeof b);
-    th_rules_preset(TH_PRESET_THREES, &b.rules);
+    sh_rules_preset(SH_PRESET_THREES, &b.rules);
     b.num_players = 4;
     b.dealer = -1;
     int8_t pl[4 * 4];
@@ -1803,43 +1803,43 @@ static void unit_batches(long long reps) {
     b.n = 4;
     int bad_threads[] = {0, -1, TH_MAX_THREADS + 1, INT_MIN, INT_MAX};
     for (size_t k = 0; k < sizeof bad_threads / sizeof bad_threads[0]; k++)
-      CHECK(th_rollouts(&b, bad_threads[k], &e) == TH_ERR_ARG, "threads %d", bad_threads[k]);
-    CHECK(th_rollouts(&b, TH_MAX_THREADS, &e) == TH_OK, "%s", e.msg); /* more threads than games */
+      CHECK(sh_rollouts(&b, bad_threads[k], &e) == TH_ERR_ARG, "threads %d", bad_threads[k]);
+    CHECK(sh_rollouts(&b, TH_MAX_THREADS, &e) == TH_OK, "%s", e.msg); /* more threads than games */
     b.n = -1;
-    CHECK(th_rollouts(&b, 1, &e) == TH_ERR_ARG);
+    CHECK(sh_rollouts(&b, 1, &e) == TH_ERR_ARG);
     b.n = 0;
-    CHECK(th_rollouts(&b, 2, &e) == TH_OK);
+    CHECK(sh_rollouts(&b, 2, &e) == TH_OK);
     b.n = 4;
-    b.policies[2] = TH_NUM_POLICIES;
-    CHECK(th_rollouts(&b, 1, &e) == TH_ERR_ARG);
+    b.policies[2] = SH_NUM_POLICIES;
+    CHECK(sh_rollouts(&b, 1, &e) == TH_ERR_ARG);
     b.policies[2] = 255;
-    CHECK(th_rollouts(&b, 2, &e) == TH_ERR_ARG);
+    CHECK(sh_rollouts(&b, 2, &e) == TH_ERR_ARG);
     b.policies[2] = 0;
     b.num_players = 13;
-    CHECK(th_rollouts(&b, 1, &e) != TH_OK);
+    CHECK(sh_rollouts(&b, 1, &e) != TH_OK);
     b.num_players = 1;
-    CHECK(th_rollouts(&b, 1, &e) != TH_OK);
+    CHECK(sh_rollouts(&b, 1, &e) != TH_OK);
     b.num_players = 4;
     b.dealer = 4;
-    CHECK(th_rollouts(&b, 1, &e) != TH_OK);
+    CHECK(sh_rollouts(&b, 1, &e) != TH_OK);
     b.dealer = -1;
     b.rules.decks = 0;
-    CHECK(th_rollouts(&b, 1, &e) == TH_ERR_RULES);
-    th_rules_preset(TH_PRESET_THREES, &b.rules);
+    CHECK(sh_rollouts(&b, 1, &e) == TH_ERR_RULES);
+    sh_rules_preset(SH_PRESET_THREES, &b.rules);
     /* a corrupted start state is rejected */
-    th_state_deal(&st, &b.rules, 4, -1, 0, 5, NULL);
+    sh_state_deal(&st, &b.rules, 4, -1, 0, 5, NULL);
     st.hand_len[0]++;
     b.start = &st;
-    CHECK(th_rollouts(&b, 2, &e) == TH_ERR_SETUP);
+    CHECK(sh_rollouts(&b, 2, &e) == TH_ERR_SETUP);
     st.hand_len[0]--;
-    CHECK(th_rollouts(&b, 2, &e) == TH_OK, "%s", e.msg);
+    CHECK(sh_rollouts(&b, 2, &e) == TH_OK, "%s", e.msg);
   }
   unit_end("%lld batches (x3 thread counts), %lld batch games", batches, t_games_batch);
 }
 
 /* ------------------------------------------------------------------ main -- */
 
-static int add_config(config *cfgs, int nc, const char *name, const th_rules *r, int players, long long games) {
+static int add_config(config *cfgs, int nc, const char *name, const sh_rules *r, int players, long long games) {
   config *c = &cfgs[nc];
   memset(c, 0, sizeof *c);
   snprintf(c->name, sizeof c->name, "%s %dp", name, players);
@@ -1877,76 +1877,76 @@ int main(int argc, char **argv) {
 
   static config cfgs[64];
   int nc = 0;
-  th_rules r, base;
+  sh_rules r, base;
   /* the presets at every player count they seat */
-  th_rules_preset(TH_PRESET_THREES, &base);
+  sh_rules_preset(SH_PRESET_THREES, &base);
   for (int n = 2; n <= 12; n++) nc = add_config(cfgs, nc, "threes", &base, n, n <= 6 ? 2000 : 1200);
   const char *pn[3] = {"threes", "classic", "dutch"};
   for (int p = 1; p <= 2; p++) {
-    th_rules_preset(p, &base);
+    sh_rules_preset(p, &base);
     for (int n = 2; n <= 5; n++) nc = add_config(cfgs, nc, pn[p], &base, n, p == 1 ? 9500 : 1000); /* dutch games are 5x longer */
     r = base;
     r.cards_per_zone = 2;
     for (int n = 6; n <= 8; n++) nc = add_config(cfgs, nc, p == 1 ? "classic cpz2" : "dutch cpz2", &r, n, p == 1 ? 6000 : 800);
   }
   /* custom rule sets */
-  th_rules_preset(TH_PRESET_THREES, &r);
+  sh_rules_preset(SH_PRESET_THREES, &r);
   r.merge_hand_with_face_up = 1;
   nc = add_config(cfgs, nc, "threes merge", &r, 4, 2000);
-  th_rules_preset(TH_PRESET_CLASSIC, &r);
+  sh_rules_preset(SH_PRESET_CLASSIC, &r);
   r.merge_hand_with_face_up = 1;
   nc = add_config(cfgs, nc, "classic merge", &r, 3, 3000);
-  th_rules_preset(TH_PRESET_CLASSIC, &r);
+  sh_rules_preset(SH_PRESET_CLASSIC, &r);
   r.burner_plays_again = 0;
   nc = add_config(cfgs, nc, "classic no-burner-again", &r, 4, 3000);
-  th_rules_preset(TH_PRESET_CLASSIC, &r);
+  sh_rules_preset(SH_PRESET_CLASSIC, &r);
   r.pickup_then_play = 1;
   nc = add_config(cfgs, nc, "classic pickup-then-play", &r, 4, 2000);
-  th_rules_preset(TH_PRESET_DUTCH, &r);
+  sh_rules_preset(SH_PRESET_DUTCH, &r);
   r.pickup_then_play = 0;
   nc = add_config(cfgs, nc, "dutch no-pickup-then-play", &r, 4, 1200);
-  th_rules_preset(TH_PRESET_THREES, &r);
-  r.invisible_in_runs = TH_RUNS_BREAK;
+  sh_rules_preset(SH_PRESET_THREES, &r);
+  r.invisible_in_runs = SH_RUNS_BREAK;
   nc = add_config(cfgs, nc, "threes invisible-break", &r, 5, 1500);
-  th_rules_preset(TH_PRESET_CLASSIC, &r);
-  r.invisible_in_runs = TH_RUNS_SKIP;
+  sh_rules_preset(SH_PRESET_CLASSIC, &r);
+  r.invisible_in_runs = SH_RUNS_SKIP;
   nc = add_config(cfgs, nc, "classic invisible-skip", &r, 4, 3000);
-  th_rules_preset(TH_PRESET_DUTCH, &r);
+  sh_rules_preset(SH_PRESET_DUTCH, &r);
   r.lower_strict = 0;
   nc = add_config(cfgs, nc, "dutch lower-not-strict", &r, 4, 1000);
-  th_rules_preset(TH_PRESET_CLASSIC, &r);
+  sh_rules_preset(SH_PRESET_CLASSIC, &r);
   r.lower_strict = 1;
   nc = add_config(cfgs, nc, "classic lower-strict", &r, 3, 3000);
-  th_rules_preset(TH_PRESET_CLASSIC, &r);
+  sh_rules_preset(SH_PRESET_CLASSIC, &r);
   r.decks = 3;
   r.jokers = 1;
   r.merge_hand_with_face_up = 1;
   nc = add_config(cfgs, nc, "classic 3 decks 1 joker merge", &r, 8, 1500);
-  th_rules_preset(TH_PRESET_THREES, &r);
+  sh_rules_preset(SH_PRESET_THREES, &r);
   r.decks = 4;
   r.jokers = 1;
   nc = add_config(cfgs, nc, "threes 4 decks 1 joker", &r, 12, 800);
-  th_rules_preset(TH_PRESET_THREES, &r);
+  sh_rules_preset(SH_PRESET_THREES, &r);
   r.decks = 4;
   r.cards_per_zone = 5;
   r.run_to_burn = 2;
   nc = add_config(cfgs, nc, "threes 4 decks cpz5 run2", &r, 6, 800);
-  th_rules_preset(TH_PRESET_DUTCH, &r);
+  sh_rules_preset(SH_PRESET_DUTCH, &r);
   r.cards_per_zone = 1;
   r.burner_plays_again = 0;
   r.pickup_then_play = 0;
   nc = add_config(cfgs, nc, "dutch cpz1 no-again", &r, 12, 1500);
-  th_rules_preset(TH_PRESET_CLASSIC, &r);
+  sh_rules_preset(SH_PRESET_CLASSIC, &r);
   r.wild = 0;
   r.burn = 0;
   r.run_to_burn = 0;
   r.invisible = 0;
-  r.start = TH_START_RANK_FROM_DEALER;
+  r.start = SH_START_RANK_FROM_DEALER;
   r.num_start_ranks = 0;
   nc = add_config(cfgs, nc, "classic no powers", &r, 3, 800);
   cfgs[nc - 1].cap = 1500; /* without powers most random games never end */
-  th_rules_preset(TH_PRESET_THREES, &r);
-  r.lower = (uint16_t)(TH_ALL_RANKS_MASK);
+  sh_rules_preset(SH_PRESET_THREES, &r);
+  r.lower = (uint16_t)(SH_ALL_RANKS_MASK);
   r.invisible = (uint16_t)((1u << 1) | (1u << 6) | (1u << 13));
   r.run_to_burn = 3;
   r.jokers = 2;

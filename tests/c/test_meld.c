@@ -1,4 +1,4 @@
-/* test_meld.c - checks th3_min_deadwood (meld.h) against an exhaustive search.
+/* test_meld.c - checks tt_min_deadwood (meld.h) against an exhaustive search.
  *
  * Build and run (from anywhere):
  *   gcc -O2 -Wall -Wextra -std=c11 -fsanitize=address,undefined -I/work/main/src/threes_core \
@@ -24,7 +24,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "meld.h"
+#include "three_thirteen/meld.h"
 
 static int failures = 0;
 
@@ -44,7 +44,7 @@ static int failures = 0;
 
 typedef struct hand {
   int n;
-  uint8_t rank[TH3_MAX_HAND], suit[TH3_MAX_HAND];
+  uint8_t rank[TT_MAX_HAND], suit[TT_MAX_HAND];
 } hand;
 
 static const char RANKS[] = "XA23456789TJQK"; /* index = rank, X = joker */
@@ -74,7 +74,7 @@ static int parse_hand(const char *text, hand *h) {
       p++;
       continue;
     }
-    if (h->n >= TH3_MAX_HAND || !p[1]) return -1;
+    if (h->n >= TT_MAX_HAND || !p[1]) return -1;
     const char *r = strchr(RANKS, p[0]);
     if (!r) return -1;
     int rk = (int)(r - RANKS);
@@ -102,7 +102,7 @@ typedef struct bf_opts {
 
 static int bf_is_wild(int r, int wild_rank) { return r == 0 || r == wild_rank; }
 
-/* Written from the spec's table, independently of th3_card_value. */
+/* Written from the spec's table, independently of tt_card_value. */
 static int bf_value(int r, int wild_rank, const bf_opts *o) {
   if (r == 0) return 20;
   if (r == wild_rank && o->penalty20) return 20;
@@ -138,7 +138,7 @@ static int bf_run_in_order(const hand *h, const int *idx, int k, int wild_rank, 
  * window of as many consecutive positions as there are cards, positions being
  * A=1..K=13, or with ace_either alternatively 2..K=13, A=14. */
 static int bf_valid(const hand *h, unsigned sub, int wild_rank, const bf_opts *o, int *is_set, int *is_run) {
-  int idx[TH3_MAX_HAND], k = 0, nat = 0;
+  int idx[TT_MAX_HAND], k = 0, nat = 0;
   for (int i = 0; i < h->n; i++)
     if (sub & (1u << i)) {
       idx[k++] = i;
@@ -175,13 +175,13 @@ static int bf_valid(const hand *h, unsigned sub, int wild_rank, const bf_opts *o
   return *is_set || *is_run;
 }
 
-static uint8_t bf_valid_tab[1u << TH3_MAX_HAND];
-static int16_t bf_best[1u << TH3_MAX_HAND];
+static uint8_t bf_valid_tab[1u << TT_MAX_HAND];
+static int16_t bf_best[1u << TT_MAX_HAND];
 
 static int bf_min_deadwood(const hand *h, int wild_rank, const bf_opts *o) {
   int n = h->n;
   unsigned full = (1u << n) - 1u;
-  int val[TH3_MAX_HAND];
+  int val[TT_MAX_HAND];
   for (int i = 0; i < n; i++) val[i] = bf_value(h->rank[i], wild_rank, o);
   for (unsigned m = 0; m <= full; m++) {
     int a, b;
@@ -205,12 +205,12 @@ static int bf_min_deadwood(const hand *h, int wild_rank, const bf_opts *o) {
 
 /* ---- checking the fast solver's answer --------------------------------- */
 
-static int check_arrangement(const hand *h, int wild_rank, const bf_opts *o, const th3_arrangement *a,
+static int check_arrangement(const hand *h, int wild_rank, const bf_opts *o, const tt_arrangement *a,
                              const char *what) {
   char text[80];
   print_hand(h, text, sizeof text);
-  int seen[TH3_MAX_HAND] = {0}, pos = 0, bad = 0;
-  if (a->num_melds < 0 || a->num_melds > TH3_MAX_HAND || a->num_deadwood < 0 || a->num_deadwood > h->n) {
+  int seen[TT_MAX_HAND] = {0}, pos = 0, bad = 0;
+  if (a->num_melds < 0 || a->num_melds > TT_MAX_HAND || a->num_deadwood < 0 || a->num_deadwood > h->n) {
     CHECK(0, "%s [%s]: bad counts", what, text);
     return 1;
   }
@@ -229,15 +229,15 @@ static int check_arrangement(const hand *h, int wild_rank, const bf_opts *o, con
   pos = 0;
   for (int k = 0; k < a->num_melds; k++) {
     unsigned sub = 0;
-    int idx[TH3_MAX_HAND];
+    int idx[TT_MAX_HAND];
     for (int j = 0; j < a->meld_len[k]; j++) {
       idx[j] = a->order[pos + j];
       sub |= 1u << a->order[pos + j];
     }
     int is_set, is_run;
     int ok = bf_valid(h, sub, wild_rank, o, &is_set, &is_run);
-    if (!ok || (a->meld_type[k] == TH3_MELD_SET && !is_set) ||
-        (a->meld_type[k] == TH3_MELD_RUN && !bf_run_in_order(h, idx, a->meld_len[k], wild_rank, o)) ||
+    if (!ok || (a->meld_type[k] == TT_MELD_SET && !is_set) ||
+        (a->meld_type[k] == TT_MELD_RUN && !bf_run_in_order(h, idx, a->meld_len[k], wild_rank, o)) ||
         a->meld_type[k] > 1) {
       CHECK(0, "%s [%s]: meld %d (type %d, %d cards) is not valid", what, text, k, a->meld_type[k],
             a->meld_len[k]);
@@ -254,20 +254,20 @@ static int check_arrangement(const hand *h, int wild_rank, const bf_opts *o, con
   return bad;
 }
 
-static th3_meld_options to_opts(const bf_opts *o) {
-  th3_meld_options m;
+static tt_meld_options to_opts(const bf_opts *o) {
+  tt_meld_options m;
   m.ace_either = (uint8_t)o->ace_either;
   m.all_wild_melds = (uint8_t)o->all_wild;
   m.wild_penalty_20 = (uint8_t)o->penalty20;
   return m;
 }
 
-static int fast(const hand *h, int wild_rank, const bf_opts *o, th3_arrangement *a) {
-  th3_meld_options mo = to_opts(o);
+static int fast(const hand *h, int wild_rank, const bf_opts *o, tt_arrangement *a) {
+  tt_meld_options mo = to_opts(o);
   th_error e;
-  int rc = th3_min_deadwood(h->rank, h->suit, h->n, wild_rank, &mo, a, &e);
+  int rc = tt_min_deadwood(h->rank, h->suit, h->n, wild_rank, &mo, a, &e);
   if (rc != 0) {
-    CHECK(0, "th3_min_deadwood failed: %s", e.msg);
+    CHECK(0, "tt_min_deadwood failed: %s", e.msg);
     return -1;
   }
   return a->deadwood;
@@ -275,7 +275,7 @@ static int fast(const hand *h, int wild_rank, const bf_opts *o, th3_arrangement 
 
 /* Compares fast and reference; returns 1 on a mismatch. */
 static int compare(const hand *h, int wild_rank, const bf_opts *o) {
-  th3_arrangement a;
+  tt_arrangement a;
   int f = fast(h, wild_rank, o, &a);
   int b = bf_min_deadwood(h, wild_rank, o);
   int bad = 0;
@@ -374,7 +374,7 @@ static void run_examples(void) {
     }
     int wr = (int)(strchr(RANKS, x->wild) - RANKS);
     bf_opts o = {x->ace_either, x->all_wild, x->penalty20};
-    th3_arrangement a;
+    tt_arrangement a;
     int f = fast(&h, wr, &o, &a);
     int b = bf_min_deadwood(&h, wr, &o);
     if (f != x->expect || b != x->expect) {
@@ -395,44 +395,44 @@ static void run_examples(void) {
 /* ---- bad input ---------------------------------------------------------- */
 
 static void run_bad_input(void) {
-  uint8_t r[TH3_MAX_HAND + 1] = {1, 2, 3}, s[TH3_MAX_HAND + 1] = {0, 0, 0};
-  th3_meld_options o = {0, 1, 0};
-  th3_arrangement a;
+  uint8_t r[TT_MAX_HAND + 1] = {1, 2, 3}, s[TT_MAX_HAND + 1] = {0, 0, 0};
+  tt_meld_options o = {0, 1, 0};
+  tt_arrangement a;
   th_error e;
   int before = failures;
-  CHECK(th3_min_deadwood(r, s, 3, 5, &o, NULL, &e) == TH_ERR_ARG, "NULL out accepted");
-  CHECK(th3_min_deadwood(r, s, -1, 5, &o, &a, &e) == TH_ERR_ARG, "n = -1 accepted");
-  CHECK(th3_min_deadwood(r, s, TH3_MAX_HAND + 1, 5, &o, &a, &e) == TH_ERR_ARG, "n = 15 accepted");
-  CHECK(th3_min_deadwood(NULL, s, 3, 5, &o, &a, &e) == TH_ERR_ARG, "NULL rank accepted");
-  CHECK(th3_min_deadwood(r, NULL, 3, 5, &o, &a, &e) == TH_ERR_ARG, "NULL suit accepted");
-  CHECK(th3_min_deadwood(NULL, NULL, 0, 5, &o, &a, &e) == 0 && a.deadwood == 0, "empty hand");
-  CHECK(th3_min_deadwood(r, s, 3, 0, &o, &a, &e) == TH_ERR_ARG, "wild rank 0 accepted");
-  CHECK(th3_min_deadwood(r, s, 3, 14, &o, &a, &e) == TH_ERR_ARG, "wild rank 14 accepted");
-  CHECK(th3_min_deadwood(r, s, 3, 5, &o, &a, NULL) == 0 && a.deadwood == 0, "NULL e with good input");
-  CHECK(th3_min_deadwood(r, s, 3, 5, &o, NULL, NULL) == TH_ERR_ARG, "NULL e, NULL out");
+  CHECK(tt_min_deadwood(r, s, 3, 5, &o, NULL, &e) == TH_ERR_ARG, "NULL out accepted");
+  CHECK(tt_min_deadwood(r, s, -1, 5, &o, &a, &e) == TH_ERR_ARG, "n = -1 accepted");
+  CHECK(tt_min_deadwood(r, s, TT_MAX_HAND + 1, 5, &o, &a, &e) == TH_ERR_ARG, "n = 15 accepted");
+  CHECK(tt_min_deadwood(NULL, s, 3, 5, &o, &a, &e) == TH_ERR_ARG, "NULL rank accepted");
+  CHECK(tt_min_deadwood(r, NULL, 3, 5, &o, &a, &e) == TH_ERR_ARG, "NULL suit accepted");
+  CHECK(tt_min_deadwood(NULL, NULL, 0, 5, &o, &a, &e) == 0 && a.deadwood == 0, "empty hand");
+  CHECK(tt_min_deadwood(r, s, 3, 0, &o, &a, &e) == TH_ERR_ARG, "wild rank 0 accepted");
+  CHECK(tt_min_deadwood(r, s, 3, 14, &o, &a, &e) == TH_ERR_ARG, "wild rank 14 accepted");
+  CHECK(tt_min_deadwood(r, s, 3, 5, &o, &a, NULL) == 0 && a.deadwood == 0, "NULL e with good input");
+  CHECK(tt_min_deadwood(r, s, 3, 5, &o, NULL, NULL) == TH_ERR_ARG, "NULL e, NULL out");
   r[1] = 14;
-  CHECK(th3_min_deadwood(r, s, 3, 5, &o, &a, &e) == TH_ERR_ARG && strstr(e.msg, "rank"), "rank 14 accepted");
+  CHECK(tt_min_deadwood(r, s, 3, 5, &o, &a, &e) == TH_ERR_ARG && strstr(e.msg, "rank"), "rank 14 accepted");
   r[1] = 2;
   s[2] = 4;
-  CHECK(th3_min_deadwood(r, s, 3, 5, &o, &a, &e) == TH_ERR_ARG && strstr(e.msg, "suit"), "suit 4 accepted");
+  CHECK(tt_min_deadwood(r, s, 3, 5, &o, &a, &e) == TH_ERR_ARG && strstr(e.msg, "suit"), "suit 4 accepted");
   r[2] = 0; /* a joker's suit is ignored */
-  CHECK(th3_min_deadwood(r, s, 3, 5, &o, &a, &e) == 0 && a.deadwood == 0, "joker with suit 4");
+  CHECK(tt_min_deadwood(r, s, 3, 5, &o, &a, &e) == 0 && a.deadwood == 0, "joker with suit 4");
   s[2] = 0;
   r[2] = 3;
-  th3_meld_options bad = {2, 1, 0};
-  CHECK(th3_min_deadwood(r, s, 3, 5, &bad, &a, &e) == TH_ERR_ARG, "ace_either 2 accepted");
-  bad = (th3_meld_options){0, 7, 0};
-  CHECK(th3_min_deadwood(r, s, 3, 5, &bad, &a, &e) == TH_ERR_ARG, "all_wild_melds 7 accepted");
-  bad = (th3_meld_options){0, 1, 255};
-  CHECK(th3_min_deadwood(r, s, 3, 5, &bad, &a, &e) == TH_ERR_ARG, "wild_penalty_20 255 accepted");
-  CHECK(th3_min_deadwood(r, s, 3, 5, NULL, &a, &e) == 0 && a.deadwood == 0 && e.code == 0, "NULL options");
-  /* th3_card_value */
-  th3_meld_options either = {1, 1, 1};
-  CHECK(th3_card_value(1, 5, NULL) == 1 && th3_card_value(1, 5, &either) == 15, "ace value");
-  CHECK(th3_card_value(0, 5, NULL) == 20 && th3_card_value(13, 5, NULL) == 10 && th3_card_value(10, 5, NULL) == 10,
+  tt_meld_options bad = {2, 1, 0};
+  CHECK(tt_min_deadwood(r, s, 3, 5, &bad, &a, &e) == TH_ERR_ARG, "ace_either 2 accepted");
+  bad = (tt_meld_options){0, 7, 0};
+  CHECK(tt_min_deadwood(r, s, 3, 5, &bad, &a, &e) == TH_ERR_ARG, "all_wild_melds 7 accepted");
+  bad = (tt_meld_options){0, 1, 255};
+  CHECK(tt_min_deadwood(r, s, 3, 5, &bad, &a, &e) == TH_ERR_ARG, "wild_penalty_20 255 accepted");
+  CHECK(tt_min_deadwood(r, s, 3, 5, NULL, &a, &e) == 0 && a.deadwood == 0 && e.code == 0, "NULL options");
+  /* tt_card_value */
+  tt_meld_options either = {1, 1, 1};
+  CHECK(tt_card_value(1, 5, NULL) == 1 && tt_card_value(1, 5, &either) == 15, "ace value");
+  CHECK(tt_card_value(0, 5, NULL) == 20 && tt_card_value(13, 5, NULL) == 10 && tt_card_value(10, 5, NULL) == 10,
         "joker / court values");
-  CHECK(th3_card_value(5, 5, NULL) == 5 && th3_card_value(5, 5, &either) == 20, "wild-rank value");
-  CHECK(th3_card_value(14, 5, NULL) == -1 && th3_card_value(-1, 5, NULL) == -1 && th3_card_value(3, 0, NULL) == -1,
+  CHECK(tt_card_value(5, 5, NULL) == 5 && tt_card_value(5, 5, &either) == 20, "wild-rank value");
+  CHECK(tt_card_value(14, 5, NULL) == -1 && tt_card_value(-1, 5, NULL) == -1 && tt_card_value(3, 0, NULL) == -1,
         "bad card value arguments");
   printf("bad input: failures %d\n", failures - before);
 }
@@ -541,7 +541,7 @@ static double now_us(void) {
 #define TIMING_REPEATS 3
 static hand timing_hands[TIMING_BATCH];
 static int timing_wild[TIMING_BATCH];
-static th3_meld_options timing_opts[TIMING_BATCH];
+static tt_meld_options timing_opts[TIMING_BATCH];
 
 /* Hand k has k % 9 wild cards and option combination k / 9 % 8. The mean is a
  * plain loop over each batch (total time / hands); the worst is, per hand, the
@@ -564,17 +564,17 @@ static void run_timing(int count) {
     }
     double t0 = now_us();
     for (int t = 0; t < batch; t++) {
-      th3_arrangement a;
-      th3_min_deadwood(timing_hands[t].rank, timing_hands[t].suit, 14, timing_wild[t], &timing_opts[t], &a, NULL);
+      tt_arrangement a;
+      tt_min_deadwood(timing_hands[t].rank, timing_hands[t].suit, 14, timing_wild[t], &timing_opts[t], &a, NULL);
       checksum += a.deadwood;
     }
     loop_total += now_us() - t0;
     for (int t = 0; t < batch; t++) {
       double best = 1e30;
       for (int rep = 0; rep < TIMING_REPEATS; rep++) {
-        th3_arrangement a;
+        tt_arrangement a;
         double t1 = now_us();
-        th3_min_deadwood(timing_hands[t].rank, timing_hands[t].suit, 14, timing_wild[t], &timing_opts[t], &a,
+        tt_min_deadwood(timing_hands[t].rank, timing_hands[t].suit, 14, timing_wild[t], &timing_opts[t], &a,
                          NULL);
         double dt = now_us() - t1;
         checksum += a.deadwood;

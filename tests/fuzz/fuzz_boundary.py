@@ -6,7 +6,7 @@ atheris.FuzzedDataProvider: State.from_dict with a mutated dict of a real
 position (or a random structure), State.apply_action and the other action-id
 methods with ints and arbitrary objects, Rules(**params) / Rules.preset /
 Rules.from_dict, State.string_to_action with raw or near-valid text, Game(...),
-threes.rollouts / threes.rollout, and pickle.loads of mutated pickles.
+threes.shithead.rollouts / threes.rollout, and pickle.loads of mutated pickles.
 
 The property (the same as tests/test_fuzz.py): an input either works, and what
 it produced is a valid state (State._check() passes, to_dict() round-trips,
@@ -41,14 +41,14 @@ import numpy as np
 with atheris.instrument_imports(include=["threes"]):
     import threes
     import threes.cards
-    import threes.display
-    import threes.game
-    import threes.rollouts
-    import threes.rules
+    import threes.ui.text
+    import threes.shithead.game
+    import threes.shithead.rollouts
+    import threes.shithead.rules
     from threes import Card, Game, IllegalActionError, Rules, State
-    from threes import _core
-    from threes.game import _OPTIONAL, _REQUIRED
-    from threes.rules import FIELDS
+    from threes.shithead import _core
+    from threes.shithead.game import _OPTIONAL, _REQUIRED
+    from threes.shithead.rules import FIELDS
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from fuzz_support import memory_cap, raised_inside  # noqa: E402
@@ -814,7 +814,7 @@ class _Payload:
         self.d = d
 
     def __reduce__(self):
-        return (threes.game._restore, (self.d,))
+        return (threes.shithead.game._restore, (self.d,))
 
 
 class _ThreesOnlyUnpickler(pickle.Unpickler):

@@ -3,7 +3,7 @@
 
 Passes when
   * no memcheck error (invalid read or write, use of uninitialised memory,
-    bad free) has a frame in our code: the extension threes._core and the C
+    bad free) has a frame in our code: the extension threes.shithead._core and the C
     engine (errors inside CPython or the dynamic loader alone are theirs, and
     are listed but not counted), and
   * the bytes "definitely lost" do not grow with the number of games: the

@@ -1,0 +1,228 @@
+"""Gymnasium single-agent environment: one learner against bots (needs ``gymnasium``).
+
+The learner sits at seat ``seat``; the other seats are played by bots
+(``threes.bots.make_bot`` specs or bot objects). Like every runner in this
+package, a bot is handed ``state.resample_from_infostate(p, seed)`` (hidden
+cards dealt again at random), never the true state.
+
+Observation: the learner's ``state.observation_tensor(seat)`` (float32);
+``info["action_mask"]`` (int8) marks the legal action ids. Reward: 0 until the
+game ends, then the learner's return in [-1, 1]. ``terminated`` when the game
+is over, ``truncated`` when it reached the move cap (``max_moves``).
+
+Illegal actions (documented choice): with ``illegal_action="penalize"`` (the
+default, what an unmasked RL agent and ``check_env`` need) an id in the action
+space that is not legal now ends the episode at once, ``terminated=True``,
+reward -1.0 (the worst return) and ``info["illegal_action"] = True``; with
+``illegal_action="raise"`` it raises ``threes.IllegalActionError`` (a
+ValueError) and the game is unchanged. An action outside the action space
+always raises IllegalActionError.
+
+Seeding: ``reset(seed=s)`` seeds ``self.np_random`` (``super().reset``) and
+deals ``Game.new_initial_state(s)`` exactly; ``reset()`` deals a seed drawn
+from ``np_random``. The bots' seeds and resampling seeds come from
+``np_random`` too, so a seed fixes the whole episode.
+
+Importing this module registers ``threes/Threes-v0``:
+
+>>> import gymnasium, threes.gym
+>>> env = gymnasium.make("threes/Threes-v0", num_players=3, opponents="heuristic")
+>>> obs, info = env.reset(seed=1)
+>>> done = False
+>>> while not done:
+...     action = int(env.np_random.choice(info["action_mask"].nonzero()[0]))
+...     obs, reward, terminated, truncated, info = env.step(action)
+...     done = terminated or truncated
+"""
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from threes.bots import make_bot
+from threes.ui.text import render_mode_output
+from threes.errors import IllegalActionError
+from threes.shithead.game import Game, State, _seed64
+
+__all__ = ["ThreesEnv", "ENV_ID"]
+
+#: The registered id (``gymnasium.make(ENV_ID)`` after ``import threes.gym``).
+ENV_ID = "threes/Threes-v0"
+#: The high bound of the observation Box: counts are at most the deck size (216).
+OBSERVATION_HIGH = 255
+_ILLEGAL = ("penalize", "raise")
+
+
+class ThreesEnv(gymnasium.Env):
+    """One learner at ``seat`` against bots at the other seats.
+
+    opponents: a bot spec (``"random"``, ``"greedy"``, ``"heuristic"``,
+    ``"ismcts:N"``) or bot object for every other seat, or a sequence of
+    ``num_players - 1`` of them, in seat order skipping the learner (default
+    ``"greedy"``). num_players, rules, max_moves: as ``threes.Game``;
+    illegal_action: ``"penalize"`` or ``"raise"`` (module docstring);
+    render_mode: None, ``"ansi"`` or ``"human"``.
+
+    >>> env = ThreesEnv(num_players=2, seat=1, opponents=["random"])
+    >>> obs, info = env.reset(seed=0)
+    >>> action = int(info["action_mask"].nonzero()[0][0])
+    >>> obs, reward, terminated, truncated, info = env.step(action)
+    """
+
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
+
+    def __init__(self, num_players: int = 4, rules: Any = "threes", max_moves: Optional[int] = None,
+                 seat: int = 0, opponents: Any = "greedy", illegal_action: str = "penalize",
+                 render_mode: Optional[str] = None):
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None, 'ansi' or 'human', not {render_mode!r}")
+        if illegal_action not in _ILLEGAL:
+            raise ValueError(f"illegal_action must be 'penalize' or 'raise', not {illegal_action!r}")
+        self.game = Game(num_players, rules, max_moves)
+        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)):
+            raise TypeError(f"seat must be an int, not {type(seat).__name__}")
+        if not 0 <= seat < num_players:
+            raise ValueError(f"seat must be in 0..{num_players - 1}, not {seat}")
+        seat = int(seat)
+        # Every seat makes its swap decision in order 0..N-1 first: the learner's first turn is move `seat`.
+        if self.game.max_game_length() <= seat:
+            raise ValueError(f"max_moves={self.game.max_game_length()} would end the game before seat {seat} "
+                             "ever moves: it must be greater than seat")
+        self.seat = seat
+        self.num_players = num_players
+        self.illegal_action = illegal_action
+        self.render_mode = render_mode
+        self.opponents: Dict[int, Any] = self._make_opponents(opponents)
+        self._num_actions = self.game.num_distinct_actions()
+        obs_size = self.game.new_initial_state(0).observation_tensor_shape()[0]
+        self.observation_space = spaces.Box(0, OBSERVATION_HIGH, (obs_size,), np.float32)
+        self.action_space = spaces.Discrete(self._num_actions)
+        self._state: Optional[State] = None
+        self._done = False
+        self.deal_seed: Optional[int] = None
+
+    def _make_opponents(self, opponents: Any) -> Dict[int, Any]:
+        others = [q for q in range(self.num_players) if q != self.seat]
+        if opponents is None:
+            opponents = "greedy"
+        if isinstance(opponents, str) or hasattr(opponents, "step"):
+            specs: List[Any] = [opponents] * len(others)
+        elif isinstance(opponents, Sequence):
+            specs = list(opponents)
+            if len(specs) != len(others):
+                raise ValueError(f"opponents: one bot per other seat, {len(others)} needed "
+                                 f"(seats {others}), {len(specs)} given")
+        else:
+            raise TypeError(f"opponents must be a bot spec, a bot or a list of them, not {type(opponents).__name__}")
+        return {q: make_bot(spec) for q, spec in zip(others, specs)}
+
+    # ------------------------------------------------------------- helpers --
+    @property
+    def game_state(self) -> State:
+        """The true engine state (all cards): for evaluation, never for the learner."""
+        if self._state is None:
+            raise RuntimeError("call reset() first")
+        return self._state
+
+    def _seed(self) -> int:
+        return int(self.np_random.integers(0, 2**63))
+
+    def _mask(self) -> np.ndarray:
+        mask = np.zeros(self._num_actions, dtype=np.int8)
+        state = self.game_state
+        if state.current_player() == self.seat:
+            mask[state.legal_actions()] = 1
+        return mask
+
+    def _play_opponents(self) -> None:
+        """Bots move until it is the learner's turn or the game is over."""
+        state = self.game_state
+        while not state.is_terminal():
+            p = state.current_player()
+            if p == self.seat:
+                return
+            bot = self.opponents[p]
+            view = state.resample_from_infostate(p, self._seed())
+            a = bot.step(view)
+            if not state.is_legal(a):
+                raise IllegalActionError(f"the bot {getattr(bot, 'name', bot)!r} at seat {p} chose action {a!r}, "
+                                         "which is not legal")
+            state.apply_action(a)
+
+    def _result(self, reward: float, info: Dict[str, Any]) -> Tuple[np.ndarray, float, bool, bool, Dict[str, Any]]:
+        state = self.game_state
+        terminated = state.is_terminal() and not state.is_truncated()
+        truncated = state.is_truncated()
+        if state.is_terminal():
+            self._done = True
+            reward = float(state.returns()[self.seat])
+            info["returns"] = state.returns()
+            info["finish_order"] = state.finish_order()
+        info["action_mask"] = self._mask()
+        return state.observation_tensor(self.seat), reward, terminated, truncated, info
+
+    # --------------------------------------------------------- gymnasium --
+    def reset(self, *, seed: Optional[int] = None,
+              options: Optional[dict] = None) -> Tuple[np.ndarray, Dict[str, Any]]:
+        """Deals (with ``seed`` when given, else a seed from np_random), resets
+        the bots and plays them until the learner is to move."""
+        super().reset(seed=seed)
+        deal = _seed64(seed) if seed is not None else self._seed()
+        self.deal_seed = deal
+        self._state = self.game.new_initial_state(deal)
+        for bot in self.opponents.values():
+            if hasattr(bot, "reset"):
+                bot.reset(self._seed())
+        self._done = False
+        self._play_opponents()
+        if self._state.is_terminal():  # pragma: no cover - max_moves > seat rules it out
+            raise RuntimeError("the game ended before the learner's first move")
+        if self.render_mode == "human":
+            self.render()
+        return self._state.observation_tensor(self.seat), {"action_mask": self._mask()}
+
+    def step(self, action: Any) -> Tuple[np.ndarray, float, bool, bool, Dict[str, Any]]:
+        """Applies the learner's action, then the bots' until the learner's
+        next turn or the end (illegal actions: see the module docstring)."""
+        if self._state is None or self._done:
+            raise RuntimeError("the episode is over (or was never started): call reset()")
+        if isinstance(action, np.ndarray) and action.shape in ((), (1,)) and np.issubdtype(action.dtype, np.integer):
+            action = int(action.reshape(()))
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)) \
+                or not 0 <= action < self._num_actions:
+            raise IllegalActionError(f"an action is an int id in 0..{self._num_actions - 1}, not {action!r}")
+        a = int(action)
+        state = self._state
+        if not state.is_legal(a):
+            if self.illegal_action == "raise":
+                raise IllegalActionError(f"action {a} ({state.decode_action(a)}) is not legal now: "
+                                         "pick one where info['action_mask'] is 1")
+            self._done = True
+            info = {"illegal_action": True, "action_mask": np.zeros(self._num_actions, dtype=np.int8)}
+            return state.observation_tensor(self.seat), -1.0, True, False, info
+        state.apply_action(a)
+        self._play_opponents()
+        if self.render_mode == "human":
+            self.render()
+        return self._result(0.0, {})
+
+    def render(self) -> Optional[str]:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode: ThreesEnv(render_mode='ansi'|'human')")
+            return None
+        return render_mode_output(self.render_mode, self.game_state)
+
+    def close(self) -> None:
+        pass
+
+
+def _register() -> None:
+    if ENV_ID not in gymnasium.registry:
+        gymnasium.register(id=ENV_ID, entry_point="threes.gym:ThreesEnv")
+
+
+_register()

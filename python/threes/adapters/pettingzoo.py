@@ -1,0 +1,205 @@
+"""PettingZoo AEC environment over the threes engine (needs ``pettingzoo``).
+
+Every seat is an agent, ``player_0`` .. ``player_{N-1}``; the agent to move
+is the engine's ``current_player()`` (a seat that went out is never selected
+again, as in the game). Each agent observes only its own information:
+
+    observe(agent) == {"observation": state.observation_tensor(seat),   # float32
+                       "action_mask": int8 mask of legal ids}            # zeros unless it is to move
+
+Rewards are 0 until the game ends, then every agent gets its engine return
+(``state.returns()``, in [-1, 1]). A finished game sets ``terminations`` for
+all agents; a game stopped at the move cap sets ``truncations`` instead. Dead
+agents then step ``None`` and leave, the AEC convention (``_was_dead_step``).
+
+Illegal actions raise ``threes.IllegalActionError`` (a ValueError) and leave
+the game unchanged. ``reset(seed=s)`` deals ``Game.new_initial_state(s)``
+exactly and seeds the env's generator with ``s``; ``reset()`` deals a seed
+drawn from that generator (fresh entropy when never seeded), so a seeded run
+is reproducible end to end.
+
+>>> from threes.pettingzoo import env
+>>> e = env(num_players=3)
+>>> e.reset(seed=1)
+>>> for agent in e.agent_iter():
+...     obs, reward, termination, truncation, info = e.last()
+...     action = None if termination or truncation else int(obs["action_mask"].nonzero()[0][0])
+...     e.step(action)
+"""
+from __future__ import annotations
+
+import random
+from typing import Any, Dict, List, Optional
+
+import numpy as np
+from gymnasium import logger, spaces
+from pettingzoo import AECEnv  # type: ignore[import-untyped]
+from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
+
+from threes.ui.text import render_mode_output
+from threes.errors import IllegalActionError
+from threes.shithead.game import Game, State, _seed64
+
+__all__ = ["ThreesAEC", "env", "raw_env"]
+
+#: The high bound of the observation Box: counts are at most the deck size (216).
+OBSERVATION_HIGH = 255
+
+
+def env(num_players: int = 4, rules: Any = "threes", max_moves: Optional[int] = None,
+        render_mode: Optional[str] = None) -> AECEnv:
+    """The AEC environment, wrapped in PettingZoo's OrderEnforcingWrapper
+    (which refuses step/observe before reset).
+
+    >>> e = env(num_players=2, rules="classic")
+    >>> e.reset(seed=7)
+    >>> e.agent_selection
+    'player_0'
+    """
+    return wrappers.OrderEnforcingWrapper(raw_env(num_players, rules, max_moves, render_mode))
+
+
+def raw_env(num_players: int = 4, rules: Any = "threes", max_moves: Optional[int] = None,
+            render_mode: Optional[str] = None) -> "ThreesAEC":
+    """The unwrapped ThreesAEC."""
+    return ThreesAEC(num_players, rules, max_moves, render_mode)
+
+
+def _action_id(action: Any, num_actions: int, agent: str) -> int:
+    """An action as a plain int, or IllegalActionError (a ValueError)."""
+    if isinstance(action, np.ndarray) and action.shape in ((), (1,)) and np.issubdtype(action.dtype, np.integer):
+        action = int(action.reshape(()))
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        raise IllegalActionError(f"{agent}: an action is an int id in 0..{num_actions - 1}, "
+                                 f"not {action!r} ({type(action).__name__})")
+    a = int(action)
+    if not 0 <= a < num_actions:
+        raise IllegalActionError(f"{agent}: action {a} is out of range: ids are 0..{num_actions - 1}")
+    return a
+
+
+class ThreesAEC(AECEnv):
+    """A game of the Shithead family as a PettingZoo AEC environment.
+
+    num_players, rules, max_moves: as ``threes.Game``; render_mode: None,
+    ``"ansi"`` (render() returns the table as text) or ``"human"`` (prints it).
+    ``game_state`` is the true engine state (every card: for evaluation and
+    debugging, not for agents).
+
+    >>> e = ThreesAEC(num_players=4)
+    >>> e.reset(seed=3)
+    >>> obs, *_ = e.last()
+    >>> e.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    """
+
+    metadata: Dict[str, Any] = {"name": "threes_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
+
+    def __init__(self, num_players: int = 4, rules: Any = "threes", max_moves: Optional[int] = None,
+                 render_mode: Optional[str] = None):
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None, 'ansi' or 'human', not {render_mode!r}")
+        self.game = Game(num_players, rules, max_moves)
+        self.render_mode = render_mode
+        self.possible_agents: List[str] = [f"player_{i}" for i in range(num_players)]
+        self._seat: Dict[str, int] = {a: i for i, a in enumerate(self.possible_agents)}
+        self._num_actions = self.game.num_distinct_actions()
+        obs_size = self.game.new_initial_state(0).observation_tensor_shape()[0]
+        # One space object per agent, built once: api_test and seeding need the same object back.
+        self.observation_spaces = {
+            a: spaces.Dict({
+                "observation": spaces.Box(0, OBSERVATION_HIGH, (obs_size,), np.float32),
+                "action_mask": spaces.Box(0, 1, (self._num_actions,), np.int8),
+            })
+            for a in self.possible_agents
+        }
+        self.action_spaces = {a: spaces.Discrete(self._num_actions) for a in self.possible_agents}
+        self._rng = random.Random()  # fresh entropy until reset(seed=...) seeds it
+        self._state: Optional[State] = None
+        self.deal_seed: Optional[int] = None
+
+    # ------------------------------------------------------------ spaces --
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    @property
+    def game_state(self) -> State:
+        """The true engine state (all cards): never hand it to an agent."""
+        if self._state is None:
+            raise RuntimeError("call reset() first")
+        return self._state
+
+    # ------------------------------------------------------------ AEC API --
+    def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> None:
+        """Deals a new game: with ``seed`` when given (and seeds the env's
+        generator with it), else with a seed drawn from the generator."""
+        if seed is not None:
+            self._rng = random.Random(_seed64(seed))
+            deal = _seed64(seed)
+        else:
+            deal = self._rng.getrandbits(64)
+        self.deal_seed = deal
+        self._state = self.game.new_initial_state(deal)
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: Dict[str, Dict[str, Any]] = {a: {} for a in self.agents}
+        self._skip_agent_selection = None
+        self.agent_selection = self.possible_agents[self._state.current_player()]
+
+    def observe(self, agent: str) -> Dict[str, np.ndarray]:
+        seat = self._seat[agent]
+        state = self.game_state
+        mask = np.zeros(self._num_actions, dtype=np.int8)
+        if state.current_player() == seat and agent == self.agent_selection:
+            mask[state.legal_actions()] = 1
+        return {"observation": state.observation_tensor(seat), "action_mask": mask}
+
+    def step(self, action: Any) -> None:
+        """Applies the action of ``agent_selection``. A dead agent must step
+        ``None``; anything else that is not a legal id raises
+        IllegalActionError (a ValueError), leaving the game unchanged."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        state = self.game_state
+        if action is None:
+            raise IllegalActionError(f"{agent} is to move: None is only the action of a terminated or "
+                                     "truncated agent")
+        a = _action_id(action, self._num_actions, agent)
+        if not state.is_legal(a):
+            legal = state.legal_actions()
+            raise IllegalActionError(
+                f"{agent}: action {a} ({state.decode_action(a)}) is not legal now; legal ids: {legal[:20]}"
+                + (" ..." if len(legal) > 20 else "") + " (see observe(agent)['action_mask'])")
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        state.apply_action(a)
+        if state.is_terminal():
+            returns = state.returns()
+            truncated = state.is_truncated()
+            for ag in self.agents:
+                self.rewards[ag] = float(returns[self._seat[ag]])
+                self.terminations[ag] = not truncated
+                self.truncations[ag] = truncated
+            # agent_selection stays on the mover, now dead: the dead agents step None in turn.
+        else:
+            self.agent_selection = self.possible_agents[state.current_player()]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> Optional[str]:
+        if self.render_mode is None:
+            logger.warn("You are calling render method without specifying any render mode.")
+            return None
+        return render_mode_output(self.render_mode, self.game_state)
+
+    def close(self) -> None:
+        pass

@@ -1,0 +1,655 @@
+# cython: language_level=3, autotestdict=False, auto_pickle=False
+"""Thin Cython bindings of the Shithead C engine (src/threes_core/shithead/).
+
+This module only converts between Python values and the C engine's structs:
+the rules of the game live in C (src/threes_core/), the pleasant API in the
+Python package (threes/*.py). Everything that enters from Python is checked by
+the C entry points, and their errors are raised as Python exceptions.
+"""
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.string cimport memset
+
+from cpython.object cimport PyObject, PyTypeObject, Py_TYPE
+from operator import index as _index
+
+cdef tuple _EMPTY = ()
+
+from threes.errors import IllegalActionError
+from threes._common cimport *
+
+NUM_RANKS = SH_NUM_RANKS
+NUM_KINDS = SH_NUM_KINDS
+MAX_DECKS = SH_MAX_DECKS
+MAX_CARDS_PER_ZONE = SH_MAX_CPZ
+MIN_PLAYERS = SH_MIN_PLAYERS
+MAX_PLAYERS = SH_MAX_PLAYERS
+MAX_RUN_TO_BURN = SH_MAX_RUN_TO_BURN
+TERMINAL_PLAYER_ID = TH_TERMINAL_PLAYER
+DEFAULT_MAX_MOVES = SH_DEFAULT_MAX_MOVES
+MAX_MAX_MOVES = SH_MAX_MAX_MOVES
+NUM_PRESETS = SH_NUM_PRESETS
+NUM_POLICIES = SH_NUM_POLICIES
+MAX_THREADS = TH_MAX_THREADS
+STATE_SIZE_BYTES = sizeof(sh_state)
+
+ZONE_HAND = SH_ZONE_HAND
+ZONE_HAND_KNOWN = SH_ZONE_HAND_KNOWN
+ZONE_FACE_UP = SH_ZONE_FACE_UP
+ZONE_FACE_DOWN = SH_ZONE_FACE_DOWN
+ZONE_DRAW = SH_ZONE_DRAW
+ZONE_PILE = SH_ZONE_PILE
+ZONE_BURNED = SH_ZONE_BURNED
+
+_RULE_FIELDS = ("decks", "jokers", "cards_per_zone", "lower_strict", "wild", "lower", "invisible", "burn",
+                "run_to_burn", "invisible_in_runs", "burner_plays_again", "pickup_then_play",
+                "merge_hand_with_face_up", "start", "start_ranks", "start_suits")
+
+
+def kind_text(int kind):
+    """Two-character text of card kind `kind` (0..53), as the C engine writes it."""
+    cdef char buf[3]
+    if kind < 0 or kind >= SH_NUM_KINDS:
+        raise ValueError(f"card kind must be in 0..{SH_NUM_KINDS - 1}, not {kind}")
+    sh_kind_text(kind, buf)
+    return buf[:2].decode("ascii")
+
+
+def rng_outputs(uint64_t seed, int n):
+    """The first n outputs of the engine's PRNG (xoshiro256** seeded by
+    splitmix64) for a seed; for checking it against the published algorithm."""
+    cdef th_rng r
+    th_rng_seed(&r, seed)
+    return [th_rng_next(&r) for _ in range(n)]
+
+
+cdef dict _rules_to_dict(const sh_rules *r):
+    return {
+        "decks": r.decks, "jokers": r.jokers, "cards_per_zone": r.cards_per_zone,
+        "lower_strict": r.lower_strict, "wild": r.wild, "lower": r.lower, "invisible": r.invisible,
+        "burn": r.burn, "run_to_burn": r.run_to_burn, "invisible_in_runs": r.invisible_in_runs,
+        "burner_plays_again": r.burner_plays_again, "pickup_then_play": r.pickup_then_play,
+        "merge_hand_with_face_up": r.merge_hand_with_face_up, "start": r.start,
+        "start_ranks": tuple(r.start_ranks[i] for i in range(r.num_start_ranks)),
+        "start_suits": tuple(r.start_suits[i] for i in range(r.num_start_suits)),
+    }
+
+
+cdef int _rules_from_dict(dict d, sh_rules *r) except -1:
+    memset(r, 0, sizeof(sh_rules))
+    try:
+        r.decks = d["decks"]
+        r.jokers = d["jokers"]
+        r.cards_per_zone = d["cards_per_zone"]
+        r.lower_strict = d["lower_strict"]
+        r.wild = d["wild"]
+        r.lower = d["lower"]
+        r.invisible = d["invisible"]
+        r.burn = d["burn"]
+        r.run_to_burn = d["run_to_burn"]
+        r.invisible_in_runs = d["invisible_in_runs"]
+        r.burner_plays_again = d["burner_plays_again"]
+        r.pickup_then_play = d["pickup_then_play"]
+        r.merge_hand_with_face_up = d["merge_hand_with_face_up"]
+        r.start = d["start"]
+        ranks = tuple(d["start_ranks"])
+        suits = tuple(d["start_suits"])
+        if len(ranks) > SH_NUM_RANKS or len(suits) > 4:
+            raise ValueError("too many start ranks or start suits")
+        r.num_start_ranks = len(ranks)
+        r.num_start_suits = len(suits)
+        for i, x in enumerate(ranks):
+            r.start_ranks[i] = x
+        for i, x in enumerate(suits):
+            r.start_suits[i] = x
+    except OverflowError as exc:
+        raise ValueError(f"a rule value is out of range: {exc}") from None
+    except KeyError as exc:
+        raise ValueError(f"rule {exc} is missing") from None
+    return 0
+
+
+def rules_preset(int preset):
+    """The raw fields of C preset number `preset` (0 threes, 1 classic, 2 dutch)."""
+    cdef sh_rules r
+    if sh_rules_preset(preset, &r) != 0:
+        raise ValueError(f"unknown preset number {preset}")
+    return _rules_to_dict(&r)
+
+
+def rules_validate(dict raw, num_players=0):
+    """Raises ValueError with the C engine's message if the rules (and, when
+    num_players > 0, the player count) are not valid."""
+    cdef sh_rules r
+    cdef th_error e
+    _rules_from_dict(raw, &r)
+    if not 0 <= num_players <= 255:
+        raise ValueError(f"num_players must be between {SH_MIN_PLAYERS} and {SH_MAX_PLAYERS}, not {num_players}")
+    if sh_rules_validate(&r, num_players, &e) != TH_OK:
+        raise_error(&e)
+
+
+def rules_max_players(dict raw):
+    cdef sh_rules r
+    _rules_from_dict(raw, &r)
+    return sh_rules_max_players(&r)
+
+
+def num_distinct_actions(dict raw):
+    cdef sh_rules r
+    _rules_from_dict(raw, &r)
+    return sh_num_distinct_actions(&r)
+
+
+def decode_action(dict raw, action):
+    """(kind, source, rank, count, slot, face_up) of an id, without a state."""
+    cdef sh_rules r
+    cdef sh_move m
+    _rules_from_dict(raw, &r)
+    if not -1 <= action <= 2**20 or sh_decode_action(&r, action, &m) != TH_OK:
+        raise IllegalActionError(f"action {action} is out of range: ids are 0..{sh_num_distinct_actions(&r) - 1}")
+    return _move_tuple(&m)
+
+
+def encode_move(dict raw, kind, rank, count, slot, face_up):
+    """The id of a move, or -1 when it does not fit the rules."""
+    cdef sh_rules r
+    cdef sh_move m
+    _rules_from_dict(raw, &r)
+    memset(&m, 0, sizeof(sh_move))
+    if not (0 <= kind <= 3 and 0 <= rank < 256 and 0 <= count < 256 and 0 <= slot < 256):
+        return -1
+    m.kind = kind
+    m.rank = rank
+    m.count = count
+    m.slot = slot
+    if kind == 3:
+        face_up = tuple(face_up)
+        if len(face_up) != r.cards_per_zone:
+            return -1
+        for i, x in enumerate(face_up):
+            if not 0 <= x < SH_NUM_RANKS:
+                return -1
+            m.face_up[i] = x
+    return sh_encode_move(&r, &m)
+
+
+cdef tuple _move_tuple(sh_move *m):
+    face_up = tuple(m.face_up[i] for i in range(m.count)) if m.kind == 3 else ()
+    return (m.kind, m.source, m.rank, m.count, m.slot, face_up)
+
+
+cdef class StateBase:
+    """The C state, held by value. Use threes.State; build one with
+    threes.Game.new_initial_state() or threes.State.from_dict()."""
+
+    def __cinit__(self):
+        # A state made without _deal/_setup (StateBase.__new__) is an empty,
+        # finished game with valid rules: every method raises or returns
+        # nothing rather than reading garbage.
+        # _history stays None until an action is applied (a clone shares
+        # its source's list), so that clone() allocates nothing but itself.
+        self._hlen = 0
+        sh_rules_preset(0, &self.s.rules)
+        memset(self.s.loc, SH_LOC_ABSENT, sizeof(self.s.loc))
+        memset(self.s.down, SH_NO_CARD, sizeof(self.s.down))
+        self.s.eff_top = SH_OPEN
+        self.s.run_rank = SH_NO_RANK
+        self.s.phase = SH_PHASE_OVER
+        self.s.current = 0xFF
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError("a State is made by Game.new_initial_state(), State.from_dict() or clone()")
+
+    # ---------------------------------------------------------- creation --
+    @classmethod
+    def _deal(cls, dict raw_rules, int num_players, int dealer, uint32_t max_moves, uint64_t seed):
+        cdef sh_rules r
+        cdef th_error e
+        cdef StateBase st = cls.__new__(cls)
+        _rules_from_dict(raw_rules, &r)
+        if sh_state_deal(&st.s, &r, num_players, dealer, max_moves, seed, &e) != TH_OK:
+            raise_error(&e)
+        return st
+
+    @classmethod
+    def _setup(cls, dict raw_rules, int num_players, int dealer, uint32_t max_moves, list cards,
+               int phase, int current, uint32_t move_count, bint truncated, finish, history):
+        """cards: (zone, seat, kind, slot) tuples; pile and draw pile bottom first."""
+        cdef sh_rules r
+        cdef th_error e
+        cdef uint8_t fin[12]
+        cdef StateBase st = cls.__new__(cls)
+        _rules_from_dict(raw_rules, &r)
+        if sh_setup_begin(&st.s, &r, num_players, dealer, max_moves, &e) != TH_OK:
+            raise_error(&e)
+        for zone, seat, kind, slot in cards:
+            if sh_setup_add(&st.s, zone, seat, kind, slot, &e) != TH_OK:
+                raise_error(&e)
+        finish = list(finish)
+        if len(finish) > num_players:
+            raise ValueError(f"the finishing order lists {len(finish)} seats in a {num_players}-player game")
+        for i, q in enumerate(finish):
+            if not 0 <= q < num_players:
+                raise ValueError(f"the finishing order names seat {q}, not in 0..{num_players - 1}")
+            fin[i] = q
+        if sh_setup_finish(&st.s, phase, current, move_count, truncated, fin, len(finish), &e) != TH_OK:
+            raise_error(&e)
+        st._history = list(history)
+        st._hlen = len(st._history)
+        return st
+
+    def clone(self):
+        """An independent copy (the C state is copied by value)."""
+        cdef PyTypeObject *t = Py_TYPE(self)
+        cdef StateBase c = <StateBase>t.tp_new(<type>t, <PyObject *>_EMPTY, NULL)
+        c.s = self.s
+        # The history list is shared copy-on-write: a state appends in place
+        # only while it is at the list's tip (see apply_action).
+        c._history = self._history
+        c._hlen = self._hlen
+        return c
+
+    # ------------------------------------------------------------ queries --
+    def num_players(self):
+        return self.s.num_players
+
+    def num_distinct_actions(self):
+        return sh_num_distinct_actions(&self.s.rules)
+
+    def max_game_length(self):
+        return self.s.max_moves
+
+    def move_number(self):
+        """Actions applied since the deal, swap decisions included."""
+        return self.s.move_count
+
+    def current_player(self):
+        """The seat to move, or TERMINAL_PLAYER_ID (-4) when the game is over."""
+        if self.s.phase == SH_PHASE_OVER:
+            return TH_TERMINAL_PLAYER
+        return self.s.current
+
+    def is_terminal(self):
+        return self.s.phase == SH_PHASE_OVER
+
+    def is_truncated(self):
+        """True when the game ended at the move cap without a normal finish."""
+        return self.s.truncated != 0
+
+    def is_chance_node(self):
+        return False
+
+    def is_simultaneous_node(self):
+        return False
+
+    def legal_actions(self, player=None):
+        """Legal action ids, sorted ascending; empty when the game is over."""
+        cdef uint16_t buf[SH_MAX_DISTINCT_ACTIONS]
+        cdef int n, i
+        if player is not None and player != self.current_player():
+            return []
+        n = sh_legal_actions(&self.s, buf)
+        return [buf[i] for i in range(n)]
+
+    def is_legal(self, action):
+        a = _as_action(action)
+        if a < 0 or a >= sh_num_distinct_actions(&self.s.rules):
+            return False
+        return sh_is_legal(&self.s, a) != 0
+
+    def apply_action(self, action):
+        """Applies a legal action; anything else raises and leaves the state as it was."""
+        cdef th_error e
+        a = _as_action(action)
+        if a < -2**31 or a >= 2**31:
+            raise IllegalActionError(f"action {a} is out of range: ids are 0..{sh_num_distinct_actions(&self.s.rules) - 1}")
+        if sh_apply_action(&self.s, a, &e) != TH_OK:
+            raise_error(&e)
+        h = self._history
+        if h is None:
+            self._history = [a]
+        else:
+            if len(h) != self._hlen:
+                h = self._history = h[:self._hlen]
+            h.append(a)
+        self._hlen += 1
+
+    def returns(self):
+        """One value per seat: (N-1-2k)/(N-1) for place k; all 0 before the end."""
+        cdef double out[12]
+        sh_returns(&self.s, out)
+        return [out[i] for i in range(self.s.num_players)]
+
+    def finish_order(self):
+        """Seats in the order they went out; when the game is over normally the
+        shithead is last. A truncated game lists only the players out."""
+        return [self.s.finish[i] for i in range(self.s.num_out)]
+
+    def history(self):
+        """Action ids applied to this state (since the deal, or since the
+        position was built by from_dict)."""
+        return [] if self._history is None else self._history[:self._hlen]
+
+    def _phase_id(self):
+        return self.s.phase
+
+    def _dealer(self):
+        return self.s.dealer
+
+    def _raw_rules(self):
+        return _rules_to_dict(&self.s.rules)
+
+    def _decode(self, action):
+        cdef sh_move m
+        a = _as_action(action)
+        if a < 0 or a >= sh_num_distinct_actions(&self.s.rules):
+            raise IllegalActionError(f"action {a} is out of range: ids are 0..{sh_num_distinct_actions(&self.s.rules) - 1}")
+        sh_state_decode_action(&self.s, a, &m)
+        return _move_tuple(&m)
+
+    def _playable(self, int rank):
+        return sh_playable(&self.s, rank) != 0
+
+    def _effective_top(self):
+        """Rank index of the pile's effective top, or None when the pile is open."""
+        return None if self.s.eff_top == SH_OPEN else self.s.eff_top
+
+    def _run(self):
+        """(rank index or None, length) of the run at the top of the pile."""
+        return (None if self.s.run_rank == SH_NO_RANK else self.s.run_rank, self.s.run_len)
+
+    def _rollout_both(self, policies, uint64_t seed, bint check=True):
+        """Plays game 0 of a batch seeded `seed` from this state twice: with
+        the fast counts-only rollout and on the full state (checking every
+        invariant after every move when `check`). Returns ((finish, moves,
+        truncated) fast, (finish, moves, truncated) full, final full State)."""
+        cdef sh_state a = self.s
+        cdef sh_state b = self.s
+        cdef th_rng ra, rb
+        cdef uint8_t pol[12]
+        cdef uint32_t ma, mb
+        policies = list(policies)
+        if len(policies) != self.s.num_players:
+            raise ValueError("one policy per seat")
+        for q, p in enumerate(policies):
+            if not 0 <= p < SH_NUM_POLICIES:
+                raise ValueError(f"policy {p} does not exist")
+            pol[q] = p
+        th_batch_rng(seed, 0, &ra)
+        th_batch_rng(seed, 0, &rb)
+        with nogil:
+            ma = sh_rollout(&a, pol, &ra)
+            mb = sh_rollout_full(&b, pol, &rb, check)
+        if mb == 0xFFFFFFFF:
+            raise AssertionError("an invariant failed during the full rollout")
+        cdef StateBase out = type(self).__new__(type(self))
+        out.s = b
+        fa = [a.finish[i] for i in range(a.num_out)]
+        fb = [b.finish[i] for i in range(b.num_out)]
+        return (fa, ma, bool(a.truncated)), (fb, mb, bool(b.truncated)), out
+
+    def _policy_action(self, int policy, uint64_t seed):
+        """The action the C policy picks here, its rng seeded with `seed`."""
+        cdef th_rng rng
+        if not 0 <= policy < SH_NUM_POLICIES:
+            raise ValueError(f"policy {policy} does not exist")
+        if self.s.phase == SH_PHASE_OVER:
+            raise ValueError("the game is over: no action to choose")
+        th_rng_seed(&rng, seed)
+        return sh_policy_action(&self.s, policy, &rng)
+
+    def _copy_bench(self, uint64_t n):
+        """Copies the C state n times in C (a benchmark helper); returns a checksum."""
+        cdef sh_state scratch[2]
+        cdef uint64_t r
+        with nogil:
+            r = sh_state_copy_bench(&self.s, scratch, n)
+        return r
+
+    def _check(self):
+        """Runs the C invariant check; raises AssertionError if it fails."""
+        cdef th_error e
+        if sh_state_check(&self.s, &e) != TH_OK:
+            raise AssertionError(e.msg.decode("utf-8", "replace"))
+
+    def _position_key(self):
+        """Bytes that are equal exactly when two positions are (history aside)."""
+        cdef sh_state c
+        sh_state_canonical(&self.s, &c)
+        return (<char *>&c)[:sizeof(sh_state)]
+
+    def _snapshot(self):
+        """Every zone as card kinds in one pass: (hands, known, face_up,
+        face_down, pile, draw, burned); hands include the known cards."""
+        cdef int n = self.s.num_players, kind, c, l, q, k, i
+        self._require_setup()
+        hands = [[] for _ in range(n)]
+        known = [[] for _ in range(n)]
+        up = [[] for _ in range(n)]
+        burned = []
+        for kind in range(SH_NUM_KINDS):
+            for c in range(self.s.rules.decks):
+                l = self.s.loc[c * 64 + kind]
+                if l == SH_LOC_ABSENT:
+                    continue
+                q = l & 0x0F
+                if (l & 0x70) == SH_LOC_HAND:
+                    hands[q].append(kind)
+                    if l & SH_LOC_KNOWN:
+                        known[q].append(kind)
+                elif (l & 0x70) == SH_LOC_FACE_UP:
+                    up[q].append(kind)
+                elif l == SH_LOC_BURNED:
+                    burned.append(kind)
+        down = [[None if self.s.down[q][k] == SH_NO_CARD else sh_card_kind(self.s.down[q][k])
+                 for k in range(self.s.rules.cards_per_zone)] for q in range(n)]
+        pile = [sh_card_kind(self.s.pile[i]) for i in range(self.s.pile_len)]
+        draw = [sh_card_kind(self.s.draw[i]) for i in range(self.s.draw_len)]
+        return hands, known, up, down, pile, draw, burned
+
+    # ------------------------------------------------------------- zones --
+    cdef int _require_setup(self) except -1:
+        if self.s.num_players == 0:
+            raise ValueError("this State was never set up (made by __new__ or a hand-built pickle): "
+                             "use Game.new_initial_state(), State.from_dict() or clone()")
+        return 0
+
+    cdef list _kinds_at(self, int code):
+        cdef int kind, c
+        out = []
+        for kind in range(SH_NUM_KINDS):
+            for c in range(self.s.rules.decks):
+                if self.s.loc[c * 64 + kind] == code:
+                    out.append(kind)
+        return out
+
+    cdef int _seat(self, seat) except -1:
+        self._require_setup()
+        q = _as_action(seat)
+        if not 0 <= q < self.s.num_players:
+            raise ValueError(f"seat must be in 0..{self.s.num_players - 1}, not {q}")
+        return q
+
+    def _hand(self, seat):
+        cdef int q = self._seat(seat)
+        known = self._kinds_at(SH_LOC_HAND | SH_LOC_KNOWN | q)
+        return sorted(self._kinds_at(SH_LOC_HAND | q) + known)
+
+    def _known(self, seat):
+        return self._kinds_at(SH_LOC_HAND | SH_LOC_KNOWN | self._seat(seat))
+
+    def _face_up(self, seat):
+        return self._kinds_at(SH_LOC_FACE_UP | self._seat(seat))
+
+    def _face_down(self, seat):
+        cdef int q = self._seat(seat)
+        return [None if self.s.down[q][k] == SH_NO_CARD else sh_card_kind(self.s.down[q][k])
+                for k in range(self.s.rules.cards_per_zone)]
+
+    def _pile(self):
+        return [sh_card_kind(self.s.pile[i]) for i in range(self.s.pile_len)]
+
+    def _draw(self):
+        return [sh_card_kind(self.s.draw[i]) for i in range(self.s.draw_len)]
+
+    def _burned(self):
+        return self._kinds_at(SH_LOC_BURNED)
+
+    def _sizes(self, seat):
+        """(hand, face-up, face-down) card counts of a seat."""
+        cdef int q = self._seat(seat)
+        return (self.s.hand_len[q], self.s.up_len[q], self.s.down_len[q])
+
+    def draw_pile_size(self):
+        return self.s.draw_len
+
+
+cdef inline object _as_action(object x):
+    if type(x) is int:
+        return x
+    if isinstance(x, bool):
+        raise TypeError("expected an int, not bool")
+    try:
+        return _index(x)
+    except TypeError:
+        raise TypeError(f"expected an int, not {type(x).__name__}") from None
+
+
+def batch_seed(uint64_t seed, uint64_t i):
+    """The seed of game i of a rollout batch seeded with `seed`."""
+    return th_batch_seed(seed, i)
+
+
+def run_rollouts(source, int num_players, policies, uint64_t seed, int64_t n, int threads,
+                 int8_t[:, ::1] places, uint32_t[::1] moves, uint8_t[::1] truncated,
+                 int dealer=-1, uint32_t max_moves=0, int observer=-1, int64_t first=0):
+    """Plays n games in C with the GIL released. `source` is a StateBase (every
+    game from that position) or a raw rules dict (fresh deals). Output arrays:
+    places (n, num_players), moves (n,), truncated (n,)."""
+    cdef sh_batch b
+    cdef th_error e
+    cdef StateBase st
+    cdef sh_state start  # a private copy: other threads may change the state meanwhile
+    cdef int rc
+    memset(&b, 0, sizeof(sh_batch))
+    if n < 0:
+        raise ValueError(f"the number of games must be >= 0, not {n}")
+    if places.shape[0] != n or places.shape[1] != num_players or moves.shape[0] != n or truncated.shape[0] != n:
+        raise ValueError("output arrays do not match n and num_players")
+    if isinstance(source, StateBase):
+        st = source
+        if st.s.num_players != num_players:
+            raise ValueError("num_players does not match the state")
+        start = st.s
+        b.start = &start
+    else:
+        _rules_from_dict(source, &b.rules)
+        b.num_players = num_players
+        b.dealer = dealer
+        b.max_moves = max_moves
+    policies = list(policies)
+    if len(policies) != num_players:
+        raise ValueError(f"one policy per seat: {num_players} needed, {len(policies)} given")
+    for q, pol in enumerate(policies):
+        if not 0 <= pol < SH_NUM_POLICIES:
+            raise ValueError(f"policy {pol} does not exist")
+        b.policies[q] = pol
+    if observer >= 0:
+        if observer >= 256:
+            raise ValueError(f"observer must be a seat in 0..{num_players - 1}, not {observer}")
+        b.determinize = 1
+        b.observer = observer
+    b.seed = seed
+    b.n = n
+    b.first = first
+    if n > 0:
+        b.places = &places[0, 0]
+        b.moves = &moves[0]
+        b.truncated = &truncated[0]
+    with nogil:
+        rc = sh_rollouts(&b, threads, &e)
+    if rc != TH_OK:
+        raise_error(&e)
+
+
+# ------------------------------------------------------------ imperfect information --
+
+ISMCTS_NODE_BYTES = sizeof(sh_ismcts_node)
+
+
+def observation_size(int num_players):
+    """Length of the observation tensor for num_players (see observation.h)."""
+    if not SH_MIN_PLAYERS <= num_players <= SH_MAX_PLAYERS:
+        raise ValueError(f"num_players must be between {SH_MIN_PLAYERS} and {SH_MAX_PLAYERS}, not {num_players}")
+    return sh_obs_size(num_players)
+
+
+def observation_tensor_into(StateBase st, int observer, float[::1] out):
+    """Writes the observation tensor of `observer` into out (float32, contiguous)."""
+    cdef th_error e
+    st._require_setup()
+    if out.shape[0] != sh_obs_size(st.s.num_players):
+        raise ValueError(f"the output needs {sh_obs_size(st.s.num_players)} floats, not {out.shape[0]}")
+    if sh_observation_tensor(&st.s, observer, &out[0], &e) != TH_OK:
+        raise_error(&e)
+
+
+def hidden_count(StateBase st, int observer):
+    """Cards hidden from `observer`: other hands' unknown cards, face-down cards, the draw pile."""
+    st._require_setup()
+    if not 0 <= observer < st.s.num_players:
+        raise ValueError(f"observer must be a seat in 0..{st.s.num_players - 1}, not {observer}")
+    return sh_hidden_count(&st.s, observer)
+
+
+def resample_into(StateBase st, StateBase out, int observer, uint64_t seed):
+    """out (a fresh clone of st) gets st's position with the cards hidden from
+    `observer` dealt again by sh_resample, with an rng seeded from `seed`."""
+    cdef th_rng rng
+    cdef th_error e
+    st._require_setup()
+    out.s = st.s
+    out._history = st._history
+    out._hlen = st._hlen
+    th_rng_seed(&rng, seed)
+    if sh_resample(&out.s, observer, &rng, &e) != TH_OK:
+        raise_error(&e)
+
+
+def ismcts_search(StateBase st, uint8_t[::1] arena, uint32_t iterations, double time_limit,
+                  double exploration, int rollout_policy, uint64_t seed):
+    """Runs sh_ismcts_search with the GIL released. `arena` holds the tree
+    (a multiple of ISMCTS_NODE_BYTES). Returns (best_action, iterations run,
+    nodes used, [(action, visits, mean return) for each root child])."""
+    cdef sh_ismcts_config cfg
+    cdef sh_ismcts_stats stats
+    cdef th_error e
+    cdef sh_state root
+    cdef int rc, nc = 0, i
+    cdef uint32_t capacity
+    cdef uint16_t[::1] acts
+    cdef uint32_t[::1] vis
+    cdef double[::1] vals
+    st._require_setup()
+    if not 0 <= rollout_policy < SH_NUM_POLICIES:
+        raise ValueError(f"rollout policy {rollout_policy} does not exist")
+    capacity = <uint32_t>(arena.shape[0] // sizeof(sh_ismcts_node))
+    if capacity < 1:
+        raise ValueError("the tree needs room for at least one node")
+    import numpy as _np
+    acts = _np.zeros(SH_MAX_DISTINCT_ACTIONS, dtype=_np.uint16)
+    vis = _np.zeros(SH_MAX_DISTINCT_ACTIONS, dtype=_np.uint32)
+    vals = _np.zeros(SH_MAX_DISTINCT_ACTIONS, dtype=_np.float64)
+    cfg.iterations = iterations
+    cfg.time_limit = time_limit
+    cfg.exploration = exploration
+    cfg.rollout_policy = <uint8_t>rollout_policy
+    cfg.seed = seed
+    root = st.s  # a private copy: other threads may change the state meanwhile
+    with nogil:
+        rc = sh_ismcts_search(&root, &cfg, <sh_ismcts_node *>&arena[0], capacity, &stats,
+                              &acts[0], &vis[0], &vals[0], &nc, &e)
+    if rc != TH_OK:
+        raise_error(&e)
+    children = [(int(acts[i]), int(vis[i]), float(vals[i])) for i in range(nc)]
+    return stats.best_action, stats.iterations, stats.nodes, children

@@ -1,0 +1,630 @@
+"""Game, State and Move: the OpenSpiel-style API over the C engine."""
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+from dataclasses import dataclass
+from enum import Enum
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
+
+import numpy as np
+
+from threes.shithead import _core
+from threes.cards import _TEXT, RANKS, Card, rank_index
+from threes.errors import IllegalActionError
+from threes.shithead.rules import Rules
+
+#: current_player() when the game is over (OpenSpiel's value).
+TERMINAL_PLAYER_ID: int = _core.TERMINAL_PLAYER_ID
+#: The move cap when none is given: every action counts, swap decisions included.
+DEFAULT_MAX_MOVES: int = _core.DEFAULT_MAX_MOVES
+#: Size in bytes of the C state (what clone() copies).
+STATE_SIZE_BYTES: int = _core.STATE_SIZE_BYTES
+
+STATE_FORMAT = "threes.State/1"
+
+
+class Phase(str, Enum):
+    """The phase of a game: swap decisions, play, or over."""
+
+    SWAP = "swap"
+    PLAY = "play"
+    OVER = "over"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+_PHASES = (Phase.SWAP, Phase.PLAY, Phase.OVER)
+_KINDS = ("play", "blind", "pickup", "swap")
+_SOURCES = (None, "hand", "face_up", "hand+face_up", "face_down")
+_SOURCE_PREFIX = {"face_up": "up", "hand+face_up": "hand+up"}
+_PREFIX_SOURCE = {"hand": "hand", "up": "face_up", "face_up": "face_up", "hand+up": "hand+face_up",
+                  "hand+face_up": "hand+face_up"}
+
+
+@dataclass(frozen=True)
+class Move:
+    """One action, decoded: a small readable value.
+
+    kind     ``"play"``, ``"blind"``, ``"pickup"`` or ``"swap"``
+    source   where played cards come from: ``"hand"``, ``"face_up"``,
+             ``"hand+face_up"`` (merging, RULES.md 6.2), ``"face_down"``; None
+             when not known (decoded without a state) or not a play
+    rank     rank character of a play (``"7"``, ``"T"``, ``"X"``), else None
+    count    cards played (plays), else 0
+    slot     face-down slot of a blind play, else None
+    face_up  the ranks kept face up by a swap decision, sorted, else ()
+    """
+
+    kind: str
+    source: Optional[str] = None
+    rank: Optional[str] = None
+    count: int = 0
+    slot: Optional[int] = None
+    face_up: Tuple[str, ...] = ()
+
+    @classmethod
+    def play(cls, rank, count: int = 1, source: Optional[str] = None) -> "Move":
+        return cls("play", source, RANKS[rank_index(rank)], count)
+
+    @classmethod
+    def blind(cls, slot: int) -> "Move":
+        return cls("blind", "face_down", slot=slot)
+
+    @classmethod
+    def pickup(cls) -> "Move":
+        return cls("pickup")
+
+    @classmethod
+    def swap(cls, face_up) -> "Move":
+        ranks = sorted((rank_index(r) for r in face_up))
+        return cls("swap", face_up=tuple(RANKS[r] for r in ranks))
+
+    def __str__(self) -> str:
+        if self.kind == "play":
+            text = f"{self.rank}x{self.count}"
+            prefix = _SOURCE_PREFIX.get(self.source or "")
+            return f"{prefix} {text}" if prefix else text
+        if self.kind == "blind":
+            return f"blind {self.slot}"
+        if self.kind == "pickup":
+            return "pickup"
+        return "swap " + "".join(self.face_up)
+
+
+def _move_from_tuple(t) -> Move:
+    kind, source, rank, count, slot, face_up = t
+    k = _KINDS[kind]
+    if k == "play":
+        return Move("play", _SOURCES[source], RANKS[rank], count)
+    if k == "blind":
+        return Move("blind", "face_down", slot=slot)
+    if k == "pickup":
+        return Move("pickup")
+    return Move("swap", face_up=tuple(RANKS[r] for r in face_up))
+
+
+def _encode(raw_rules: Dict[str, Any], move: Move) -> int:
+    if not isinstance(move, Move):
+        raise TypeError(f"expected a Move, not {type(move).__name__}")
+    if move.kind not in _KINDS:
+        raise ValueError(f"unknown move kind {move.kind!r}")
+    kind = _KINDS.index(move.kind)
+    rank = rank_index(move.rank) if move.kind == "play" else 0
+    count = move.count if move.kind == "play" else 0
+    slot = move.slot if move.kind == "blind" else 0
+    for what, v in (("count", count), ("slot", slot)):
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+            raise TypeError(f"a move's {what} is an int, not {type(v).__name__}")
+    face_up = tuple(rank_index(r) for r in move.face_up) if move.kind == "swap" else ()
+    a = _core.encode_move(raw_rules, kind, rank, count, slot, face_up)
+    if a < 0:
+        raise ValueError(f"move {move} does not fit these rules")
+    return a
+
+
+_PLAY_RE = re.compile(r"^(10|[2-9tjqkax])(?:x([0-9]{1,3}))?$")
+
+
+def _parse_move(text: str) -> Move:
+    """Parses the notation of Move.__str__ (case and spacing free)."""
+    if not isinstance(text, str):
+        raise TypeError(f"expected a string, not {type(text).__name__}")
+    t = " ".join(text.strip().lower().replace(":", " ").split())
+    if t in ("pickup", "pick up", "pick"):
+        return Move("pickup")
+    if t.startswith("blind"):
+        rest = t[5:].strip()
+        if re.fullmatch(r"[0-9]{1,3}", rest):
+            return Move("blind", "face_down", slot=int(rest))
+        raise ValueError(f"{text!r}: write a blind play as 'blind 0'")
+    if t.startswith("swap"):
+        body = t[4:].replace(",", " ").replace("10", "t")
+        ranks = [c for c in body if not c.isspace()]
+        try:
+            return Move.swap(ranks)
+        except ValueError:
+            raise ValueError(f"{text!r}: write a swap as 'swap 7TA' (the ranks to keep face up)") from None
+    source = None
+    parts = t.split(" ")
+    if len(parts) == 2 and parts[0] in _PREFIX_SOURCE:
+        source = _PREFIX_SOURCE[parts[0]]
+        t = parts[1]
+    elif len(parts) != 1:
+        raise ValueError(f"{text!r} is not a move: try '7x2', 'up 7x1', 'blind 0', 'pickup' or 'swap 7TA'")
+    m = _PLAY_RE.match(t)
+    if not m:
+        raise ValueError(f"{text!r} is not a move: try '7x2', 'up 7x1', 'blind 0', 'pickup' or 'swap 7TA'")
+    rank = rank_index(m.group(1))
+    count = int(m.group(2)) if m.group(2) else 1
+    return Move("play", source, RANKS[rank], count)
+
+
+class Game:
+    """A game of the Shithead family: rules, player count and move cap.
+
+    >>> game = Game(num_players=4, rules="threes")
+    >>> state = game.new_initial_state(seed=7)
+    """
+
+    def __init__(self, num_players: int = 4, rules: Any = "threes", max_moves: Optional[int] = None,
+                 dealer: Optional[int] = None):
+        self._rules = Rules.coerce(rules)
+        self._rules.check_players(num_players)
+        self._num_players = num_players
+        if max_moves is None:
+            max_moves = DEFAULT_MAX_MOVES
+        if isinstance(max_moves, bool) or not isinstance(max_moves, int):
+            raise TypeError(f"max_moves must be an int, not {type(max_moves).__name__}")
+        if not 1 <= max_moves <= _core.MAX_MAX_MOVES:
+            raise ValueError(f"max_moves must be between 1 and {_core.MAX_MAX_MOVES}, not {max_moves}")
+        self._max_moves = max_moves
+        if dealer is None:
+            dealer = num_players - 1
+        if isinstance(dealer, bool) or not isinstance(dealer, int):
+            raise TypeError(f"dealer must be an int seat, not {type(dealer).__name__}")
+        if not 0 <= dealer < num_players:
+            raise ValueError(f"dealer must be a seat in 0..{num_players - 1}, not {dealer}")
+        self._dealer = dealer
+        self._raw = self._rules._raw()
+
+    @property
+    def rules(self) -> Rules:
+        return self._rules
+
+    @property
+    def dealer(self) -> int:
+        return self._dealer
+
+    def num_players(self) -> int:
+        return self._num_players
+
+    def num_distinct_actions(self) -> int:
+        return _core.num_distinct_actions(self._raw)
+
+    def max_game_length(self) -> int:
+        """The move cap: a game that reaches it ends truncated."""
+        return self._max_moves
+
+    def min_utility(self) -> float:
+        return -1.0
+
+    def max_utility(self) -> float:
+        return 1.0
+
+    def utility_sum(self) -> float:
+        return 0.0
+
+    def new_initial_state(self, seed: Optional[int] = None) -> "State":
+        """A freshly dealt game in the swap phase. The same seed gives the
+        same deal everywhere; any int is taken modulo 2**64; None draws one."""
+        return State._deal(self._raw, self._num_players, self._dealer, self._max_moves, _seed64(seed))
+
+    def observation_tensor_shape(self) -> List[int]:
+        """Shape of ``State.observation_tensor(p)`` for this game."""
+        return [_core.observation_size(self._num_players)]
+
+    def decode_action(self, action: int) -> Move:
+        """The move of an id, without a state (source None)."""
+        a = _check_int(action, "action")
+        if not 0 <= a < self.num_distinct_actions():
+            raise IllegalActionError(f"action {a} is out of range: ids are 0..{self.num_distinct_actions() - 1}")
+        return _move_from_tuple(_core.decode_action(self._raw, a))
+
+    def encode_move(self, move: Move) -> int:
+        return _encode(self._raw, move)
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, Game):
+            return NotImplemented
+        return (self._rules, self._num_players, self._max_moves, self._dealer) == (
+            other._rules, other._num_players, other._max_moves, other._dealer)
+
+    def __hash__(self) -> int:
+        return hash((self._rules, self._num_players, self._max_moves, self._dealer))
+
+    def __repr__(self) -> str:
+        extra = "" if self._max_moves == DEFAULT_MAX_MOVES else f", max_moves={self._max_moves}"
+        if self._dealer != self._num_players - 1:
+            extra += f", dealer={self._dealer}"
+        rules = repr(self._rules.name) if self._rules.name != "custom" else repr(self._rules)
+        return f"Game(num_players={self._num_players}, rules={rules}{extra})"
+
+
+def _seed64(seed: Optional[int]) -> int:
+    """A seed as the engine takes it: any int modulo 2**64; None draws one."""
+    if seed is None:
+        return secrets.randbits(64)
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise TypeError(f"seed must be an int or None, not {type(seed).__name__}")
+    return int(seed) & 0xFFFFFFFFFFFFFFFF
+
+
+def _check_int(x: Any, what: str) -> int:
+    if isinstance(x, bool) or not isinstance(x, (int, np.integer)):
+        raise TypeError(f"{what} must be an int, not {type(x).__name__}")
+    return int(x)
+
+
+def _cards(kinds) -> List[Card]:
+    return [Card(k) for k in kinds]
+
+
+if TYPE_CHECKING:  # pragma: no cover
+    from threes.shithead.observation import Observation
+
+
+class State(_core.StateBase):
+    """A position of a game. Made by ``Game.new_initial_state(seed)``,
+    ``State.from_dict(d)`` or ``clone()``; every method that takes outside data
+    checks it and raises a clear exception, leaving the state unchanged."""
+
+    __slots__ = ()
+
+    # ------------------------------------------------------------ basics --
+    @property
+    def phase(self) -> Phase:
+        return _PHASES[self._phase_id()]
+
+    @property
+    def rules(self) -> Rules:
+        return Rules._from_raw(self._raw_rules())
+
+    @property
+    def dealer(self) -> int:
+        return self._dealer()
+
+    def get_game(self) -> Game:
+        return Game(self.num_players(), self.rules, self.max_game_length(), self.dealer)
+
+    def legal_actions_mask(self) -> np.ndarray:
+        """A bool array of length num_distinct_actions(), True at legal ids."""
+        mask = np.zeros(self.num_distinct_actions(), dtype=bool)
+        mask[self.legal_actions()] = True
+        return mask
+
+    def child(self, action: int) -> "State":
+        """A copy with the action applied; this state is unchanged."""
+        c = self.clone()
+        c.apply_action(action)
+        return c
+
+    # ------------------------------------------------------------- moves --
+    def decode_action(self, action: int) -> Move:
+        """The move of an id, with the source that applies in this state."""
+        return _move_from_tuple(self._decode(action))
+
+    def encode_move(self, move: Move) -> int:
+        """The id of a move (its source is ignored: the state decides it)."""
+        return _encode(self._raw_rules(), move)
+
+    def legal_moves(self) -> List[Move]:
+        return [self.decode_action(a) for a in self.legal_actions()]
+
+    def action_to_string(self, action: int, *more: int) -> str:
+        """Notation of an action: ``7x2`` (two 7s from the hand), ``up 7x1``,
+        ``hand+up 7x3``, ``blind 0``, ``pickup``, ``swap 7TA``. Also accepts
+        OpenSpiel's ``(player, action)`` form."""
+        if more:
+            action = more[0]
+        return str(self.decode_action(action))
+
+    def string_to_action(self, text: str, *more: str) -> int:
+        """The id of an action written as action_to_string writes it (case and
+        spacing free; ``10`` for ``T``; the source prefix may be left out)."""
+        if more:
+            text = more[0]
+        move = _parse_move(text)
+        a = self.encode_move(move)
+        if move.source is not None and move.kind == "play":
+            actual = self.decode_action(a).source
+            if actual != move.source:
+                raise ValueError(f"{text!r}: cards are played from {actual or 'nowhere'} now, not {move.source}")
+        return a
+
+    # ------------------------------------------------------------- zones --
+    def hand(self, seat: int) -> List[Card]:
+        """The true cards of a seat's hand, canonical order."""
+        return _cards(self._hand(seat))
+
+    def known_cards(self, seat: int) -> List[Card]:
+        """The cards of a seat's hand that every player knows (RULES.md 2)."""
+        return _cards(self._known(seat))
+
+    def face_up(self, seat: int) -> List[Card]:
+        return _cards(self._face_up(seat))
+
+    def face_down(self, seat: int) -> List[Optional[Card]]:
+        """The true face-down cards by slot; None for an empty slot."""
+        return [None if k is None else Card(k) for k in self._face_down(seat)]
+
+    def pile(self) -> List[Card]:
+        """The pile, bottom first."""
+        return _cards(self._pile())
+
+    def draw_pile(self) -> List[Card]:
+        """The true draw pile, bottom first (the next card drawn is last)."""
+        return _cards(self._draw())
+
+    def burned(self) -> List[Card]:
+        return _cards(self._burned())
+
+    def hand_size(self, seat: int) -> int:
+        return self._sizes(seat)[0]
+
+    def effective_top(self) -> Optional[str]:
+        """Rank of the pile's effective top (past invisible cards), or None when open."""
+        r = self._effective_top()
+        return None if r is None else RANKS[r]
+
+    def is_playable(self, rank) -> bool:
+        """Whether a card of this rank may be played on the pile now (RULES.md 6.1)."""
+        return self._playable(rank_index(rank))
+
+    def top_run(self) -> Tuple[Optional[str], int]:
+        """(rank, length) of the run at the top of the pile (RULES.md 6.3)."""
+        r, n = self._run()
+        return (None if r is None else RANKS[r], n)
+
+    # ---------------------------------------------- imperfect information --
+    def observation(self, player: int) -> "Observation":
+        """What ``player`` can know, seats relative to it (threes.observation)."""
+        from threes.shithead.observation import observe
+
+        return observe(self, player)
+
+    def observation_string(self, player: int) -> str:
+        from threes.shithead.observation import observation_string, observe
+
+        return observation_string(observe(self, player))
+
+    def information_state_string(self, player: int) -> str:
+        """Observation plus public history: equal exactly when ``player``
+        cannot tell the two states apart."""
+        from threes.shithead.observation import information_state_string
+
+        return information_state_string(self, player)
+
+    def observation_tensor(self, player: int) -> np.ndarray:
+        """float32, shape ``observation_tensor_shape()``; layout in the README
+        and ``threes.observation.observation_tensor_layout``. Computed in C."""
+        player = _check_int(player, "player")
+        out = np.zeros(_core.observation_size(self.num_players()), dtype=np.float32)
+        _core.observation_tensor_into(self, player, out)
+        return out
+
+    def observation_tensor_shape(self) -> List[int]:
+        return [_core.observation_size(self.num_players())]
+
+    def resample_from_infostate(self, player: int, seed: Optional[int] = None) -> "State":
+        """A state ``player`` cannot tell from this one: every card it cannot
+        see (other hands' unknown cards, all face-down cards, the draw pile)
+        dealt again uniformly at random; all it can see stays, known cards
+        included. Done in C (th_resample). This state is unchanged."""
+        player = _check_int(player, "player")
+        if not 0 <= player < self.num_players():
+            raise ValueError(f"player must be a seat in 0..{self.num_players() - 1}, not {player}")
+        out = self.clone()
+        _core.resample_into(self, out, player, _seed64(seed))
+        return out
+
+    # ------------------------------------------------------ serialization --
+    def to_dict(self) -> Dict[str, Any]:
+        """Everything about the position as a JSON-able dict (see README)."""
+        hands, known, up, down, pile, draw, burned = self._snapshot()
+        t = _TEXT
+        return {
+            "format": STATE_FORMAT,
+            "rules": self.rules.to_dict(),
+            "num_players": self.num_players(),
+            "dealer": self.dealer,
+            "max_moves": self.max_game_length(),
+            "phase": self.phase.value,
+            "current_player": self.current_player(),
+            "move_count": self.move_number(),
+            "truncated": self.is_truncated(),
+            "finish_order": self.finish_order(),
+            "hands": [[t[k] for k in h] for h in hands],
+            "known": [[t[k] for k in h] for h in known],
+            "face_up": [[t[k] for k in h] for h in up],
+            "face_down": [[None if k is None else t[k] for k in h] for h in down],
+            "pile": [t[k] for k in pile],
+            "draw_pile": [t[k] for k in draw],
+            "burned": [t[k] for k in burned],
+            "history": self.history(),
+        }
+
+    @classmethod
+    def from_dict(cls, d: Dict[str, Any]) -> "State":
+        """A state from a dict in the to_dict format; checks everything and
+        raises ValueError (or TypeError) for a malformed or impossible one."""
+        return _state_from_dict(cls, d)
+
+    def __reduce__(self):
+        return (_restore, (self.to_dict(),))
+
+    def __copy__(self):
+        return self.clone()
+
+    def __deepcopy__(self, memo):
+        return self.clone()
+
+    def __eq__(self, other) -> bool:
+        """Two states are equal when their positions are (history aside):
+        same rules, seats, phase, player to move, move count and every card
+        in the same zone (and order, for the piles and slots)."""
+        if not isinstance(other, State):
+            return NotImplemented
+        return self._position_key() == other._position_key()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def fingerprint(self) -> str:
+        """A short hex digest of the position (equal states, equal digests)."""
+        return hashlib.blake2b(self._position_key(), digest_size=4).hexdigest()
+
+    def __repr__(self) -> str:
+        name = self.rules.name
+        cp = self.current_player()
+        who = f"seat {cp} to move" if cp >= 0 else ("truncated" if self.is_truncated() else "over")
+        return (f"<threes.State {name} {self.num_players()}p {self.phase.value} move {self.move_number()}, "
+                f"{who}, #{self.fingerprint()}>")
+
+    def _repr_svg_(self) -> str:
+        """The table as an SVG picture (Jupyter shows it): threes.svg.render."""
+        from threes.ui.svg import render
+
+        return render(self)
+
+    def __str__(self) -> str:
+        from threes.ui.text import render_text
+
+        self._snapshot()  # raises a clear ValueError for a State that was never set up
+        return render_text(self)
+
+
+def _restore(d: Dict[str, Any]) -> State:
+    return State.from_dict(d)
+
+
+# --------------------------------------------------------------- from_dict --
+
+_REQUIRED = ("num_players", "phase", "current_player", "hands", "face_up", "face_down", "pile",
+             "draw_pile", "burned")
+_OPTIONAL = ("format", "rules", "dealer", "max_moves", "move_count", "truncated", "finish_order", "known",
+             "history")
+
+
+_EXACT_KIND = {t: k for k, t in enumerate(_TEXT)}
+
+
+def _parse_card(x: Any, where: str) -> int:
+    k = _EXACT_KIND.get(x) if type(x) is str else None
+    if k is not None:
+        return k
+    if not isinstance(x, str):
+        raise TypeError(f"{where}: a card is a string such as 'Ah', not {type(x).__name__}")
+    try:
+        return Card(x).kind
+    except ValueError as exc:
+        raise ValueError(f"{where}: {exc}") from None
+
+
+def _card_list(x: Any, where: str) -> List[int]:
+    if not isinstance(x, (list, tuple)):
+        raise TypeError(f"{where} must be a list of cards, not {type(x).__name__}")
+    get = _EXACT_KIND.get
+    out = [get(c) if type(c) is str else None for c in x]
+    if None in out:
+        return [_parse_card(c, f"{where}[{i}]") for i, c in enumerate(x)]
+    return out
+
+
+def _per_seat(d: Dict[str, Any], key: str, n: int) -> list:
+    v = d[key]
+    if not isinstance(v, (list, tuple)) or len(v) != n:
+        raise ValueError(f"{key} must be a list with one entry per seat ({n})")
+    return list(v)
+
+
+def _int_field(d: Dict[str, Any], key: str, default: Any) -> Any:
+    if key not in d:
+        return default
+    v = d[key]
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise TypeError(f"{key} must be an int, not {type(v).__name__}")
+    return v
+
+
+def _state_from_dict(cls, d: Dict[str, Any]) -> State:
+    if not isinstance(d, dict):
+        raise TypeError(f"State.from_dict takes a dict, not {type(d).__name__}")
+    missing = [k for k in _REQUIRED if k not in d]
+    if missing:
+        raise ValueError(f"the state dict lacks {', '.join(missing)}")
+    unknown = [k for k in d if k not in _REQUIRED and k not in _OPTIONAL]
+    if unknown:
+        raise ValueError(f"the state dict has unknown keys: {', '.join(map(str, unknown))}")
+    if d.get("format", STATE_FORMAT) != STATE_FORMAT:
+        raise ValueError(f"unknown state format {d.get('format')!r}; this version reads {STATE_FORMAT!r}")
+    rules = Rules.coerce(d.get("rules", "threes"))
+    n = _int_field(d, "num_players", None)
+    rules.check_players(n)
+    dealer = _int_field(d, "dealer", n - 1)
+    max_moves = _int_field(d, "max_moves", DEFAULT_MAX_MOVES)
+    if not 1 <= max_moves <= _core.MAX_MAX_MOVES:
+        raise ValueError(f"max_moves must be between 1 and {_core.MAX_MAX_MOVES}, not {max_moves}")
+    if not 0 <= dealer < n:
+        raise ValueError(f"dealer must be a seat in 0..{n - 1}, not {dealer}")
+    phase = d["phase"]
+    if phase not in ("swap", "play", "over"):
+        raise ValueError(f"phase must be 'swap', 'play' or 'over', not {phase!r}")
+    current = _int_field(d, "current_player", None)
+    if not -2**31 <= current < 2**31:
+        raise ValueError(f"current_player {current} is not a seat")
+    move_count = _int_field(d, "move_count", 0)
+    if not 0 <= move_count <= _core.MAX_MAX_MOVES:
+        raise ValueError(f"move_count must be between 0 and max_moves, not {move_count}")
+    truncated = d.get("truncated", False)
+    if not isinstance(truncated, bool):
+        raise TypeError(f"truncated must be true or false, not {type(truncated).__name__}")
+    finish = d.get("finish_order", [])
+    if not isinstance(finish, (list, tuple)) or not set(map(type, finish)) <= {int}:
+        raise TypeError("finish_order must be a list of int seats")
+    history = d.get("history", [])
+    if not isinstance(history, (list, tuple)) or not set(map(type, history)) <= {int}:
+        raise TypeError("history must be a list of int action ids")
+    n_actions = _core.num_distinct_actions(rules._raw())
+    if history and not (0 <= min(history) and max(history) < n_actions):
+        raise ValueError(f"history holds an action id outside 0..{n_actions - 1}")
+
+    cards = []
+    hands = _per_seat(d, "hands", n)
+    known = _per_seat(d, "known", n) if "known" in d else [[] for _ in range(n)]
+    for p in range(n):
+        hand = _card_list(hands[p], f"hands[{p}]")
+        kn = _card_list(known[p], f"known[{p}]")
+        rest = list(hand)
+        for k in kn:
+            if k not in rest:
+                raise ValueError(f"known[{p}] lists {Card(k)}, which is not (or not that often) in hands[{p}]")
+            rest.remove(k)
+        cards += [(_core.ZONE_HAND_KNOWN, p, k, 0) for k in kn]
+        cards += [(_core.ZONE_HAND, p, k, 0) for k in rest]
+    for p, up in enumerate(_per_seat(d, "face_up", n)):
+        cards += [(_core.ZONE_FACE_UP, p, k, 0) for k in _card_list(up, f"face_up[{p}]")]
+    for p, down in enumerate(_per_seat(d, "face_down", n)):
+        if not isinstance(down, (list, tuple)):
+            raise TypeError(f"face_down[{p}] must be a list of slots (cards or null)")
+        if len(down) > rules.cards_per_zone:
+            raise ValueError(f"face_down[{p}] has {len(down)} slots; these rules have {rules.cards_per_zone}")
+        for slot, c in enumerate(down):
+            if c is not None:
+                cards.append((_core.ZONE_FACE_DOWN, p, _parse_card(c, f"face_down[{p}][{slot}]"), slot))
+    cards += [(_core.ZONE_PILE, 0, k, 0) for k in _card_list(d["pile"], "pile")]
+    cards += [(_core.ZONE_DRAW, 0, k, 0) for k in _card_list(d["draw_pile"], "draw_pile")]
+    cards += [(_core.ZONE_BURNED, 0, k, 0) for k in _card_list(d["burned"], "burned")]
+    return cls._setup(rules._raw(), n, dealer, max_moves, cards, ("swap", "play", "over").index(phase),
+                      current, move_count, truncated, list(finish), list(history))

@@ -1,0 +1,224 @@
+"""Full-game rollouts in C: one game, or batches on native threads.
+
+Policies (chosen per seat): ``"random"`` (uniform over the legal actions,
+swap phase included), ``"greedy"`` (lowest plain rank with every copy, powers
+kept for when nothing else goes, strongest cards face up) and ``"heuristic"``
+(greedy that also burns big piles and keeps the pressure on with its powers).
+See src/threes_core/rollout.h for their exact definitions.
+"""
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+from typing import Callable, List, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from threes.shithead import _core
+from threes.shithead.game import Game, State, _seed64
+
+#: Policy names, in the C engine's order.
+POLICIES: Tuple[str, ...] = ("random", "greedy", "heuristic")
+
+
+def _policy_ids(policy: Union[str, Sequence[str]], num_players: int) -> List[int]:
+    if isinstance(policy, str):
+        names = [policy] * num_players
+    else:
+        try:
+            names = list(policy)
+        except TypeError:
+            raise TypeError(f"policy must be a name or one name per seat, not {type(policy).__name__}") from None
+        if len(names) != num_players:
+            raise ValueError(f"one policy per seat: {num_players} needed, {len(names)} given")
+    ids = []
+    for name in names:
+        if not isinstance(name, str) or name.strip().lower() not in POLICIES:
+            raise ValueError(f"unknown policy {name!r}: choose one of {', '.join(POLICIES)}")
+        ids.append(POLICIES.index(name.strip().lower()))
+    return ids
+
+
+
+
+def _threads(threads: Optional[int]) -> int:
+    if threads is None:
+        return max(1, min(os.cpu_count() or 1, _core.MAX_THREADS))
+    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)):
+        raise TypeError(f"threads must be an int or None, not {type(threads).__name__}")
+    if not 1 <= threads <= _core.MAX_THREADS:
+        raise ValueError(f"threads must be between 1 and {_core.MAX_THREADS}, not {threads}")
+    return int(threads)
+
+
+@dataclass(frozen=True)
+class RolloutResult:
+    """The games of one batch, game i in row i.
+
+    places     (n, N) int8: finishing place of each seat (0 = first out,
+               N-1 = shithead); -1 for a seat still in when the game was
+               truncated at the move cap
+    moves      (n,) uint32: moves played in each game
+    truncated  (n,) bool: the game hit the move cap
+    """
+
+    places: np.ndarray
+    moves: np.ndarray
+    truncated: np.ndarray
+    policies: Tuple[str, ...]
+    seed: int
+    threads: int
+    seconds: float = field(compare=False)
+
+    @property
+    def num_games(self) -> int:
+        return int(self.places.shape[0])
+
+    @property
+    def num_players(self) -> int:
+        return int(self.places.shape[1])
+
+    def _open_place_mean(self) -> np.ndarray:
+        """Per game, the mean of the places still open (for seats still in)."""
+        n_out = (self.places >= 0).sum(axis=1)
+        return (n_out + self.num_players - 1) / 2.0
+
+    @property
+    def mean_place(self) -> np.ndarray:
+        """Mean place per seat; in a truncated game the seats still in count
+        the mean of the open places (RULES.md section 7)."""
+        if self.num_games == 0:
+            return np.full(self.num_players, np.nan)
+        p = self.places.astype(np.float64)
+        fill = np.broadcast_to(self._open_place_mean()[:, None], p.shape)
+        return np.where(self.places >= 0, p, fill).mean(axis=0)
+
+    @property
+    def win_rate(self) -> np.ndarray:
+        """Fraction of games each seat finished first."""
+        return (self.places == 0).mean(axis=0) if self.num_games else np.full(self.num_players, np.nan)
+
+    @property
+    def shithead_rate(self) -> np.ndarray:
+        """Fraction of games each seat was the shithead (never in a truncated game)."""
+        if not self.num_games:
+            return np.full(self.num_players, np.nan)
+        return (self.places == self.num_players - 1).mean(axis=0)
+
+    @property
+    def returns(self) -> np.ndarray:
+        """(n, N) returns as State.returns() gives them."""
+        n = self.num_players
+        place = np.where(self.places >= 0, self.places.astype(np.float64),
+                         np.broadcast_to(self._open_place_mean()[:, None], self.places.shape))
+        return (n - 1 - 2 * place) / (n - 1)
+
+    @property
+    def mean_moves(self) -> float:
+        return float(self.moves.mean()) if self.num_games else float("nan")
+
+    @property
+    def truncated_rate(self) -> float:
+        return float(self.truncated.mean()) if self.num_games else float("nan")
+
+    @property
+    def games_per_second(self) -> float:
+        return self.num_games / self.seconds if self.seconds > 0 else float("inf")
+
+    @property
+    def ns_per_move(self) -> float:
+        total = int(self.moves.sum())
+        return self.seconds * 1e9 / total if total else float("nan")
+
+    def summary(self) -> str:
+        """A table per seat and the totals, as text."""
+        lines = [f"{self.num_games} games, {self.threads} thread(s), {self.seconds:.3f} s: "
+                 f"{self.games_per_second:,.0f} games/s, {self.ns_per_move:.1f} ns/move, "
+                 f"{self.mean_moves:.1f} moves/game, {int(self.truncated.sum())} truncated",
+                 f"{'seat':>4}  {'policy':<9}  {'win':>6}  {'shithead':>8}  {'mean place':>10}"]
+        for q in range(self.num_players):
+            lines.append(f"{q:>4}  {self.policies[q]:<9}  {self.win_rate[q]:>6.3f}  "
+                         f"{self.shithead_rate[q]:>8.3f}  {self.mean_place[q]:>10.3f}")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return (f"RolloutResult(games={self.num_games}, players={self.num_players}, "
+                f"policies={self.policies}, mean_moves={self.mean_moves:.1f}, "
+                f"truncated={int(self.truncated.sum())})")
+
+
+def rollouts(game_or_state: Union[Game, State], n: int, policy: Union[str, Sequence[str]] = "random",
+             seed: Optional[int] = None, threads: Optional[int] = None,
+             observer: Optional[int] = None, progress: Optional[Callable[[int], None]] = None,
+             chunk: int = 20_000) -> RolloutResult:
+    """Plays `n` games in C, with the GIL released, on `threads` native threads
+    (default: every core). From a Game: fresh deals; from a State: every game
+    from that position (the state is not changed). Game i uses its own seed
+    derived from (seed, i), so the result does not depend on `threads`.
+
+    With ``observer=p`` (from a State only), every game first deals the cards
+    seat p cannot see again at random (``resample_from_infostate``, in C), so
+    the result is an estimate from p's point of view that never uses hidden
+    cards.
+
+    With ``progress``, the games are played in chunks of ``chunk`` and
+    ``progress(games_done)`` is called after each; the games are the same as
+    in one call."""
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+        raise TypeError(f"n must be an int, not {type(n).__name__}")
+    if n < 0:
+        raise ValueError(f"n must be >= 0, not {n}")
+    n = int(n)
+    if isinstance(game_or_state, State):
+        num_players = game_or_state.num_players()
+        source = game_or_state
+        dealer, max_moves = -1, 0
+    elif isinstance(game_or_state, Game):
+        num_players = game_or_state.num_players()
+        source = game_or_state.rules._raw()
+        dealer, max_moves = game_or_state.dealer, game_or_state.max_game_length()
+    else:
+        raise TypeError(f"rollouts takes a threes.Game or a threes.State, not {type(game_or_state).__name__}")
+    if observer is not None:
+        if not isinstance(game_or_state, State):
+            raise ValueError("observer needs a State: fresh deals hide nothing to resample")
+        if isinstance(observer, bool) or not isinstance(observer, (int, np.integer)):
+            raise TypeError(f"observer must be an int seat, not {type(observer).__name__}")
+        if not 0 <= observer < num_players:
+            raise ValueError(f"observer must be a seat in 0..{num_players - 1}, not {observer}")
+    ids = _policy_ids(policy, num_players)
+    seed = _seed64(seed)
+    threads = _threads(threads)
+    places = np.empty((n, num_players), dtype=np.int8)
+    moves = np.empty(n, dtype=np.uint32)
+    truncated = np.empty(n, dtype=np.uint8)
+    obs = -1 if observer is None else int(observer)
+    if isinstance(chunk, bool) or not isinstance(chunk, (int, np.integer)) or chunk < 1:
+        raise ValueError(f"chunk must be an int >= 1, not {chunk!r}")
+    step = int(chunk) if progress is not None else max(n, 1)
+    t0 = time.perf_counter()
+    for lo in range(0, n, step):
+        hi = min(n, lo + step)
+        _core.run_rollouts(source, num_players, ids, seed, hi - lo, threads, places[lo:hi], moves[lo:hi],
+                           truncated[lo:hi], dealer, max_moves, obs, lo)
+        if progress is not None:
+            progress(hi)
+    if n == 0:  # still checks the arguments in C
+        _core.run_rollouts(source, num_players, ids, seed, 0, threads, places, moves, truncated, dealer, max_moves,
+                           obs)
+    seconds = time.perf_counter() - t0
+    return RolloutResult(places, moves, truncated.astype(bool), tuple(POLICIES[i] for i in ids), seed,
+                         threads, seconds)
+
+
+def rollout(state: State, policy: Union[str, Sequence[str]] = "random", seed: Optional[int] = None) -> List[int]:
+    """Plays one game to the end from `state` (which is not changed) and
+    returns its finishing order (players out first; when truncated, only the
+    players who went out). The same game as game 0 of
+    ``rollouts(state, 1, policy, seed)``."""
+    if not isinstance(state, State):
+        raise TypeError(f"rollout takes a threes.State, not {type(state).__name__}")
+    r = rollouts(state, 1, policy, seed, threads=1)
+    row = r.places[0]
+    return [int(q) for q in np.argsort(np.where(row >= 0, row, 127), kind="stable") if row[q] >= 0]

@@ -1,0 +1,288 @@
+"""The rule set (RULES.md section 3) as a Python value.
+
+The parameters and the three presets live in the C engine; this class only
+converts names (ranks as text, ``"skip"``, ``"rank-suit"``) to the C struct's
+fields and back, and the C engine validates them.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any, Dict, Iterable, Tuple
+
+from threes.shithead import _core
+from threes.cards import RANKS, SUITS, rank_index
+
+#: Names of the presets, in the C engine's order.
+PRESETS: Tuple[str, ...] = ("threes", "classic", "dutch")
+
+_RUNS = ("skip", "break")
+_STARTS = ("rank-from-dealer", "rank-suit")
+_RANK_SETS = ("wild", "lower", "invisible", "burn")
+_BOOLS = ("lower_strict", "burner_plays_again", "pickup_then_play", "merge_hand_with_face_up")
+_INTS = ("decks", "jokers", "cards_per_zone", "run_to_burn")
+
+#: Every parameter, in the order of RULES.md section 3.
+FIELDS: Tuple[str, ...] = (
+    "decks", "jokers", "cards_per_zone", "wild", "lower", "lower_strict", "invisible", "burn",
+    "run_to_burn", "invisible_in_runs", "burner_plays_again", "pickup_then_play",
+    "merge_hand_with_face_up", "start", "start_ranks", "start_suits",
+)
+
+
+def _mask_to_ranks(mask: int) -> Tuple[str, ...]:
+    return tuple(RANKS[r] for r in range(len(RANKS)) if (mask >> r) & 1)
+
+
+def _split(value) -> list:
+    if isinstance(value, str):
+        return value.replace(",", " ").split()
+    try:
+        return list(value)
+    except TypeError:
+        raise TypeError(f"expected a list of ranks, not {type(value).__name__}") from None
+
+
+def _from_raw(raw: Dict[str, Any]) -> Dict[str, Any]:
+    return {
+        "decks": raw["decks"],
+        "jokers": raw["jokers"],
+        "cards_per_zone": raw["cards_per_zone"],
+        "wild": _mask_to_ranks(raw["wild"]),
+        "lower": _mask_to_ranks(raw["lower"]),
+        "lower_strict": bool(raw["lower_strict"]),
+        "invisible": _mask_to_ranks(raw["invisible"]),
+        "burn": _mask_to_ranks(raw["burn"]),
+        "run_to_burn": raw["run_to_burn"],
+        "invisible_in_runs": _RUNS[raw["invisible_in_runs"]],
+        "burner_plays_again": bool(raw["burner_plays_again"]),
+        "pickup_then_play": bool(raw["pickup_then_play"]),
+        "merge_hand_with_face_up": bool(raw["merge_hand_with_face_up"]),
+        "start": _STARTS[raw["start"]],
+        "start_ranks": tuple(RANKS[r] for r in raw["start_ranks"]),
+        "start_suits": tuple(SUITS[s] for s in raw["start_suits"]),
+    }
+
+
+def _preset_values(name: str) -> Dict[str, Any]:
+    if not isinstance(name, str):
+        raise TypeError(f"a preset name is a string, not {type(name).__name__}")
+    key = name.strip().lower()
+    if key not in PRESETS:
+        raise ValueError(f"unknown preset {name!r}: choose one of {', '.join(PRESETS)}")
+    return _from_raw(_core.rules_preset(PRESETS.index(key)))
+
+
+def _normalize(name: str, value: Any) -> Any:
+    if name in _INTS:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(f"rule {name} must be an int, not {type(value).__name__}")
+        if not 0 <= value <= 255:
+            raise ValueError(f"rule {name} is out of range: {value}")
+        return value
+    if name in _BOOLS:
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, int) and value in (0, 1):
+            return bool(value)
+        if isinstance(value, str) and value.strip().lower() in ("true", "false", "yes", "no", "1", "0"):
+            return value.strip().lower() in ("true", "yes", "1")
+        raise TypeError(f"rule {name} must be true or false, not {value!r}")
+    if name in _RANK_SETS:
+        idx = sorted({rank_index(x) for x in _split(value)})
+        return tuple(RANKS[i] for i in idx)
+    if name == "start_ranks":
+        return tuple(RANKS[rank_index(x)] for x in _split(value))
+    if name == "start_suits":
+        out = []
+        for s in _split(value):
+            if not isinstance(s, str) or s.strip().lower() not in SUITS:
+                raise ValueError(f"start_suits names suits among c d h s, not {s!r}")
+            out.append(s.strip().lower())
+        return tuple(out)
+    if name == "invisible_in_runs":
+        if not isinstance(value, str) or value.strip().lower() not in _RUNS:
+            raise ValueError(f"invisible_in_runs must be 'skip' or 'break', not {value!r}")
+        return value.strip().lower()
+    if name == "start":
+        if not isinstance(value, str) or value.strip().lower() not in _STARTS:
+            raise ValueError(f"start must be 'rank-from-dealer' or 'rank-suit', not {value!r}")
+        return value.strip().lower()
+    raise TypeError(f"unknown rule {name!r}: the rules are {', '.join(FIELDS)}")
+
+
+class Rules:
+    """A rule set of the Shithead family: every parameter of RULES.md
+    section 3. ``Rules()`` is the threes preset; ``Rules.preset("classic",
+    pickup_then_play=True)`` a preset with overrides. Immutable and hashable.
+
+    Rank sets are tuples of rank characters (``("2", "8", "X")``); on input
+    any iterable of ranks, text such as ``"2 8 X"``, ``"10"`` or values 2..15
+    is accepted.
+    """
+
+    __slots__ = FIELDS
+
+    def __init__(self, **params: Any):
+        values = _preset_values("threes")
+        for name, value in params.items():
+            if name not in FIELDS:
+                raise TypeError(f"unknown rule {name!r}: the rules are {', '.join(FIELDS)}")
+            values[name] = _normalize(name, value)
+        for name in FIELDS:
+            object.__setattr__(self, name, values[name])
+        _core.rules_validate(self._raw())
+
+    @classmethod
+    def preset(cls, name: str = "threes", **overrides: Any) -> "Rules":
+        """A preset (``threes``, ``classic`` or ``dutch``) with optional overrides."""
+        values = _preset_values(name)
+        values.update(overrides)
+        return cls(**values)
+
+    @classmethod
+    def from_dict(cls, d: Dict[str, Any]) -> "Rules":
+        """Rules from ``to_dict()`` output; a ``"preset"`` key names the base."""
+        if not isinstance(d, dict):
+            raise TypeError(f"rules must be a dict or a preset name, not {type(d).__name__}")
+        # The key holds every value's exact type: 1, 1.0, True and np.int64(1)
+        # are equal and hash alike, but only the int is a valid value.
+        try:
+            key = tuple((k, type(v), tuple((type(x), x) for x in v) if type(v) in (list, tuple) else v)
+                        for k, v in d.items())
+            hash(key)
+        except TypeError:
+            key = None
+        if key is not None and key in _FROM_DICT_CACHE:
+            return _FROM_DICT_CACHE[key]
+        d = dict(d)
+        base = d.pop("preset", "threes")
+        rules = cls.preset(base, **d)
+        if key is not None and len(_FROM_DICT_CACHE) < 256:
+            _FROM_DICT_CACHE[key] = rules
+        return rules
+
+    @classmethod
+    def coerce(cls, rules: Any) -> "Rules":
+        """A Rules from a Rules, a preset name or a dict."""
+        if isinstance(rules, Rules):
+            return rules
+        if isinstance(rules, str):
+            return cls.preset(rules)
+        if isinstance(rules, dict):
+            return cls.from_dict(rules)
+        raise TypeError(f"rules must be a Rules, a preset name or a dict, not {type(rules).__name__}")
+
+    def replace(self, **overrides: Any) -> "Rules":
+        """A copy with some parameters changed."""
+        values = self.to_dict()
+        values.update(overrides)
+        return Rules(**values)
+
+    def to_dict(self) -> Dict[str, Any]:
+        """A JSON-able dict of every parameter (lists for the rank sets)."""
+        out: Dict[str, Any] = {}
+        for name in FIELDS:
+            v = getattr(self, name)
+            out[name] = list(v) if isinstance(v, tuple) else v
+        return out
+
+    @property
+    def name(self) -> str:
+        """The preset these rules equal, or ``"custom"``."""
+        for p in PRESETS:
+            if self == _preset_rules(p):
+                return p
+        return "custom"
+
+    def deck_size(self) -> int:
+        return self.decks * (52 + self.jokers)
+
+    def max_players(self) -> int:
+        """The most players a deal with these rules seats (the engine seats at most 12)."""
+        return _core.rules_max_players(self._raw())
+
+    def check_players(self, num_players: int) -> None:
+        """Raises ValueError if a deal for ``num_players`` does not fit."""
+        if isinstance(num_players, bool) or not isinstance(num_players, int):
+            raise TypeError(f"num_players must be an int, not {type(num_players).__name__}")
+        if num_players < 1:
+            raise ValueError(f"num_players must be between 2 and {_core.MAX_PLAYERS}, not {num_players}")
+        _core.rules_validate(self._raw(), num_players)
+
+    def _raw(self) -> Dict[str, Any]:
+        def mask(ranks: Iterable[str]) -> int:
+            m = 0
+            for r in ranks:
+                m |= 1 << RANKS.index(r)
+            return m
+
+        return {
+            "decks": self.decks,
+            "jokers": self.jokers,
+            "cards_per_zone": self.cards_per_zone,
+            "lower_strict": int(self.lower_strict),
+            "wild": mask(self.wild),
+            "lower": mask(self.lower),
+            "invisible": mask(self.invisible),
+            "burn": mask(self.burn),
+            "run_to_burn": self.run_to_burn,
+            "invisible_in_runs": _RUNS.index(self.invisible_in_runs),
+            "burner_plays_again": int(self.burner_plays_again),
+            "pickup_then_play": int(self.pickup_then_play),
+            "merge_hand_with_face_up": int(self.merge_hand_with_face_up),
+            "start": _STARTS.index(self.start),
+            "start_ranks": tuple(RANKS.index(r) for r in self.start_ranks),
+            "start_suits": tuple(SUITS.index(s) for s in self.start_suits),
+        }
+
+    @classmethod
+    def _from_raw(cls, raw: Dict[str, Any]) -> "Rules":
+        return _rules_from_raw_key(tuple(raw.items()))
+
+    def __setattr__(self, name, value):
+        raise AttributeError("Rules is immutable: use rules.replace(...)")
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, Rules):
+            return NotImplemented
+        return all(getattr(self, f) == getattr(other, f) for f in FIELDS)
+
+    def __hash__(self) -> int:
+        return hash(tuple(getattr(self, f) for f in FIELDS))
+
+    def __repr__(self) -> str:
+        name = self.name
+        if name != "custom":
+            return f"Rules.preset({name!r})"
+        base = Rules()
+        diff = ", ".join(f"{f}={getattr(self, f)!r}" for f in FIELDS if getattr(self, f) != getattr(base, f))
+        return f"Rules({diff})"
+
+    def __reduce__(self):
+        return (Rules.from_dict, (self.to_dict(),))
+
+    def table(self) -> str:
+        """The rule set as a two-column text table."""
+        rows = []
+        for f in FIELDS:
+            v = getattr(self, f)
+            if isinstance(v, tuple):
+                v = " ".join(v) if v else "-"
+            elif isinstance(v, bool):
+                v = "yes" if v else "no"
+            rows.append((f, str(v)))
+        w = max(len(f) for f, _ in rows)
+        return "\n".join(f"{f:<{w}}  {v}" for f, v in rows)
+
+
+_FROM_DICT_CACHE: Dict[Any, Rules] = {}
+
+
+@lru_cache(maxsize=None)
+def _preset_rules(name: str) -> Rules:
+    return Rules.preset(name)
+
+
+@lru_cache(maxsize=256)
+def _rules_from_raw_key(key) -> Rules:
+    return Rules(**_from_raw(dict(key)))

@@ -1,0 +1,407 @@
+"""Three Thirteen, the rummy game, on the same C core (THREE_THIRTEEN.md).
+
+>>> from threes import three_thirteen as tt
+>>> game = tt.Game(num_players=3)
+>>> state = game.new_initial_state(seed=1)
+>>> state.round(), state.wild_rank()
+(1, '3')
+>>> tt.min_deadwood("Qh Kh Ah", wild_rank="3")[0], tt.min_deadwood("Qh Kh Ah", "3", ace="either")[0]
+(21, 0)
+
+Cards are written rank then suit: ``Ah``, ``Td``, ``7s``; jokers ``Xr`` and
+``Xb``. Ranks run A (low) 2 .. 9 T J Q K. Actions: 0 draws from the stock, 1
+takes the top discard, ``2 + k`` discards a card of kind k, ``56 + k`` goes
+out discarding a card of kind k (kind = 4 * (rank - 1) + suit, jokers 52 and
+53); ``action_to_string`` gives ``stock``, ``take``, ``discard 7h``,
+``out 7h``.
+"""
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from threes.three_thirteen import _core
+from threes.errors import IllegalActionError
+from threes.shithead.game import _seed64
+
+__all__ = ["Game", "State", "min_deadwood", "card_value", "rollouts", "TTRolloutResult", "POLICIES",
+           "parse_card", "card_text"]
+
+RANKS = "A23456789TJQK"
+SUITS = "cdhs"
+POLICIES = ("random", "greedy")
+_PHASES = ("draw", "discard", "over")
+
+
+def card_text(kind: int) -> str:
+    """Text of a card kind: ``Ah``, ``Td``, ``Xr``."""
+    if kind >= 52:
+        return "Xr" if kind == 52 else "Xb"
+    return RANKS[kind // 4] + SUITS[kind % 4]
+
+
+def parse_card(text: Any) -> int:
+    """The kind of a card written ``Ah``, ``10d``, ``7S``, ``Xr``/``Xb`` (jokers)."""
+    if not isinstance(text, str):
+        raise TypeError(f"a card is text such as 'Ah', not {type(text).__name__}")
+    t = text.strip()
+    if t.lower() in ("xr", "xb", "jr", "jb"):
+        return 52 if t.lower()[1] == "r" else 53
+    if len(t) == 3 and t[:2] == "10":
+        t = "T" + t[2]
+    if len(t) != 2 or t[0].upper() not in RANKS or t[1].lower() not in SUITS:
+        raise ValueError(f"{text!r} is not a card: write rank then suit, e.g. 'Ah', 'Td', '7s', or 'Xr' for a joker")
+    return 4 * RANKS.index(t[0].upper()) + SUITS.index(t[1].lower())
+
+
+def _rank_number(rank: Any) -> int:
+    if isinstance(rank, bool):
+        raise TypeError("a rank is 'A', '2'..'9', 'T', 'J', 'Q', 'K' or 1..13, not a bool")
+    if isinstance(rank, (int, np.integer)):
+        if 1 <= rank <= 13:
+            return int(rank)
+        raise ValueError(f"a rank number is 1..13, not {rank}")
+    if isinstance(rank, str):
+        r = rank.strip().upper()
+        r = "T" if r == "10" else r
+        if len(r) == 1 and r in RANKS:
+            return RANKS.index(r) + 1
+    raise ValueError(f"{rank!r} is not a rank: A, 2..9, T (or 10), J, Q, K")
+
+
+def _meld_flags(ace: str, all_wild_melds: bool, wild_penalty: Union[str, int]) -> Tuple[bool, bool, bool]:
+    if ace not in ("low", "either"):
+        raise ValueError(f"ace must be 'low' or 'either', not {ace!r}")
+    if wild_penalty not in ("face", 20, "20"):
+        raise ValueError(f"wild_penalty must be 'face' or 20, not {wild_penalty!r}")
+    if not isinstance(all_wild_melds, (bool, np.bool_)):
+        raise TypeError("all_wild_melds must be True or False")
+    return ace == "either", bool(all_wild_melds), wild_penalty != "face"
+
+
+def min_deadwood(cards: Union[str, Sequence[str]], wild_rank: Any, ace: str = "low", all_wild_melds: bool = True,
+                 wild_penalty: Union[str, int] = "face") -> Tuple[int, Dict[str, Any]]:
+    """The minimum deadwood of a hand (at most 14 cards) and one best
+    arrangement: ``(value, {"melds": [("set"|"run", [cards])...], "deadwood": [cards]})``.
+    Exact, in C (src/threes_core/meld.h)."""
+    if isinstance(cards, str):
+        cards = cards.split()
+    kinds = [parse_card(c) for c in cards]
+    wr = _rank_number(wild_rank)
+    flags = _meld_flags(ace, all_wild_melds, wild_penalty)
+    ranks = [0 if k >= 52 else k // 4 + 1 for k in kinds]
+    suits = [k - 52 if k >= 52 else k % 4 for k in kinds]
+    value, melds, dead = _core.min_deadwood(ranks, suits, wr, *flags)
+    text = [card_text(k) for k in kinds]
+    return value, {"melds": [(t, [text[i] for i in idx]) for t, idx in melds], "deadwood": [text[i] for i in dead]}
+
+
+def card_value(card: str, wild_rank: Any, ace: str = "low", wild_penalty: Union[str, int] = "face") -> int:
+    """What one card scores when left over."""
+    k = parse_card(card)
+    ace_either, _, w20 = _meld_flags(ace, True, wild_penalty)
+    return _core.card_value(0 if k >= 52 else k // 4 + 1, _rank_number(wild_rank), ace_either, w20)
+
+
+class Game:
+    """A Three Thirteen game: players and options (THREE_THIRTEEN.md,
+    Options). ``decks=None`` is ceil(players / 2)."""
+
+    def __init__(self, num_players: int = 2, decks: Optional[int] = None, jokers: int = 0, ace: str = "low",
+                 all_wild_melds: bool = True, wild_penalty: Union[str, int] = "face", rediscard_taken: bool = False,
+                 go_out_first_turn: bool = True, max_moves: Optional[int] = None):
+        for name, v in (("num_players", num_players), ("jokers", jokers)):
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+                raise TypeError(f"{name} must be an int, not {type(v).__name__}")
+        if decks is not None and (isinstance(decks, bool) or not isinstance(decks, (int, np.integer))):
+            raise TypeError(f"decks must be an int or None, not {type(decks).__name__}")
+        ace_either, awm, w20 = _meld_flags(ace, all_wild_melds, wild_penalty)
+        for name, v in (("rediscard_taken", rediscard_taken), ("go_out_first_turn", go_out_first_turn)):
+            if not isinstance(v, (bool, np.bool_)):
+                raise TypeError(f"{name} must be True or False")
+        if max_moves is not None and not (isinstance(max_moves, (int, np.integer)) and 1 <= max_moves < 2**32):
+            raise ValueError(f"max_moves must be a positive int or None, not {max_moves!r}")
+        if not 0 <= jokers <= 255 or (decks is not None and not 0 <= decks <= 255):
+            raise ValueError("decks and jokers must be small non-negative ints")
+        self._n = int(num_players)
+        self._opts = {"decks": None if decks is None else int(decks), "jokers": int(jokers),
+                      "ace_either": ace_either, "all_wild_melds": awm, "wild_penalty_20": w20,
+                      "rediscard_taken": bool(rediscard_taken), "go_out_first_turn": bool(go_out_first_turn)}
+        self._max_moves = 0 if max_moves is None else int(max_moves)
+        self.new_initial_state(0)  # checks the options and the player count now
+
+    def num_players(self) -> int:
+        return self._n
+
+    def num_distinct_actions(self) -> int:
+        return _core.NUM_ACTIONS
+
+    def options(self) -> Dict[str, Any]:
+        s = self.new_initial_state(0)
+        return _options_out(s._options())
+
+    def new_initial_state(self, seed: Optional[int] = None) -> "State":
+        """Round 1 dealt; the first dealer and every later deal come from the seed."""
+        return State._new(self._n, dict(self._opts), _seed64(seed), self._max_moves)
+
+    def __repr__(self) -> str:
+        return f"three_thirteen.Game({self._n} players, {_options_out(self.new_initial_state(0)._options())})"
+
+
+def _options_out(raw: Dict[str, Any]) -> Dict[str, Any]:
+    return {"decks": raw["decks"], "jokers": raw["jokers"], "ace": "either" if raw["ace_either"] else "low",
+            "all_wild_melds": bool(raw["all_wild_melds"]), "wild_penalty": 20 if raw["wild_penalty_20"] else "face",
+            "rediscard_taken": bool(raw["rediscard_taken"]), "go_out_first_turn": bool(raw["go_out_first_turn"])}
+
+
+def _options_in(d: Dict[str, Any]) -> Dict[str, Any]:
+    ace_either, awm, w20 = _meld_flags(d.get("ace", "low"), d.get("all_wild_melds", True),
+                                       d.get("wild_penalty", "face"))
+    return {"decks": int(d["decks"]), "jokers": int(d.get("jokers", 0)), "ace_either": ace_either,
+            "all_wild_melds": awm, "wild_penalty_20": w20, "rediscard_taken": bool(d.get("rediscard_taken", False)),
+            "go_out_first_turn": bool(d.get("go_out_first_turn", True))}
+
+
+class State(_core.StateBase):
+    """A position of a Three Thirteen game (made by Game.new_initial_state,
+    State.from_dict or clone). Illegal actions raise IllegalActionError and
+    change nothing."""
+
+    def round(self) -> int:
+        return self._round()
+
+    def wild_rank(self) -> str:
+        return RANKS[self.round() + 1]
+
+    @property
+    def phase(self) -> str:
+        return _PHASES[self._phase_id()]
+
+    def hand(self, seat: int) -> List[str]:
+        """The true cards of a seat's hand, sorted."""
+        f = self._fields()
+        _check_seat(seat, f["num_players"])
+        return [card_text(k) for k in f["hands"][seat]]
+
+    def discard_pile(self) -> List[str]:
+        """Bottom first; the top card is last."""
+        return [card_text(k) for k in self._fields()["discard"]]
+
+    def stock_size(self) -> int:
+        return len(self._fields()["stock"])
+
+    def scores(self) -> List[int]:
+        """Total score of each seat so far (the lowest wins)."""
+        return list(self._fields()["totals"])
+
+    def round_scores(self) -> List[List[int]]:
+        return [list(r) for r in self._fields()["round_scores"]]
+
+    def deadwood(self, seat: int) -> int:
+        """The minimum deadwood of a seat's hand now."""
+        return self._deadwood(seat)
+
+    def legal_actions_mask(self) -> np.ndarray:
+        mask = np.zeros(_core.NUM_ACTIONS, dtype=bool)
+        mask[self.legal_actions()] = True
+        return mask
+
+    def action_to_string(self, action: int) -> str:
+        a = int(action)
+        if a == 0:
+            return "stock"
+        if a == 1:
+            return "take"
+        if _core.FIRST_DISCARD <= a < _core.FIRST_GO_OUT:
+            return "discard " + card_text(a - _core.FIRST_DISCARD)
+        if _core.FIRST_GO_OUT <= a < _core.NUM_ACTIONS:
+            return "out " + card_text(a - _core.FIRST_GO_OUT)
+        raise ValueError(f"action {a} is out of range: ids are 0..{_core.NUM_ACTIONS - 1}")
+
+    def string_to_action(self, text: str) -> int:
+        t = text.strip().lower().split()
+        if t == ["stock"] or t == ["draw"]:
+            return 0
+        if t == ["take"]:
+            return 1
+        if len(t) == 2 and t[0] in ("discard", "out"):
+            k = parse_card(t[1])
+            return (_core.FIRST_DISCARD if t[0] == "discard" else _core.FIRST_GO_OUT) + k
+        raise ValueError(f"{text!r} is not a move: try 'stock', 'take', 'discard 7h' or 'out 7h'")
+
+    # -- what a seat can know ------------------------------------------------
+    def observation(self, player: int) -> Dict[str, Any]:
+        """What ``player`` can know: its hand, every hand's size, the discard
+        pile, the stock's size, the round, scores, whose turn, who is out.
+        (Cards another player took from the discard pile are not tracked as
+        known: the observation treats every other hand as unknown.)"""
+        f = self._fields()
+        n = f["num_players"]
+        _check_seat(player, n)
+        return {"observer": player, "num_players": n, "round": f["round"], "wild_rank": RANKS[f["round"] + 1],
+                "dealer": f["dealer"], "phase": _PHASES[f["phase"]], "current": f["current"],
+                "hand": [card_text(k) for k in f["hands"][player]], "hand_sizes": [len(h) for h in f["hands"]],
+                "discard_pile": [card_text(k) for k in f["discard"]], "stock_size": len(f["stock"]),
+                "out_seat": f["out_seat"], "final_turns": f["final_turns"],
+                "taken": None if f["taken_kind"] < 0 else card_text(f["taken_kind"]),
+                "turns": list(f["turns"]), "scores": list(f["totals"]), "round_scores": f["round_scores"],
+                "move_number": f["move_count"]}
+
+    def observation_string(self, player: int) -> str:
+        o = self.observation(player)
+        return (f"seat {player} of {o['num_players']}, round {o['round']} (wild {o['wild_rank']}), {o['phase']}, "
+                f"to move {o['current']}\nhand: {' '.join(o['hand']) or '-'}\nhand sizes: {o['hand_sizes']}\n"
+                f"discard: {' '.join(o['discard_pile']) or '-'}; stock {o['stock_size']}; taken {o['taken'] or '-'}\n"
+                f"out: {o['out_seat']}, final turns {o['final_turns']}; scores {o['scores']}")
+
+    def information_state_string(self, player: int) -> str:
+        """Observation plus the public action history."""
+        return self.observation_string(player) + "\nhistory: " + " ".join(map(str, self.history()))
+
+    def resample_from_infostate(self, player: int, seed: Optional[int] = None) -> "State":
+        """The other hands and the stock dealt again at random from the
+        cards ``player`` cannot see, and the chance stream reseeded (in C)."""
+        _check_seat(player, self.num_players())
+        return self._resample(int(player), _seed64(seed))
+
+    # -- saving ------------------------------------------------------------------
+    def to_dict(self) -> Dict[str, Any]:
+        f = self._fields()
+        d = {"format": "threes.ThreeThirteen/1", "options": _options_out(self._options())}
+        d.update({k: v for k, v in f.items() if k not in ("hands", "stock", "discard")})
+        d["hands"] = [[card_text(k) for k in h] for h in f["hands"]]
+        d["stock"] = [card_text(k) for k in f["stock"]]
+        d["discard"] = [card_text(k) for k in f["discard"]]
+        d["history"] = self.history()
+        return d
+
+    @classmethod
+    def from_dict(cls, d: Dict[str, Any]) -> "State":
+        if not isinstance(d, dict) or d.get("format") != "threes.ThreeThirteen/1":
+            raise ValueError("not a Three Thirteen state dict (format 'threes.ThreeThirteen/1')")
+        try:
+            f = {k: d[k] for k in ("round", "dealer", "current", "phase", "out_seat", "final_turns", "out_mask",
+                                   "taken_kind", "truncated", "move_count", "max_moves", "turns", "round_scores",
+                                   "totals", "rng")}
+            f["hands"] = [[parse_card(c) for c in h] for h in d["hands"]]
+            f["stock"] = [parse_card(c) for c in d["stock"]]
+            f["discard"] = [parse_card(c) for c in d["discard"]]
+            st = cls._from_fields(int(d["num_players"]), _options_in(d["options"]), f)
+        except KeyError as exc:
+            raise ValueError(f"the state dict lacks {exc}") from None
+        except (OverflowError, TypeError) as exc:
+            raise ValueError(f"bad value in the state dict: {exc}") from None
+        for a in d.get("history", []):
+            st._history.append(int(a))
+        return st
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, State):
+            return NotImplemented
+        return self.to_dict() == other.to_dict()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __reduce__(self):
+        return (State.from_dict, (self.to_dict(),))
+
+    def __str__(self) -> str:
+        f = self._fields()
+        lines = [f"Three Thirteen, {f['num_players']} players, round {f['round']} (wild {RANKS[f['round'] + 1]}), "
+                 f"{_PHASES[f['phase']]} phase, move {f['move_count']}"]
+        for q in range(f["num_players"]):
+            mark = " <- to move" if q == f["current"] else ""
+            out = " (out)" if (f["out_mask"] >> q) & 1 else ""
+            lines.append(f"seat {q}: {' '.join(card_text(k) for k in f['hands'][q]) or '-'}   "
+                         f"deadwood {self._deadwood(q)}, total {f['totals'][q]}{out}{mark}")
+        top = card_text(f["discard"][-1]) if f["discard"] else "-"
+        lines.append(f"discard top {top} ({len(f['discard'])} cards); stock {len(f['stock'])}")
+        if f["phase"] == 2:
+            lines.append("final scores: " + ", ".join(str(t) for t in f["totals"]) +
+                         (" (cut at the move cap)" if f["truncated"] else ""))
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        f = self._fields()
+        return (f"<three_thirteen.State {f['num_players']}p round {f['round']} {_PHASES[f['phase']]} "
+                f"move {f['move_count']}>")
+
+
+def _check_seat(seat: Any, n: int) -> None:
+    if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)):
+        raise TypeError(f"a seat is an int, not {type(seat).__name__}")
+    if not 0 <= seat < n:
+        raise ValueError(f"seat must be in 0..{n - 1}, not {seat}")
+
+
+@dataclass(frozen=True)
+class TTRolloutResult:
+    """Games of one batch: totals (n, N) final scores, returns (n, N),
+    moves (n,), truncated (n,); and per-seat summaries."""
+
+    totals: np.ndarray
+    returns: np.ndarray
+    moves: np.ndarray
+    truncated: np.ndarray
+    policies: Tuple[str, ...]
+    seed: int
+
+    @property
+    def num_games(self) -> int:
+        return int(self.totals.shape[0])
+
+    @property
+    def win_rate(self) -> np.ndarray:
+        """Share of games each seat had the lowest total alone or shared."""
+        return (self.totals == self.totals.min(axis=1, keepdims=True)).mean(axis=0)
+
+    @property
+    def mean_score(self) -> np.ndarray:
+        return self.totals.mean(axis=0)
+
+    @property
+    def mean_moves(self) -> float:
+        return float(self.moves.mean()) if self.num_games else float("nan")
+
+
+def rollouts(start: Union[Game, State], n: int, policy: Union[str, Sequence[str]] = "random",
+             seed: Optional[int] = None, observer: Optional[int] = None) -> TTRolloutResult:
+    """Plays ``n`` games in C from a Game (fresh deals: game i deals with its
+    own seed) or from a State (``observer``: resample that seat's hidden
+    cards before each game). Policies: random, greedy (C)."""
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
+        raise ValueError(f"n must be an int >= 0, not {n!r}")
+    if not isinstance(start, (Game, State)):
+        raise TypeError(f"rollouts takes a three_thirteen.Game or State, not {type(start).__name__}")
+    seed = _seed64(seed)
+    names = [policy] if isinstance(policy, str) else list(policy)
+    np_ = start.num_players()
+    if len(names) == 1:
+        names = names * np_
+    if len(names) != np_:
+        raise ValueError(f"one policy or one per seat ({np_}), not {len(names)}")
+    for p in names:
+        if p not in POLICIES:
+            raise ValueError(f"unknown policy {p!r}: one of {', '.join(POLICIES)}")
+    ids = [POLICIES.index(p) for p in names]
+    totals = np.zeros((n, np_), dtype=np.int32)
+    returns = np.zeros((n, np_), dtype=np.float64)
+    moves = np.zeros(n, dtype=np.uint32)
+    trunc = np.zeros(n, dtype=np.uint8)
+    if isinstance(start, Game):
+        if observer is not None:
+            raise ValueError("observer needs a State")
+        for i in range(n):
+            st = start.new_initial_state(_core.batch_seed(seed, i))
+            _core.run_rollouts(st, ids, seed ^ i, 1, totals[i:i + 1], moves[i:i + 1], trunc[i:i + 1],
+                              returns[i:i + 1], -1)
+    elif isinstance(start, State):
+        if observer is not None:
+            _check_seat(observer, np_)
+        _core.run_rollouts(start, ids, seed, n, totals, moves, trunc, returns, -1 if observer is None else observer)
+    else:
+        raise TypeError(f"rollouts takes a Game or a State, not {type(start).__name__}")
+    return TTRolloutResult(totals, returns, moves, trunc.astype(bool), tuple(names), seed)

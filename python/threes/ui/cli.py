@@ -1,0 +1,556 @@
+"""The ``threes`` command line.
+
+    threes simulate [--games N] [--players N] [--rules PRESET] [--set NAME=VALUE ...]
+                    [--policy P[,P...]] [--threads N] [--seed S] [--json] [--plot FILE.png]
+    threes play [--players N] [--rules PRESET] [--bots SPEC[,SPEC...]] [--seat N] [--seed S]
+    threes tournament --bots SPEC,SPEC,... [--games N] [--rules PRESET] [--seed S] [--workers N] [--json FILE]
+    threes rules [PRESET] [--set NAME=VALUE ...]
+
+Bot specs: random, greedy, heuristic, ismcts, ismcts:ITERATIONS.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Any, Dict, List, Optional, Sequence
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from threes.shithead import _core
+from threes.bots import make_bot
+from threes.errors import IllegalActionError
+from threes.shithead.game import Game, State
+from threes.shithead.rollouts import POLICIES, rollouts
+from threes.shithead.rules import FIELDS, PRESETS, Rules
+
+_SUIT_SYMBOL = {"c": "\u2663", "d": "\u2666", "h": "\u2665", "s": "\u2660"}
+_RED = {"d", "h", "r"}
+
+
+class CliError(Exception):
+    """A bad argument or value: printed as ``threes: error: ...``, exit code 2."""
+
+
+# ------------------------------------------------------------------- rules --
+def _parse_overrides(items: Sequence[str]) -> Dict[str, Any]:
+    out: Dict[str, Any] = {}
+    for item in items or ():
+        name, sep, value = item.partition("=")
+        name = name.strip().replace("-", "_")
+        if not sep or not name:
+            raise CliError(f"--set takes NAME=VALUE, not {item!r}")
+        if name not in FIELDS:
+            raise CliError(f"unknown rule {name!r}: the rules are {', '.join(FIELDS)}")
+        v: Any = value.strip()
+        if name in ("decks", "jokers", "cards_per_zone", "run_to_burn"):
+            try:
+                v = int(v)
+            except ValueError:
+                raise CliError(f"rule {name} takes a whole number, not {value!r}") from None
+        out[name] = v
+    return out
+
+
+def _rules(preset: str, overrides: Sequence[str]) -> Rules:
+    try:
+        return Rules.preset(preset, **_parse_overrides(overrides))
+    except (TypeError, ValueError) as exc:
+        raise CliError(str(exc)) from None
+
+
+def _game(args: argparse.Namespace) -> Game:
+    try:
+        return Game(args.players, _rules(args.rules, args.set), getattr(args, "max_moves", None))
+    except (TypeError, ValueError) as exc:
+        raise CliError(str(exc)) from None
+
+
+def cmd_rules(args: argparse.Namespace, con: Console) -> int:
+    rules = _rules(args.preset, args.set)
+    t = Table(title=f"rules: {rules.name}")
+    t.add_column("rule")
+    t.add_column("value")
+    for line in rules.table().splitlines():
+        name, _, value = line.partition("  ")
+        t.add_row(name.strip(), value.strip())
+    con.print(t)
+    con.print(f"deck: {rules.deck_size()} cards; at most {rules.max_players()} players")
+    return 0
+
+
+# ---------------------------------------------------------------- simulate --
+def _policies(spec: str, n: int) -> List[str]:
+    names = [p.strip().lower() for p in spec.split(",") if p.strip()]
+    if len(names) == 1:
+        names = names * n
+    if len(names) != n:
+        raise CliError(f"--policy takes one policy or one per seat ({n}), not {len(names)}")
+    for p in names:
+        if p not in POLICIES:
+            raise CliError(f"unknown policy {p!r}: one of {', '.join(POLICIES)}")
+    return names
+
+
+def cmd_simulate(args: argparse.Namespace, con: Console) -> int:
+    if args.game == "three-thirteen":
+        return tt_simulate(args, con)
+    if args.games < 1:
+        raise CliError(f"--games must be at least 1, not {args.games}")
+    if args.threads is not None and not 1 <= args.threads <= _core.MAX_THREADS:
+        raise CliError(f"--threads must be between 1 and {_core.MAX_THREADS}, not {args.threads}")
+    game = _game(args)
+    pols = _policies(args.policy, game.num_players())
+    if args.json:
+        r = rollouts(game, args.games, pols, args.seed, args.threads)
+    else:
+        from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+        with Progress(TextColumn("simulating"), BarColumn(), TextColumn("{task.completed:,}/{task.total:,} games"),
+                      TimeElapsedColumn(), console=con, transient=True) as bar:
+            task = bar.add_task("games", total=args.games)
+            r = rollouts(game, args.games, pols, args.seed, args.threads,
+                         progress=lambda done: bar.update(task, completed=done),
+                         chunk=max(1000, args.games // 50))
+    summary = {
+        "rules": game.rules.name if game.rules.name != "custom" else game.rules.to_dict(),
+        "players": game.num_players(), "games": r.num_games, "seed": r.seed, "threads": r.threads,
+        "policies": list(r.policies), "win_rate": r.win_rate.tolist(), "shithead_rate": r.shithead_rate.tolist(),
+        "mean_place": r.mean_place.tolist(), "mean_moves": r.mean_moves, "truncated": int(r.truncated.sum()),
+        "seconds": r.seconds, "games_per_second": r.games_per_second, "ns_per_move": r.ns_per_move,
+    }
+    if args.json:
+        print(json.dumps(summary, indent=2))
+    else:
+        t = Table(title=f"{r.num_games:,} games, {game.rules.name} rules, {game.num_players()} players, seed {r.seed}")
+        for col in ("seat", "policy", "win", "shithead", "mean place"):
+            t.add_column(col, justify="right" if col != "policy" else "left")
+        for q in range(game.num_players()):
+            t.add_row(str(q), r.policies[q], f"{r.win_rate[q]:.1%}", f"{r.shithead_rate[q]:.1%}",
+                      f"{r.mean_place[q]:.3f}")
+        con.print(t)
+        con.print(f"moves per game: {r.mean_moves:,.1f}   truncated games: {int(r.truncated.sum())}   "
+                  f"{r.games_per_second:,.0f} games/s ({r.threads} threads, {r.ns_per_move:.1f} ns/move)")
+    if args.plot:
+        _plot(r, game, args.plot)
+        if not args.json:
+            con.print(f"plot written to {args.plot}")
+    return 0
+
+
+def _plot(r, game: Game, path: str) -> None:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise CliError("--plot needs matplotlib: pip install 'threes-core[plot]'") from None
+    seats = list(range(game.num_players()))
+    labels = [f"{q}\n{r.policies[q]}" for q in seats]
+    fig, axes = plt.subplots(1, 3, figsize=(12, 3.6))
+    for ax, values, title in ((axes[0], r.win_rate, "win rate"), (axes[1], r.shithead_rate, "shithead rate"),
+                              (axes[2], r.mean_place, "mean place (0 = first out)")):
+        ax.bar(seats, values, color="#3b6ea5")
+        ax.set_xticks(seats)
+        ax.set_xticklabels(labels)
+        ax.set_title(title)
+        ax.set_xlabel("seat")
+    fig.suptitle(f"{r.num_games:,} games, {game.rules.name} rules, {game.num_players()} players, seed {r.seed}")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+# ---------------------------------------------------------------- tournament --
+def cmd_tournament(args: argparse.Namespace, con: Console) -> int:
+    from threes.tournament import tournament
+
+    specs = [b.strip() for b in args.bots.split(",") if b.strip()]
+    if len(specs) < 2:
+        raise CliError("--bots needs at least two bots, one per seat, e.g. --bots ismcts:500,greedy,random")
+    try:
+        bots = [make_bot(b) for b in specs]
+        rules = _rules(args.rules, args.set)
+        result = tournament(bots, args.games, args.seed, rules=rules, workers=args.workers, verbose=False,
+                            json_path=args.json)
+    except (TypeError, ValueError) as exc:
+        raise CliError(str(exc)) from None
+    con.print(result.table(), markup=False, highlight=False)
+    if args.json:
+        con.print(f"result written to {args.json}")
+    return 0
+
+
+# ---------------------------------------------------------------------- play --
+def card_text(card) -> Text:
+    s = str(card)
+    rank, suit = s[0], s[1]
+    face = ("10" if rank == "T" else rank) + _SUIT_SYMBOL.get(suit, "\u2605")
+    if rank == "X":
+        face = "JK\u2605"
+    return Text(face, style="bold red" if suit in _RED else "bold")
+
+
+def _cards_text(cards, empty: str = "-") -> Text:
+    out = Text()
+    for i, c in enumerate(cards):
+        if i:
+            out.append(" ")
+        out.append_text(card_text(c))
+    return out if cards else Text(empty, style="dim")
+
+
+def render_table(state: State, seat: int) -> Table:
+    """The table as seat `seat` sees it: hidden cards face down."""
+    obs = state.observation(seat)
+    n = state.num_players()
+    t = Table(title=f"{state.rules.name} rules - {state.phase.value} phase - move {state.move_number()}",
+              show_lines=False)
+    for col in ("seat", "hand", "face up", "face down", "status"):
+        t.add_column(col)
+    for j in range(n):
+        q = (seat + j) % n
+        name = "you" if j == 0 else f"seat {q}"
+        if j == 0:
+            hand = _cards_text(obs.hand)
+        else:
+            known = list(obs.known_in_hand[j])
+            hand = _cards_text(known, empty="")
+            hidden = obs.hand_sizes[j] - len(known)
+            if hidden:
+                hand.append((" " if known else "") + "\u2588" * min(hidden, 12), style="blue")
+                if hidden > 12:
+                    hand.append(f" +{hidden - 12}", style="blue")
+            hand.append(f"  ({obs.hand_sizes[j]})", style="dim")
+        down = Text(" ".join("\u2588" if k in obs.face_down_slots[j] else "\u00b7" for k in
+                             range(state.rules.cards_per_zone)), style="blue")
+        status = ""
+        if j in obs.finish_order:
+            k = obs.finish_order.index(j)
+            status = "shithead" if state.is_terminal() and k == n - 1 and not state.is_truncated() else f"out #{k + 1}"
+        elif obs.to_move == j:
+            status = "to move"
+        t.add_row(Text(name, style="bold" if j == 0 else ""), hand, _cards_text(obs.face_up[j]), down, status)
+    return t
+
+
+def _pile_line(state: State) -> Text:
+    pile = state.pile()
+    line = Text("pile: ")
+    line.append_text(_cards_text(pile[-8:], empty="(empty)"))
+    if len(pile) > 8:
+        line.append(f"  ({len(pile)} cards)", style="dim")
+    top = state.effective_top()
+    run_rank, run_len = state.top_run()
+    line.append(f"   top: {top or 'open'}")
+    if run_rank and run_len > 1:
+        line.append(f"   run: {run_len} x {run_rank}")
+    line.append(f"   draw pile: {state.draw_pile_size()}   burned: {len(state.burned())}")
+    return line
+
+
+def _play_human_move(con: Console, read, state, help_text: str) -> bool:
+    """Lists the legal moves with numbers, asks until a legal one is typed
+    (its number or notation) and plays it; False when the player quits (quit,
+    or end of input)."""
+    legal = state.legal_actions()
+    moves = Text("your moves: ")
+    for i, a in enumerate(legal):
+        moves.append(f"[{i + 1}] ", style="cyan")
+        moves.append(state.action_to_string(a) + "  ")
+    con.print(moves)
+    while True:
+        try:
+            text = read("your move> ").strip()
+        except EOFError:
+            con.print("\nbye")
+            return False
+        if not text:
+            continue
+        if text.lower() in ("q", "quit", "exit"):
+            con.print("bye")
+            return False
+        if text.lower() in ("h", "help", "?"):
+            con.print(help_text)
+            continue
+        if text.isdigit():
+            k = int(text)
+            if not 1 <= k <= len(legal):
+                con.print(f"[red]no move number {k}: choose 1 to {len(legal)}[/red]")
+                continue
+            action = legal[k - 1]
+        else:
+            try:
+                action = state.string_to_action(text)
+            except (TypeError, ValueError) as exc:
+                con.print(Text(f"cannot read {text!r}: {exc}", style="red"))
+                continue
+        said = state.action_to_string(action)  # read against the position it is played in
+        try:
+            state.apply_action(action)
+        except IllegalActionError:
+            con.print(Text(f"{said} is not legal now: choose one of the moves listed", style="red"))
+            continue
+        con.print(f"you: {said}")
+        return True
+
+
+def cmd_play(args: argparse.Namespace, con: Console, read=input) -> int:
+    if args.game == "three-thirteen":
+        return tt_play(args, con, read)
+    game = _game(args)
+    n = game.num_players()
+    if not 0 <= args.seat < n:
+        raise CliError(f"--seat must be a seat in 0..{n - 1}, not {args.seat}")
+    specs = [b.strip() for b in args.bots.split(",") if b.strip()]
+    if len(specs) == 1:
+        specs = specs * (n - 1)
+    if len(specs) != n - 1:
+        raise CliError(f"--bots takes one bot or one per other seat ({n - 1}), not {len(specs)}")
+    try:
+        others = [make_bot(s, seed=args.seed + i) for i, s in enumerate(specs)]
+    except (TypeError, ValueError) as exc:
+        raise CliError(str(exc)) from None
+    import random
+
+    rng = random.Random(args.seed)
+    bots: List[Any] = []
+    it = iter(others)
+    for q in range(n):
+        bots.append(None if q == args.seat else next(it))
+    state = game.new_initial_state(args.seed)
+    con.print(f"threes play: {game.rules.name} rules, {n} players, you are seat {args.seat}; "
+              f"bots: {', '.join(getattr(b, 'name', '?') for b in others)}. Type a move's number or notation, "
+              "'help' or 'quit'.")
+    while not state.is_terminal():
+        p = state.current_player()
+        if p != args.seat:
+            view = state.resample_from_infostate(p, rng.getrandbits(64))
+            a = bots[p].step(view)
+            con.print(f"seat {p} ({bots[p].name}): {state.action_to_string(a)}")
+            state.apply_action(a)
+            continue
+        con.print()
+        con.print(render_table(state, args.seat))
+        con.print(_pile_line(state))
+        if not _play_human_move(con, read, state,
+                                "Type the number in brackets, or the notation: 7x2 (two 7s), up 7x1 (from face "
+                                "up), blind 0 (turn over slot 0), pickup, swap 7TA (keep 7, T, A face up)."):
+            return 1
+    con.print()
+    con.print(render_table(state, args.seat))
+    order = state.finish_order()
+    names = ["you" if q == args.seat else f"seat {q} ({bots[q].name})" for q in range(n)]
+    if state.is_truncated():
+        con.print("the game was cut at the move cap")
+    con.print("finishing order: " + ", ".join(f"{k + 1}. {names[q]}" for k, q in enumerate(order)))
+    if not state.is_truncated() and order and order[-1] == args.seat:
+        con.print("you are the shithead!")
+    return 0
+
+
+# ---------------------------------------------------------- Three Thirteen --
+_TT_BOOLS = ("all_wild_melds", "rediscard_taken", "go_out_first_turn")
+
+
+def _tt_game(args: argparse.Namespace):
+    from threes.three_thirteen import game as tt
+
+    kw: Dict[str, Any] = {}
+    for item in args.set or ():
+        name, sep, value = item.partition("=")
+        name = name.strip().replace("-", "_")
+        value = value.strip()
+        if not sep:
+            raise CliError(f"--set takes NAME=VALUE, not {item!r}")
+        if name in ("decks", "jokers"):
+            try:
+                kw[name] = int(value)
+            except ValueError:
+                raise CliError(f"{name} takes a whole number, not {value!r}") from None
+        elif name in _TT_BOOLS:
+            if value.lower() not in ("true", "false", "yes", "no", "1", "0"):
+                raise CliError(f"{name} takes true or false, not {value!r}")
+            kw[name] = value.lower() in ("true", "yes", "1")
+        elif name == "ace":
+            kw[name] = value.lower()
+        elif name == "wild_penalty":
+            kw[name] = 20 if value == "20" else value.lower()
+        else:
+            raise CliError(f"unknown Three Thirteen option {name!r}: decks, jokers, ace, all_wild_melds, "
+                           "wild_penalty, rediscard_taken, go_out_first_turn")
+    if args.rules != "threes":
+        raise CliError("--rules names a Shithead preset; Three Thirteen takes --set NAME=VALUE options")
+    try:
+        return tt.Game(args.players, max_moves=getattr(args, "max_moves", None), **kw)
+    except (TypeError, ValueError) as exc:
+        raise CliError(str(exc)) from None
+
+
+def tt_simulate(args: argparse.Namespace, con: Console) -> int:
+    from threes.three_thirteen import game as tt
+
+    if args.games < 1:
+        raise CliError(f"--games must be at least 1, not {args.games}")
+    if args.plot:
+        raise CliError("--plot draws the threes figures; for three-thirteen use --json")
+    game = _tt_game(args)
+    names = [p.strip().lower() for p in args.policy.split(",") if p.strip()]
+    try:
+        import time
+
+        t0 = time.perf_counter()
+        r = tt.rollouts(game, args.games, names if len(names) > 1 else names[0], args.seed)
+        seconds = time.perf_counter() - t0
+    except (TypeError, ValueError) as exc:
+        raise CliError(str(exc)) from None
+    n = game.num_players()
+    summary = {"game": "three-thirteen", "players": n, "games": r.num_games, "seed": r.seed,
+               "policies": list(r.policies), "options": game.options(), "win_rate": r.win_rate.tolist(),
+               "mean_score": r.mean_score.tolist(), "mean_moves": r.mean_moves,
+               "truncated": int(r.truncated.sum()), "seconds": seconds, "games_per_second": r.num_games / seconds}
+    if args.json:
+        print(json.dumps(summary, indent=2))
+    else:
+        t = Table(title=f"{r.num_games:,} games of Three Thirteen, {n} players, seed {r.seed}")
+        for col in ("seat", "policy", "win (lowest total)", "mean total"):
+            t.add_column(col, justify="left" if col == "policy" else "right")
+        for q in range(n):
+            t.add_row(str(q), r.policies[q], f"{r.win_rate[q]:.1%}", f"{r.mean_score[q]:.1f}")
+        con.print(t)
+        con.print(f"moves per game: {r.mean_moves:,.1f}   truncated games: {int(r.truncated.sum())}   "
+                  f"{r.num_games / seconds:,.0f} games/s")
+    return 0
+
+
+def tt_play(args: argparse.Namespace, con: Console, read=input) -> int:
+    import random
+
+    from threes.three_thirteen import game as tt
+
+    game = _tt_game(args)
+    n = game.num_players()
+    if not 0 <= args.seat < n:
+        raise CliError(f"--seat must be a seat in 0..{n - 1}, not {args.seat}")
+    specs = [b.strip() for b in args.bots.split(",") if b.strip()]
+    specs = specs * (n - 1) if len(specs) == 1 else specs
+    if len(specs) != n - 1:
+        raise CliError(f"--bots takes one bot or one per other seat ({n - 1}), not {len(specs)}")
+    try:
+        others = iter([make_bot(sp, seed=args.seed + i) for i, sp in enumerate(specs)])
+    except (TypeError, ValueError) as exc:
+        raise CliError(str(exc)) from None
+    bots = [None if q == args.seat else next(others) for q in range(n)]
+    rng = random.Random(args.seed)
+    state = game.new_initial_state(args.seed)
+    con.print(f"threes play: Three Thirteen, {n} players, you are seat {args.seat}. Type a move's number or "
+              "notation (stock, take, discard 7h, out 7h), 'help' or 'quit'.")
+    shown_round = 0
+    while not state.is_terminal():
+        p = state.current_player()
+        if state.round() != shown_round:
+            shown_round = state.round()
+            con.print(f"\n[bold]round {shown_round}[/bold]: {shown_round + 2} cards, wild {state.wild_rank()}; "
+                      f"scores {state.scores()}")
+        if p != args.seat:
+            a = bots[p].step(state.resample_from_infostate(p, rng.getrandbits(64)))
+            con.print(f"seat {p} ({bots[p].name}): {state.action_to_string(a)}")
+            state.apply_action(a)
+            continue
+        hand = Text("your hand: ")
+        for i, c in enumerate(state.hand(args.seat)):
+            hand.append((" " if i else "") + c[0].replace("T", "10") + _SUIT_SYMBOL.get(c[1], "\u2605"),
+                        style="bold red" if c[1] in _RED else "bold")
+        con.print(hand, f"  deadwood {state.deadwood(args.seat)}")
+        pile = state.discard_pile()
+        con.print(f"discard top: {pile[-1] if pile else '-'}   stock: {state.stock_size()}")
+        if not _play_human_move(con, read, state,
+                                "Type the number in brackets, or: stock (draw from the stock), take (the top "
+                                "discard), discard 7h, out 7h (go out, discarding 7h)."):
+            return 1
+    totals = state.scores()
+    order = sorted(range(n), key=lambda q: totals[q])
+    names = ["you" if q == args.seat else f"seat {q} ({bots[q].name})" for q in range(n)]
+    con.print("final totals: " + ", ".join(f"{names[q]} {totals[q]}" for q in order))
+    con.print("finishing order: " + ", ".join(f"{k + 1}. {names[q]}" for k, q in enumerate(order)))
+    return 0
+
+
+# -------------------------------------------------------------------- main --
+def _parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="threes", description="The threes-core engine for the Shithead family.",
+                                 epilog="Bots: random, greedy, heuristic, ismcts, ismcts:ITERATIONS.")
+    ap.add_argument("--no-color", action="store_true", help="plain text output (also: NO_COLOR=1)")
+    sub = ap.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+
+    def common(p: argparse.ArgumentParser, players: bool = True) -> None:
+        p.add_argument("--no-color", action="store_true", default=argparse.SUPPRESS, help="plain text output")
+        if players:
+            p.add_argument("--game", default="threes", choices=("threes", "three-thirteen"),
+                           help="threes (the Shithead family, default) or three-thirteen (the rummy); "
+                                "for three-thirteen, --set takes its options (decks, jokers, ace, ...)")
+        if players:
+            p.add_argument("--players", type=int, default=4, help="number of players (default 4)")
+        p.add_argument("--rules", default="threes", help=f"preset: {', '.join(PRESETS)} (default threes)")
+        p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                       help="override a rule, e.g. --set pickup_then_play=false (repeatable)")
+        p.add_argument("--seed", type=int, default=1, help="seed (default 1)")
+
+    p = sub.add_parser("simulate", help="batched C rollouts with a summary table")
+    common(p)
+    p.add_argument("--games", type=int, default=100_000, help="games to play (default 100,000)")
+    p.add_argument("--policy", default="random", help="one policy or one per seat, comma separated: "
+                   f"{', '.join(POLICIES)} (default random)")
+    p.add_argument("--threads", type=int, default=None, help="native threads (default: every core)")
+    p.add_argument("--max-moves", type=int, default=None, help="move cap per game")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON instead of a table")
+    p.add_argument("--plot", metavar="FILE.png", default=None, help="draw the per-seat figures (matplotlib)")
+    p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser("play", help="play a game in the terminal against bots")
+    common(p)
+    p.add_argument("--bots", default="greedy", help="one bot for every other seat, or one per other seat")
+    p.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("tournament", help="duplicate-deal tournament among bots")
+    common(p, players=False)
+    p.add_argument("--bots", required=True, help="one bot per seat, comma separated, e.g. ismcts:500,greedy,random")
+    p.add_argument("--games", type=int, default=100, help="duplicate deals (default 100)")
+    p.add_argument("--workers", type=int, default=None, help="threads (default: every core)")
+    p.add_argument("--json", metavar="FILE", default=None, help="write the result as JSON")
+    p.set_defaults(func=cmd_tournament)
+
+    p = sub.add_parser("rules", help="show a rule set as a table")
+    p.add_argument("preset", nargs="?", default="threes", help=f"{', '.join(PRESETS)} (default threes)")
+    p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE", help="override a rule")
+    p.add_argument("--no-color", action="store_true", default=argparse.SUPPRESS, help="plain text output")
+    p.set_defaults(func=cmd_rules)
+    return ap
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    ap = _parser()
+    args = ap.parse_args(argv)
+    no_color = args.no_color or bool(os.environ.get("NO_COLOR"))
+    con = Console(color_system=None if no_color else "auto", no_color=no_color, highlight=False, soft_wrap=True)
+    try:
+        return int(args.func(args, con) or 0)
+    except CliError as exc:
+        print(f"threes: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # e.g. piped into head
+        sys.stderr.close()
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

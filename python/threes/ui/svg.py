@@ -1,0 +1,447 @@
+"""SVG picture of a game table: ``render(state)``, what ``State._repr_svg_``
+shows in Jupyter (the idea of python-chess's ``chess.svg.board``).
+
+``render(state)`` draws every card face up, the true cards, as ``str(state)``
+lists them; ``render(state, observer=p)`` draws only what seat ``p`` can see
+(RULES.md section 2): its own hand, every face-up card, the pile, the cards
+publicly known to be in each hand; the rest is drawn as card backs. The
+picture then depends only on what ``p`` can see: two states ``p`` cannot tell
+apart give the same SVG text.
+
+The output is a standalone SVG document (no external resources, no ids) and
+deterministic. Its elements carry classes for styling and for tests:
+
+* ``<g class="card" data-card="Ah">``: a card drawn face up; extra class
+  tokens ``known`` (a hand card every player knows), ``top`` (the pile's top
+  card), ``revealed`` (a face-down card shown because no observer is set);
+* ``<g class="card back">``: a card drawn face down (no rank, no suit);
+* ``<rect class="slot">``: an empty place (an empty face-down slot, an empty
+  pile or draw pile);
+* zone groups: ``<g class="seat" data-seat="0">`` (with the token
+  ``to-move`` for the seat to move and ``observer`` for the observer's seat)
+  holding ``<g class="hand">``, ``<g class="face-up">`` and
+  ``<g class="face-down">``; ``<g class="pile" data-count="n">``,
+  ``<g class="draw-pile" data-count="n">`` (one back for the whole draw pile)
+  and ``<g class="burned" data-count="n">`` (the burned cards as a count only).
+"""
+from __future__ import annotations
+
+import math
+import numbers
+import textwrap
+from typing import TYPE_CHECKING, List, Optional, Sequence, Tuple
+
+from threes.cards import Card
+from threes.ui.text import _place
+
+if TYPE_CHECKING:  # pragma: no cover
+    from threes.shithead.game import State
+
+__all__ = ["render"]
+
+# Geometry, in user units of the natural size.
+CARD_W = 44
+CARD_H = 62
+_RADIUS = 5
+_MARGIN = 12
+_GAP = 18
+_LABEL_W = 118          # the seat label column
+_HAND_STEP = 26         # overlapping hand cards: rank and suit stay visible
+_HAND_PER_LINE = 16
+_ZONE_STEP = CARD_W + 6  # face-up and face-down cards side by side
+_ZONE_PER_LINE = 6
+_PILE_STEP = 20
+_PILE_PER_LINE = 24
+_LINE_STEP = CARD_H + 6
+_ZONE_LABEL_H = 18
+
+# Colours.
+_TABLE = "#1f6f43"
+_PANEL = "#25804f"
+_PANEL_TO_MOVE = "#2f9a5f"
+_HIGHLIGHT = "#ffd54f"
+_TEXT = "#ffffff"
+_MUTED = "#cfe8d8"
+_RED = "#c62828"
+_BLACK = "#1b1b1b"
+_FACE = "#ffffff"
+_FACE_REVEALED = "#ebe3cf"
+_EDGE = "#555555"
+_KNOWN = "#f9a825"
+_TOP = "#ff6f00"
+_BACK = "#1e3a8a"
+_BACK_LINE = "#5b8def"
+_SHITHEAD = "#ffab91"
+
+_FONT = 'font-family="DejaVu Sans, Arial, Helvetica, sans-serif"'
+_SUIT_SYMBOL = {"c": "\u2663", "d": "\u2666", "h": "\u2665", "s": "\u2660"}
+_RANK_LABEL = {"T": "10"}
+_STAR = "\u2605"
+_TO_MOVE_MARK = "\u25b6"
+
+
+def _esc(text: object) -> str:
+    """Text escaped for XML character data and double-quoted attributes."""
+    return (str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+            .replace('"', "&quot;").replace("'", "&#39;"))
+
+
+def _num(v: float) -> str:
+    """A number as SVG text: an int when whole, else up to 3 decimals."""
+    if float(v).is_integer():
+        return str(int(v))
+    return f"{v:.3f}".rstrip("0").rstrip(".")
+
+
+def _text(x: float, y: float, text: str, size: int = 13, fill: str = _TEXT, anchor: str = "start",
+          bold: bool = False, cls: Optional[str] = None) -> str:
+    attrs = f'x="{_num(x)}" y="{_num(y)}" font-size="{size}" fill="{fill}"'
+    if anchor != "start":
+        attrs += f' text-anchor="{anchor}"'
+    if bold:
+        attrs += ' font-weight="bold"'
+    if cls:
+        attrs += f' class="{_esc(cls)}"'
+    return f"<text {attrs}>{_esc(text)}</text>"
+
+
+def _back_lattice() -> str:
+    """The diamond lattice of a card back, clipped by hand to its inner frame."""
+    x0, y0, x1, y1 = 5, 5, CARD_W - 5, CARD_H - 5
+    step = 8
+    segs = []
+    for sign in (1, -1):
+        # Lines y = sign * x + k through the inner frame.
+        ks = range(-(CARD_W + CARD_H), CARD_W + 2 * CARD_H, step)
+        for k in ks:
+            pts = []
+            for x in (x0, x1):
+                y = sign * x + k
+                if y0 <= y <= y1:
+                    pts.append((x, y))
+            for y in (y0, y1):
+                x = (y - k) * sign
+                if x0 <= x <= x1:
+                    pts.append((x, y))
+            pts = sorted(set(pts))
+            if len(pts) >= 2 and pts[0] != pts[-1]:
+                (ax, ay), (bx, by) = pts[0], pts[-1]
+                segs.append(f"M{_num(ax)} {_num(ay)}L{_num(bx)} {_num(by)}")
+    return "".join(segs)
+
+
+_LATTICE = _back_lattice()
+
+
+def _card_face(x: float, y: float, card: Card, extra: Sequence[str] = ()) -> str:
+    """A card drawn face up: rounded rectangle, rank and suit symbol."""
+    cls = " ".join(("card",) + tuple(extra))
+    colour = _RED if card.suit in "dhr" else _BLACK
+    fill = _FACE_REVEALED if "revealed" in extra else _FACE
+    stroke, width = _EDGE, 1.0
+    if "top" in extra:
+        stroke, width = _TOP, 3.0
+    elif "known" in extra:
+        stroke, width = _KNOWN, 2.5
+    name = str(card)
+    parts = [
+        f'<g class="{cls}" data-card="{_esc(name)}" transform="translate({_num(x)},{_num(y)})">',
+        f"<title>{_esc(name)}</title>",
+        f'<rect width="{CARD_W}" height="{CARD_H}" rx="{_RADIUS}" fill="{fill}" stroke="{stroke}" '
+        f'stroke-width="{_num(width)}"/>',
+    ]
+    if card.is_joker:
+        parts.append(_text(4, 15, _STAR, 13, colour, bold=True))
+        parts.append(_text(CARD_W / 2, CARD_H / 2 + 6, _STAR, 22, colour, "middle"))
+        parts.append(_text(CARD_W / 2, CARD_H - 7, "JOKER", 8, colour, "middle", bold=True))
+    else:
+        symbol = _SUIT_SYMBOL[card.suit]
+        parts.append(_text(4, 15, _RANK_LABEL.get(card.rank, card.rank), 13, colour, bold=True))
+        parts.append(_text(4, 28, symbol, 12, colour))
+        parts.append(_text(CARD_W / 2 + 4, CARD_H / 2 + 14, symbol, 24, colour, "middle"))
+    parts.append("</g>")
+    return "".join(parts)
+
+
+def _card_back(x: float, y: float) -> str:
+    """A card drawn face down: a patterned back, no rank, no suit."""
+    return (f'<g class="card back" transform="translate({_num(x)},{_num(y)})">'
+            f'<rect width="{CARD_W}" height="{CARD_H}" rx="{_RADIUS}" fill="{_BACK}" stroke="#ffffff" '
+            f'stroke-width="1.5"/>'
+            f'<rect x="5" y="5" width="{CARD_W - 10}" height="{CARD_H - 10}" rx="3" fill="none" '
+            f'stroke="{_BACK_LINE}"/>'
+            f'<path d="{_LATTICE}" stroke="{_BACK_LINE}" stroke-width="1" fill="none"/>'
+            "</g>")
+
+
+def _slot(x: float, y: float, label: str = "") -> str:
+    """An empty place: a dashed outline."""
+    out = (f'<rect class="slot" x="{_num(x)}" y="{_num(y)}" width="{CARD_W}" height="{CARD_H}" '
+           f'rx="{_RADIUS}" fill="none" stroke="{_MUTED}" stroke-dasharray="4 3"/>')
+    if label:
+        out += _text(x + CARD_W / 2, y + CARD_H / 2 + 4, label, 10, _MUTED, "middle")
+    return out
+
+
+#: What a place shows: ("face", card, extra classes), ("back", None, ()) or ("slot", None, ()).
+_Item = Tuple[str, Optional[Card], Tuple[str, ...]]
+_BACK_ITEM: _Item = ("back", None, ())
+_SLOT_ITEM: _Item = ("slot", None, ())
+
+
+class _Fan:
+    """Positions of n cards laid in lines of at most per_line, step apart."""
+
+    def __init__(self, n: int, step: int, per_line: int):
+        self.n, self.step, self.per_line = n, step, per_line
+
+    @property
+    def lines(self) -> int:
+        return max(1, math.ceil(self.n / self.per_line))
+
+    @property
+    def width(self) -> int:
+        return (max(1, min(self.n, self.per_line)) - 1) * self.step + CARD_W
+
+    @property
+    def height(self) -> int:
+        return (self.lines - 1) * _LINE_STEP + CARD_H
+
+    def at(self, i: int) -> Tuple[int, int]:
+        return (i % self.per_line) * self.step, (i // self.per_line) * _LINE_STEP
+
+
+def _check_observer(state: "State", observer: object) -> Optional[int]:
+    if observer is None:
+        return None
+    if isinstance(observer, bool) or not isinstance(observer, numbers.Integral):
+        raise TypeError(f"observer must be an int seat or None, not {type(observer).__name__}")
+    n = state.num_players()
+    seat = int(observer)
+    if not 0 <= seat < n:
+        raise ValueError(f"observer must be a seat in 0..{n - 1} or None, not {seat}")
+    return seat
+
+
+def _check_size(size: object) -> Optional[float]:
+    if size is None:
+        return None
+    if isinstance(size, bool) or not isinstance(size, numbers.Real):
+        raise TypeError(f"size must be a number of pixels or None, not {type(size).__name__}")
+    value = float(size)
+    if not (value > 0 and math.isfinite(value)):
+        raise ValueError(f"size must be a positive number of pixels, not {value}")
+    return value
+
+
+def _status(state: "State") -> str:
+    cp = state.current_player()
+    if cp >= 0:
+        return f"seat {cp} to move"
+    out = state.finish_order()
+    order = ", ".join(f"{_place(k)} seat {q}" for k, q in enumerate(out))
+    if state.is_truncated():
+        return f"TRUNCATED at the move cap after {state.move_number()} moves; out: {order or 'nobody'}"
+    return f"game over: {order} (seat {out[-1]} is the shithead)" if out else "game over"
+
+
+def render(state: "State", observer: Optional[int] = None, size: Optional[float] = None) -> str:
+    """The table of ``state`` as a standalone SVG document (a string).
+
+    observer  None: every card face up, the true cards (face-down zones and
+              every hand included), as ``str(state)`` shows them. A seat
+              ``p``: only what ``p`` can see; other hands are backs except
+              their publicly known cards, every face-down slot is a back.
+    size      the width in pixels (the height follows); None for the natural
+              size. The viewBox is the same either way.
+
+    Raises TypeError for a non-int observer (bool included) and ValueError
+    for a seat out of range.
+    """
+    from threes.shithead.game import State
+
+    if not isinstance(state, State):
+        raise TypeError(f"render takes a threes.State, not {type(state).__name__}")
+    state._snapshot()  # a clear ValueError for a State that was never set up
+    p_obs = _check_observer(state, observer)
+    scale_to = _check_size(size)
+
+    n = state.num_players()
+    cp = state.current_player()
+    terminal = state.is_terminal()
+    truncated = state.is_truncated()
+    out = state.finish_order()
+
+    # ---- what each seat shows: lists of ("face", card, extra) / ("back",) --
+    seats = []
+    for q in range(n):
+        known = [str(c) for c in state.known_cards(q)]
+        hand_items: List[_Item] = []
+        if p_obs is None or q == p_obs:
+            for c in state.hand(q):
+                s = str(c)
+                if s in known:
+                    known.remove(s)
+                    hand_items.append(("face", c, ("known",)))
+                else:
+                    hand_items.append(("face", c, ()))
+        else:
+            shown = state.known_cards(q)
+            hand_items = [("face", c, ("known",)) for c in shown]
+            hand_items += [_BACK_ITEM] * (state.hand_size(q) - len(shown))
+        up_items: List[_Item] = [("face", c, ()) for c in state.face_up(q)]
+        down_items: List[_Item] = []
+        for d in state.face_down(q):
+            if d is None:
+                down_items.append(_SLOT_ITEM)
+            elif p_obs is None:
+                down_items.append(("face", d, ("revealed",)))
+            else:
+                down_items.append(_BACK_ITEM)
+        status = ""
+        if q in out:
+            k = out.index(q)
+            status = "shithead" if terminal and not truncated and k == n - 1 else _place(k)
+        seats.append((hand_items, up_items, down_items, status))
+
+    # ---- layout --------------------------------------------------------
+    hand_fans = [_Fan(len(s[0]), _HAND_STEP, _HAND_PER_LINE) for s in seats]
+    up_fans = [_Fan(len(s[1]), _ZONE_STEP, _ZONE_PER_LINE) for s in seats]
+    down_fans = [_Fan(len(s[2]), _ZONE_STEP, _ZONE_PER_LINE) for s in seats]
+    min_zone = max([1] + [len(state.face_down(q)) for q in range(n)])
+    hand_w = max([f.width for f in hand_fans] + [_Fan(6, _HAND_STEP, _HAND_PER_LINE).width, 90])
+    up_w = max([f.width for f in up_fans] + [_Fan(min_zone, _ZONE_STEP, _ZONE_PER_LINE).width, 70])
+    down_w = max([f.width for f in down_fans] + [_Fan(min_zone, _ZONE_STEP, _ZONE_PER_LINE).width, 80])
+    x_hand = _MARGIN + _LABEL_W
+    x_up = x_hand + hand_w + _GAP
+    x_down = x_up + up_w + _GAP
+    seats_w = x_down + down_w + _MARGIN + 10
+
+    pile = state.pile()
+    pile_fan = _Fan(len(pile), _PILE_STEP, _PILE_PER_LINE)
+    x_draw = _MARGIN + 10
+    x_pile = x_draw + max(CARD_W, 80) + _GAP
+    center_w = x_pile + max(pile_fan.width, 220) + _MARGIN + 10
+    width = max(seats_w, center_w, 560)
+
+    parts: List[str] = []
+    y = _MARGIN
+
+    # ---- header ---------------------------------------------------------
+    head = (f"{state.rules.name} rules \u00b7 {n} players \u00b7 {state.phase.value} phase"
+            f" \u00b7 move {state.move_number()}")
+    parts.append('<g class="header">')
+    parts.append(_text(_MARGIN, y + 16, head, 16, _TEXT, bold=True))
+    view = "all cards shown" if p_obs is None else f"as seen by seat {p_obs}"
+    chars = max(20, int((width - 2 * _MARGIN) / (0.62 * 12)))
+    lines = textwrap.wrap(f"{_status(state)} \u2014 {view}", chars)
+    for i, line in enumerate(lines):
+        parts.append(_text(_MARGIN, y + 36 + 16 * i, line, 12, _MUTED))
+    parts.append("</g>")
+    y += 48 + 16 * (len(lines) - 1)
+
+    # ---- centre: draw pile, burned, pile ----------------------------------
+    top_y = y + 8
+    card_y = top_y + 20
+    center_h = max(20 + CARD_H + 38, 20 + pile_fan.height + 30) + 16
+    parts.append(f'<rect class="center" x="{_MARGIN}" y="{_num(y)}" width="{_num(width - 2 * _MARGIN)}" '
+                 f'height="{_num(center_h)}" rx="8" fill="{_PANEL}"/>')
+    draw_n = state.draw_pile_size()
+    parts.append(f'<g class="draw-pile" data-count="{draw_n}">')
+    parts.append(_text(x_draw, top_y + 12, "draw pile", 12, _MUTED))
+    if draw_n:
+        if draw_n > 1:
+            parts.append(f'<rect class="stack" x="{_num(x_draw + 3)}" y="{_num(card_y + 3)}" width="{CARD_W}" '
+                         f'height="{CARD_H}" rx="{_RADIUS}" fill="#0d1f4d"/>')
+        parts.append(_card_back(x_draw, card_y))
+    else:
+        parts.append(_slot(x_draw, card_y, "empty"))
+    parts.append(_text(x_draw, card_y + CARD_H + 16, f"{draw_n} card{'s' if draw_n != 1 else ''}", 12,
+                       _TEXT, bold=True))
+    parts.append("</g>")
+    n_burned = len(state.burned())
+    parts.append(f'<g class="burned" data-count="{n_burned}">')
+    parts.append(_text(x_draw, card_y + CARD_H + 32, f"burned: {n_burned}", 12, _MUTED))
+    parts.append("</g>")
+
+    parts.append(f'<g class="pile" data-count="{len(pile)}">')
+    parts.append(_text(x_pile, top_y + 12, f"pile ({len(pile)}, bottom \u2192 top)", 12, _MUTED))
+    if pile:
+        for i, c in enumerate(pile):
+            dx, dy = pile_fan.at(i)
+            extra = ("top",) if i == len(pile) - 1 else ()
+            parts.append(_card_face(x_pile + dx, card_y + dy, c, extra))
+    else:
+        parts.append(_slot(x_pile, card_y, "empty"))
+    eff = state.effective_top()
+    run_rank, run_len = state.top_run()
+    info = f"effective top: {_RANK_LABEL.get(eff, eff) if eff else 'open'}"
+    if run_rank:
+        info += f" \u00b7 top run: {run_len} \u00d7 {_RANK_LABEL.get(run_rank, run_rank)}"
+    parts.append(_text(x_pile, card_y + pile_fan.height + 18, info, 13, _TEXT, bold=True, cls="pile-info"))
+    parts.append("</g>")
+    y += center_h + 10
+
+    # ---- seats ----------------------------------------------------------
+    for q, (hand_items, up_items, down_items, status) in enumerate(seats):
+        hf, uf, df = hand_fans[q], up_fans[q], down_fans[q]
+        row_h = _ZONE_LABEL_H + max(hf.height, uf.height, df.height) + 16
+        tokens = ["seat"]
+        if q == cp:
+            tokens.append("to-move")
+        if q == p_obs:
+            tokens.append("observer")
+        parts.append(f'<g class="{" ".join(tokens)}" data-seat="{q}">')
+        stroke = f' stroke="{_HIGHLIGHT}" stroke-width="3"' if q == cp else ""
+        parts.append(f'<rect x="{_MARGIN}" y="{_num(y)}" width="{_num(width - 2 * _MARGIN)}" '
+                     f'height="{_num(row_h)}" rx="8" fill="{_PANEL_TO_MOVE if q == cp else _PANEL}"{stroke}/>')
+        lx = _MARGIN + 10
+        parts.append(_text(lx, y + 24, f"seat {q}", 15, _TEXT, bold=True))
+        ly = y + 44
+        if q == p_obs:
+            parts.append(_text(lx, ly, "(you)", 13, _TEXT))
+            ly += 18
+        if q == cp:
+            parts.append(_text(lx, ly, f"{_TO_MOVE_MARK} to move", 13, _HIGHLIGHT, bold=True, cls="to-move"))
+            ly += 18
+        if status:
+            colour = _SHITHEAD if status == "shithead" else _HIGHLIGHT
+            parts.append(_text(lx, ly, status, 13, colour, bold=True, cls="place"))
+            ly += 18
+        parts.append(_text(lx, ly, f"hand: {len(hand_items)}", 11, _MUTED))
+
+        zy = y + _ZONE_LABEL_H + 6
+        for cls, label, x0, fan, items in (
+                ("hand", f"hand ({len(hand_items)})", x_hand, hf, hand_items),
+                ("face-up", "face-up", x_up, uf, up_items),
+                ("face-down", "face-down", x_down, df, down_items)):
+            parts.append(f'<g class="{cls}">')
+            parts.append(_text(x0, y + 16, label, 11, _MUTED))
+            if not items:
+                parts.append(_text(x0, zy + CARD_H / 2, "\u2014", 13, _MUTED))
+            for i, item in enumerate(items):
+                dx, dy = fan.at(i)
+                kind, card, extras = item
+                if kind == "face" and card is not None:
+                    parts.append(_card_face(x0 + dx, zy + dy, card, extras))
+                elif kind == "back":
+                    parts.append(_card_back(x0 + dx, zy + dy))
+                else:
+                    parts.append(_slot(x0 + dx, zy + dy))
+            parts.append("</g>")
+        parts.append("</g>")
+        y += row_h + 8
+
+    legend = "gold edge: a hand card known to all \u00b7 orange edge: the pile's top \u00b7 "
+    legend += "tinted: a face-down card, shown" if p_obs is None else f"backs: hidden from seat {p_obs}"
+    parts.append(_text(_MARGIN, y + 6, legend, 11, _MUTED, cls="legend"))
+    y += 14
+    height = y - 8 + _MARGIN
+    if scale_to is None:
+        w_attr, h_attr = _num(width), _num(height)
+    else:
+        w_attr, h_attr = _num(scale_to), _num(round(scale_to * height / width, 3))
+    head_tag = (f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" class="threes-table" '
+                f'width="{w_attr}" height="{h_attr}" viewBox="0 0 {_num(width)} {_num(height)}" {_FONT}>')
+    background = f'<rect class="table" width="{_num(width)}" height="{_num(height)}" fill="{_TABLE}"/>'
+    return head_tag + background + "".join(parts) + "</svg>"

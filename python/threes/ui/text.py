@@ -1,0 +1,79 @@
+"""Text rendering of a state: the table as str(state) shows it."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, List, Optional
+
+if TYPE_CHECKING:  # pragma: no cover
+    from threes.shithead.game import State
+
+_PLACES = ("1st", "2nd", "3rd")
+
+
+def _place(k: int) -> str:
+    return _PLACES[k] if k < 3 else f"{k + 1}th"
+
+
+def render_text(state: "State") -> str:
+    """A readable table with every card (the true cards, face-down included).
+
+    Hand cards every player knows are marked ``*``; face-down cards are shown
+    in parentheses by slot, ``--`` for an empty slot.
+    """
+    n = state.num_players()
+    cp = state.current_player()
+    head = f"{state.rules.name} rules, {n} players, {state.phase.value} phase, move {state.move_number()}"
+    if cp >= 0:
+        head += f", seat {cp} to move"
+    elif state.is_truncated():
+        head += ", TRUNCATED at the move cap"
+    else:
+        head += ", game over"
+    pile = state.pile()
+    top = state.effective_top()
+    run_rank, run_len = state.top_run()
+    lines: List[str] = [head]
+    pile_text = " ".join(str(c) for c in pile) if pile else "(empty)"
+    lines.append(f"pile ({len(pile)}, top last): {pile_text}")
+    lines.append(f"  effective top: {top if top else 'open'}"
+                 + (f", top run: {run_len} x {run_rank}" if run_rank else "")
+                 + f"   draw pile: {state.draw_pile_size()}   burned: {len(state.burned())}")
+    rows = []
+    out = state.finish_order()
+    for p in range(n):
+        known = [str(c) for c in state.known_cards(p)]
+        hand = []
+        for c in state.hand(p):
+            s = str(c)
+            if s in known:
+                known.remove(s)
+                s += "*"
+            hand.append(s)
+        up = " ".join(str(c) for c in state.face_up(p)) or "-"
+        down = " ".join("--" if c is None else f"({c})" for c in state.face_down(p))
+        status = ""
+        if p in out:
+            k = out.index(p)
+            status = "shithead" if state.is_terminal() and not state.is_truncated() and k == n - 1 else _place(k)
+        mark = ">" if p == cp else " "
+        rows.append((f"{mark}{p}", " ".join(hand) or "-", up, down, status))
+    widths = [max(len(r[i]) for r in rows + [("seat", "hand", "face-up", "face-down", "")]) for i in range(5)]
+    header = ("seat", "hand", "face-up", "face-down", "")
+    for r in [header] + rows:
+        lines.append("  ".join(f"{x:<{w}}" for x, w in zip(r, widths)).rstrip())
+    if state.is_terminal():
+        order = ", ".join(f"{_place(k)} seat {q}" for k, q in enumerate(out))
+        if state.is_truncated():
+            lines.append(f"truncated after {state.move_number()} moves; out: {order or 'nobody'}")
+        else:
+            lines.append(f"finishing order: {order} (seat {out[-1]} is the shithead)")
+    return "\n".join(lines)
+
+
+def render_mode_output(render_mode: str, state: "State") -> Optional[str]:
+    """What an environment's render() gives: the text for "ansi", or the text
+    printed for "human" (PettingZoo and Gymnasium adapters)."""
+    text = str(state)
+    if render_mode == "ansi":
+        return text
+    print(text)
+    return None

@@ -1,0 +1,426 @@
+/* rollout.c - policies and rollouts; see rollout.h. */
+#include "shithead/rollout.h"
+
+#include "common/batch.h"
+
+#include "shithead/rank_rows.h"
+#include "shithead/determinize.h"
+
+#include <pthread.h>
+#include <string.h>
+
+static inline int lowest(uint16_t m) { return __builtin_ctz(m); }
+static inline int highest(uint16_t m) { return 31 - __builtin_clz(m); }
+
+/* Source of the player to move: its per-rank counts, or NULL when blind. */
+static inline const uint8_t *source_counts(const sh_state *s, int p) {
+  if (s->hand_len[p]) return s->hand_rank[p];
+  if (s->up_len[p]) return s->up_rank[p];
+  return NULL;
+}
+
+/* Largest legal count of `rank` (all copies, with merging when allowed). */
+static inline int max_count(const sh_state *s, int p, const uint8_t *counts, int rank) {
+  int c = counts[rank];
+  if (counts == s->hand_rank[p] && s->rules.merge_hand_with_face_up && s->draw_len == 0 && c == s->hand_len[p])
+    c += s->up_rank[p][rank];
+  return c;
+}
+
+static int first_slot(const sh_state *s, int p) {
+  for (int k = 0; k < s->rules.cards_per_zone; k++)
+    if (s->down[p][k] != SH_NO_CARD) return k;
+  return 0;
+}
+
+/* ------------------------------------------------------------ swap phase -- */
+
+static void swap_strongest(const sh_state *s, uint8_t *out) {
+  const sh_rules *r = &s->rules;
+  int p = s->current, K = r->cards_per_zone, n = 0;
+  uint8_t avail[SH_NUM_RANKS];
+  for (int k = 0; k < SH_NUM_RANKS; k++) avail[k] = (uint8_t)(s->hand_rank[p][k] + s->up_rank[p][k]);
+  uint16_t power = (uint16_t)(r->wild | r->burn);
+  /* Powers (wild, burn) first, highest first; then the highest other ranks. */
+  for (int pass = 0; pass < 2 && n < K; pass++)
+    for (int k = SH_NUM_RANKS - 1; k >= 0 && n < K; k--) {
+      int is_power = (power >> k) & 1;
+      if (is_power != (pass == 0)) continue;
+      while (avail[k] && n < K) {
+        out[n++] = (uint8_t)k;
+        avail[k]--;
+      }
+    }
+  /* sort ascending (K <= 5) */
+  for (int i = 1; i < K; i++)
+    for (int j = i; j > 0 && out[j - 1] > out[j]; j--) {
+      uint8_t t = out[j];
+      out[j] = out[j - 1];
+      out[j - 1] = t;
+    }
+}
+
+/* ---------------------------------------------------------------- random -- */
+
+static void random_step(sh_state *s, th_rng *rng, int fast) {
+  int p = s->current;
+  if (s->phase == SH_PHASE_SWAP) {
+    uint8_t ranks[SH_MAX_CPZ];
+    sh_swap_choice(s, rng, ranks);
+    sh_do_swap(s, ranks);
+    return;
+  }
+  const uint8_t *counts = source_counts(s, p);
+  if (!counts) { /* blind: uniform over the occupied slots */
+    int n = s->down_len[p], k = (int)th_rng_below(rng, (uint32_t)n);
+    for (int slot = 0; slot < s->rules.cards_per_zone; slot++)
+      if (s->down[p][slot] != SH_NO_CARD && k-- == 0) {
+        if (fast)
+          sh_fast_blind(s, slot);
+        else
+          sh_do_blind(s, slot);
+        return;
+      }
+    return;
+  }
+  uint16_t m = present_mask(counts) & sh_playable_mask(s);
+  if (!m) {
+    (void)th_rng_next(rng); /* legal_actions()[below(1)]: one draw, as every decision */
+    if (fast)
+      sh_fast_pickup(s);
+    else
+      sh_do_pickup(s);
+    return;
+  }
+  /* The k-th legal action in id order: ranks ascending, counts ascending. */
+  int merge = counts == s->hand_rank[p] && s->rules.merge_hand_with_face_up && s->draw_len == 0;
+  if (!merge) {
+    int rank = 0, count = 1;
+    sh_uniform_play(counts, m, rng, &rank, &count);
+    if (fast)
+      sh_fast_play(s, rank, count);
+    else
+      sh_do_play(s, rank, count);
+    return;
+  }
+  int total = 0;
+  for (uint16_t x = m; x; x &= (uint16_t)(x - 1))
+    total += merge ? max_count(s, p, counts, lowest(x)) : counts[lowest(x)];
+  int k = (int)th_rng_below(rng, (uint32_t)total);
+  for (uint16_t x = m; x; x &= (uint16_t)(x - 1)) {
+    int rank = lowest(x), c = merge ? max_count(s, p, counts, rank) : counts[rank];
+    if (k < c) {
+      if (fast)
+        sh_fast_play(s, rank, k + 1);
+      else
+        sh_do_play(s, rank, k + 1);
+      return;
+    }
+    k -= c;
+  }
+}
+
+/* ---------------------------------------------------- greedy, heuristic -- */
+
+typedef struct {
+  int kind; /* SH_MOVE_* */
+  int rank, count, slot;
+  uint8_t face_up[SH_MAX_CPZ];
+} choice;
+
+static void choose_greedy(const sh_state *s, choice *ch) {
+  const sh_rules *r = &s->rules;
+  int p = s->current;
+  memset(ch, 0, sizeof *ch);
+  if (s->phase == SH_PHASE_SWAP) {
+    ch->kind = SH_MOVE_SWAP;
+    swap_strongest(s, ch->face_up);
+    return;
+  }
+  const uint8_t *counts = source_counts(s, p);
+  if (!counts) {
+    ch->kind = SH_MOVE_BLIND;
+    ch->slot = first_slot(s, p);
+    return;
+  }
+  uint16_t m = present_mask(counts) & sh_playable_mask(s);
+  if (!m) {
+    ch->kind = SH_MOVE_PICKUP;
+    return;
+  }
+  uint16_t special = (uint16_t)(r->wild | r->burn | r->lower | r->invisible);
+  uint16_t plain = m & (uint16_t)~special;
+  ch->kind = SH_MOVE_PLAY;
+  if (plain) {
+    ch->rank = lowest(plain);
+    ch->count = max_count(s, p, counts, ch->rank);
+  } else {
+    ch->rank = lowest(m);
+    ch->count = 1;
+  }
+}
+
+static void choose_heuristic(const sh_state *s, choice *ch) {
+  const sh_rules *r = &s->rules;
+  int p = s->current;
+  choose_greedy(s, ch);
+  if (ch->kind != SH_MOVE_PLAY) return;
+  const uint8_t *counts = source_counts(s, p);
+  uint16_t m = present_mask(counts) & sh_playable_mask(s);
+  uint16_t special = (uint16_t)(r->wild | r->burn | r->lower | r->invisible);
+  uint16_t plain = m & (uint16_t)~special;
+  /* 1. Burn a big pile instead of feeding it: a burn card, or a run that the
+   * cards in hand complete. */
+  if (s->pile_len >= 5) {
+    if (r->run_to_burn && s->run_rank != SH_NO_RANK && ((m >> s->run_rank) & 1) &&
+        s->run_len + max_count(s, p, counts, s->run_rank) >= r->run_to_burn) {
+      ch->rank = s->run_rank;
+      ch->count = r->run_to_burn - s->run_len;
+      return;
+    }
+    uint16_t burners = m & r->burn;
+    if (burners) {
+      ch->rank = lowest(burners);
+      ch->count = 1;
+      return;
+    }
+  }
+  if (plain) return; /* 2. as greedy: the lowest plain rank, every copy */
+  /* 3. Only powers go: keep the pressure on the next player. */
+  uint16_t order[4] = {(uint16_t)(m & r->invisible & ~r->burn), (uint16_t)(m & r->lower & ~r->burn),
+                       (uint16_t)(m & r->wild & ~r->burn), (uint16_t)(m & r->burn)};
+  for (int i = 0; i < 4; i++)
+    if (order[i]) {
+      ch->rank = lowest(order[i]);
+      ch->count = 1;
+      return;
+    }
+}
+
+static int choice_action(const sh_state *s, const choice *ch) {
+  const sh_rules *r = &s->rules;
+  switch (ch->kind) {
+    case SH_MOVE_PLAY: return sh_play_action(r, ch->rank, ch->count);
+    case SH_MOVE_BLIND: return sh_first_blind_action(r) + ch->slot;
+    case SH_MOVE_PICKUP: return sh_pickup_action(r);
+    default: return sh_first_swap_action(r) + sh_swap_index(ch->face_up, r->cards_per_zone);
+  }
+}
+
+static void apply_choice(sh_state *s, const choice *ch, int fast) {
+  switch (ch->kind) {
+    case SH_MOVE_PLAY: fast ? sh_fast_play(s, ch->rank, ch->count) : sh_do_play(s, ch->rank, ch->count); break;
+    case SH_MOVE_BLIND: fast ? sh_fast_blind(s, ch->slot) : sh_do_blind(s, ch->slot); break;
+    case SH_MOVE_PICKUP: fast ? sh_fast_pickup(s) : sh_do_pickup(s); break;
+    default: sh_do_swap(s, ch->face_up); break;
+  }
+}
+
+/* ------------------------------------------------------------ entry points -- */
+
+int sh_policy_action(const sh_state *s, int policy, th_rng *rng) {
+  if (s->phase == SH_PHASE_OVER) return -1;
+  if (policy == SH_POLICY_RANDOM) {
+    uint16_t buf[SH_MAX_DISTINCT_ACTIONS];
+    int n = sh_legal_actions(s, buf);
+    return buf[th_rng_below(rng, (uint32_t)n)];
+  }
+  choice ch;
+  if (policy == SH_POLICY_GREEDY)
+    choose_greedy(s, &ch);
+  else
+    choose_heuristic(s, &ch);
+  return choice_action(s, &ch);
+}
+
+static inline void step(sh_state *s, int policy, th_rng *rng, int fast) {
+  if (policy == SH_POLICY_RANDOM) {
+    random_step(s, rng, fast);
+    return;
+  }
+  choice ch;
+  if (policy == SH_POLICY_GREEDY)
+    choose_greedy(s, &ch);
+  else
+    choose_heuristic(s, &ch);
+  apply_choice(s, &ch, fast);
+}
+
+void sh_policy_step(sh_state *s, int policy, th_rng *rng) { step(s, policy, rng, 0); }
+
+uint32_t sh_rollout(sh_state *s, const uint8_t *policies, th_rng *rng) {
+  uint32_t start = s->move_count;
+  /* Every step adds one to move_count and the game ends at max_moves, so
+   * these loops run at most max_moves - start times in all. The swap phase
+   * keeps the cards' identities (the start rules read suits); the play phase
+   * runs on the counts only (state.h, sh_fast_*). */
+  while (s->phase == SH_PHASE_SWAP) step(s, policies[s->current], rng, 0);
+  int all_random = 1;
+  for (int q = 0; q < s->num_players; q++) all_random &= policies[q] == SH_POLICY_RANDOM;
+  if (all_random) {
+    sh_fast_random_playout(s, rng);
+  } else {
+    while (s->phase == SH_PHASE_PLAY) step(s, policies[s->current], rng, 1);
+  }
+  return s->move_count - start;
+}
+
+uint32_t sh_rollout_full(sh_state *s, const uint8_t *policies, th_rng *rng, int check) {
+  uint32_t start = s->move_count;
+  while (s->phase != SH_PHASE_OVER) {
+    step(s, policies[s->current], rng, 0);
+    if (check && sh_state_check(s, NULL)) return UINT32_MAX;
+  }
+  return s->move_count - start;
+}
+
+typedef struct {
+  const sh_batch *b;
+  int64_t lo, hi;
+} batch_part;
+
+/* Game i of a batch: its start position and its rng. */
+static void batch_game(const sh_batch *b, int64_t i, sh_state *s, th_rng *rng) {
+  uint64_t g = (uint64_t)b->first + (uint64_t)i; /* the game's index in the whole batch */
+  if (b->start)
+    *s = *b->start;
+  else
+    sh_state_deal(s, &b->rules, b->num_players, b->dealer, b->max_moves, th_batch_seed(b->seed, g), NULL);
+  th_batch_rng(b->seed, g, rng);
+  if (b->start && b->determinize) sh_resample(s, b->observer, rng, NULL);
+}
+
+static void record_game(const sh_batch *b, int64_t i, const sh_state *s, uint32_t moves) {
+  int n = s->num_players;
+  int8_t *pl = b->places + i * n;
+  for (int q = 0; q < n; q++) pl[q] = -1;
+  for (int k = 0; k < s->num_out; k++) pl[s->finish[k]] = (int8_t)k;
+  b->moves[i] = moves;
+  b->truncated[i] = s->truncated;
+}
+
+/* All seats random: two games in flight at once (sh_fast_random_playout2).
+ * A slot holds a game in its play phase, or nothing once the part is done. */
+typedef struct {
+  sh_state s;
+  th_rng rng;
+  int64_t i; /* the game, or -1 */
+  uint32_t start_moves;
+} slot;
+
+/* Moves the slot on to a game in its play phase: records the games that are
+ * over (after their swap phase, or from an over start state) and starts the
+ * next ones, until one is in play or the part is done. */
+static void settle(const sh_batch *b, slot *sl, int64_t *next, int64_t hi) {
+  for (;;) {
+    if (sl->i >= 0) {
+      if (sl->s.phase == SH_PHASE_PLAY) return;
+      record_game(b, sl->i, &sl->s, sl->s.move_count - sl->start_moves);
+      sl->i = -1;
+    }
+    if (*next >= hi) return;
+    sl->i = (*next)++;
+    batch_game(b, sl->i, &sl->s, &sl->rng);
+    sl->start_moves = sl->s.move_count;
+    while (sl->s.phase == SH_PHASE_SWAP) sh_policy_step(&sl->s, SH_POLICY_RANDOM, &sl->rng);
+  }
+}
+
+static void play_part_random(const sh_batch *b, int64_t lo, int64_t hi) {
+  slot sl[2];
+  int64_t next = lo;
+  sl[0].i = sl[1].i = -1;
+  /* Every pass finishes at least one game (each bounded by its move cap). */
+  for (;;) {
+    settle(b, &sl[0], &next, hi);
+    settle(b, &sl[1], &next, hi);
+    if (sl[0].i >= 0 && sl[1].i >= 0)
+      sh_fast_random_playout2(&sl[0].s, &sl[0].rng, &sl[1].s, &sl[1].rng);
+    else if (sl[0].i >= 0)
+      sh_fast_random_playout(&sl[0].s, &sl[0].rng);
+    else if (sl[1].i >= 0)
+      sh_fast_random_playout(&sl[1].s, &sl[1].rng);
+    else
+      return;
+  }
+}
+
+static void play_part(const sh_batch *b, int64_t lo, int64_t hi) {
+  int n = b->start ? b->start->num_players : b->num_players, all_random = 1;
+  for (int q = 0; q < n; q++) all_random &= b->policies[q] == SH_POLICY_RANDOM;
+  if (all_random) {
+    play_part_random(b, lo, hi);
+    return;
+  }
+  sh_state s;
+  th_rng rng;
+  for (int64_t i = lo; i < hi; i++) {
+    batch_game(b, i, &s, &rng);
+    uint32_t moves = sh_rollout(&s, b->policies, &rng);
+    record_game(b, i, &s, moves);
+  }
+}
+
+static void *part_main(void *arg) {
+  batch_part *part = (batch_part *)arg;
+  play_part(part->b, part->lo, part->hi);
+  return NULL;
+}
+
+int sh_rollouts(const sh_batch *b, int threads, th_error *e) {
+  if (b->n < 0 || b->first < 0) {
+    th_set_error(e, TH_ERR_ARG, "the number of games and the first game index must be >= 0");
+    return TH_ERR_ARG;
+  }
+  if (threads < 1 || threads > TH_MAX_THREADS) {
+    th_set_error(e, TH_ERR_ARG, "threads must be between 1 and %d, not %d", TH_MAX_THREADS, threads);
+    return TH_ERR_ARG;
+  }
+  int n;
+  if (b->start) {
+    int rc = sh_state_check(b->start, e);
+    if (rc) return rc;
+    n = b->start->num_players;
+    if (b->determinize && b->observer >= n) {
+      th_set_error(e, TH_ERR_ARG, "observer must be a seat in 0..%d, not %d", n - 1, b->observer);
+      return TH_ERR_ARG;
+    }
+  } else {
+    if (b->determinize) {
+      th_set_error(e, TH_ERR_ARG, "an observer needs a start state: fresh deals hide nothing to resample");
+      return TH_ERR_ARG;
+    }
+    sh_state probe;
+    int rc = sh_state_deal(&probe, &b->rules, b->num_players, b->dealer, b->max_moves, 0, e);
+    if (rc) return rc;
+    n = b->num_players;
+  }
+  for (int q = 0; q < n; q++)
+    if (b->policies[q] >= SH_NUM_POLICIES) {
+      th_set_error(e, TH_ERR_ARG, "policy %d of seat %d does not exist", b->policies[q], q);
+      return TH_ERR_ARG;
+    }
+  if (threads > b->n) threads = b->n > 0 ? (int)b->n : 1;
+  if (threads == 1) {
+    play_part(b, 0, b->n);
+    if (e) e->code = TH_OK;
+    return TH_OK;
+  }
+  pthread_t tid[TH_MAX_THREADS];
+  batch_part parts[TH_MAX_THREADS];
+  for (int t = 0; t < threads; t++) {
+    parts[t].b = b;
+    parts[t].lo = b->n * t / threads;
+    parts[t].hi = b->n * (t + 1) / threads;
+    if (t == 0) continue; /* the calling thread plays part 0 */
+    if (pthread_create(&tid[t], NULL, part_main, &parts[t]) != 0) {
+      play_part(b, parts[t].lo, parts[t].hi); /* could not start: play it here */
+      parts[t].hi = parts[t].lo;
+    }
+  }
+  play_part(b, parts[0].lo, parts[0].hi);
+  for (int t = 1; t < threads; t++)
+    if (parts[t].hi > parts[t].lo) pthread_join(tid[t], NULL);
+  if (e) e->code = TH_OK;
+  return TH_OK;
+}

@@ -1,0 +1,76 @@
+/* rollout.h - policies and full-game rollouts in C, single and batched.
+ *
+ * Policies choose the move of the player to move from what that player may
+ * know (their own hand and face-up cards, the pile, public counts); they never
+ * look at face-down cards, the draw pile's order or other hands.
+ *
+ *   random     uniform over the legal actions, swap phase included: exactly
+ *              legal_actions()[below(n)] with the game's PRNG, one draw per
+ *              decision (a forced move, n = 1, draws too).
+ *   greedy     play the lowest playable rank that has no power, with all its
+ *              copies; keep wild, burn, lower and invisible cards until
+ *              nothing else goes, then play one of the cheapest; in the swap
+ *              phase put the strongest cards face up (powers first, then high).
+ *   heuristic  greedy, plus: burn a big pile (a burn card or a run completed
+ *              by the cards in hand) rather than feed it; when only powers
+ *              go, prefer those that keep the pressure on the next player
+ *              (invisible, then lower, then wild, then burn).
+ *
+ * Batches: game i of a batch is seeded with th_batch_seed(seed, i) (its deal
+ * and its policy stream; from a start state with `determinize` set, its
+ * resampling of the cards the observer cannot see, then its policy stream), and games are split over threads by index, so a
+ * batch's results do not depend on the number of threads.
+ */
+#ifndef THREES_SHITHEAD_ROLLOUT_H
+#define THREES_SHITHEAD_ROLLOUT_H
+
+#include <stdint.h>
+
+#include "common/batch.h"
+#include "common/rng.h"
+#include "shithead/state.h"
+
+enum { SH_POLICY_RANDOM = 0, SH_POLICY_GREEDY = 1, SH_POLICY_HEURISTIC = 2, SH_NUM_POLICIES = 3 };
+
+/* The action a policy picks for the player to move (the state must be live). */
+int sh_policy_action(const sh_state *s, int policy, th_rng *rng);
+
+/* Plays one move with a policy (the state must be live). */
+void sh_policy_step(sh_state *s, int policy, th_rng *rng);
+
+/* Plays the game to the end, seat q moving with policies[q]; returns the
+ * number of moves played. Bounded by the state's move cap. The play phase runs
+ * on the counts only (sh_fast_*): afterwards only the phase, finishing order,
+ * move count and truncation of *s are meaningful, so pass a scratch copy. The
+ * moves are exactly those sh_policy_step would play on the full state. */
+uint32_t sh_rollout(sh_state *s, const uint8_t *policies, th_rng *rng);
+
+/* The same game as sh_rollout, played on the full state (every card moved,
+ * known cards kept), so *s stays a valid state; with `check`, runs
+ * sh_state_check after every move and returns UINT32_MAX at the first
+ * failure. For tests and for callers who need the final position. */
+uint32_t sh_rollout_full(sh_state *s, const uint8_t *policies, th_rng *rng, int check);
+
+typedef struct sh_batch {
+  const sh_state *start; /* play every game from this state, or NULL for fresh deals */
+  sh_rules rules;        /* fresh deals: rules, players, dealer, move cap */
+  int num_players;
+  int dealer;
+  uint32_t max_moves;
+  uint8_t policies[SH_MAX_PLAYERS];
+  uint64_t seed;
+  uint8_t determinize; /* 1: before each game, resample the start state from `observer`'s view (sh_resample) */
+  uint8_t observer;
+  int64_t n;          /* games */
+  int64_t first;      /* game i of this call is game first + i of the batch (its seed); 0 for a whole batch */
+  int8_t *places;     /* n * num_players: place of each seat (0 = first out), -1 when still in at truncation */
+  uint32_t *moves;    /* n: moves played in the game (from the deal or the start state) */
+  uint8_t *truncated; /* n: 1 when the game hit the move cap */
+} sh_batch;
+
+/* Plays a batch on `threads` native threads (1 = the calling thread only).
+ * Returns 0, or an error code with e set (bad rules, players, policies or
+ * thread count). */
+int sh_rollouts(const sh_batch *b, int threads, th_error *e);
+
+#endif

@@ -1,0 +1,784 @@
+/* state.c - deal, swap, legal actions, apply, the end of the game.
+ * The rules implemented are RULES.md; section numbers below refer to it. */
+#include "shithead/state.h"
+
+#include <string.h>
+
+#include "shithead/rank_rows.h"
+#include "common/rng.h"
+
+enum { TURN_PLAIN = 0, TURN_BURNED = 1, TURN_PICKED_UP = 2 };
+
+static inline int has_rank(uint16_t mask, int r) { return (mask >> r) & 1; }
+static inline int num_suits_of_rank(int rank) { return rank == SH_RANK_JOKER ? SH_NUM_JOKER_KINDS : SH_NUM_SUITS; }
+static inline int loc_hand(int seat) { return SH_LOC_HAND | seat; }
+static inline int loc_known(int seat) { return SH_LOC_HAND | SH_LOC_KNOWN | seat; }
+
+static inline uint16_t playable_mask(const sh_state *s) { return sh_playable_mask(s); }
+
+void sh_state_init_tables(sh_state *s) {
+  const sh_rules *r = &s->rules;
+  for (int t = 0; t < 16; t++) {
+    uint16_t m;
+    if (t >= SH_NUM_RANKS) {
+      m = SH_ALL_RANKS_MASK; /* open pile (SH_OPEN & 15 == 15) */
+    } else if ((r->lower >> t) & 1) {
+      int lim = r->lower_strict ? t : t + 1; /* ranks below lim */
+      m = (uint16_t)((1u << lim) - 1u);
+    } else {
+      m = (uint16_t)~((1u << t) - 1u);
+    }
+    s->playable_by_top[t] = (uint16_t)((m | r->wild) & SH_ALL_RANKS_MASK);
+  }
+}
+
+
+
+int sh_playable(const sh_state *s, int rank) {
+  if (rank < 0 || rank >= SH_NUM_RANKS) return 0;
+  return has_rank(playable_mask(s), rank);
+}
+
+/* The next seat after p that is still in, or p when there is none: the seats
+ * in after p are the low 16 bits, all seats in the next 16, a sentinel at
+ * bit 31. */
+static int seat_after(const sh_state *s, int p) {
+  unsigned in = ~(unsigned)s->out_mask & ((1u << s->num_players) - 1u);
+  unsigned after = in & ~((2u << p) - 1u);
+  unsigned r = (unsigned)__builtin_ctz(after | (in << 16) | 0x80000000u);
+  return r == 31u ? p : (int)(r & 15u);
+}
+
+void sh_state_init_seats(sh_state *s) {
+  memset(s->next_seat, 0, sizeof s->next_seat);
+  for (int p = 0; p < s->num_players && p < SH_MAX_PLAYERS; p++) s->next_seat[p] = (uint8_t)seat_after(s, p);
+}
+
+/* Seats change only when a player goes out: the table answers every move. */
+static inline int next_active(const sh_state *s, int p) { return s->next_seat[p]; }
+
+/* ---------------------------------------------------------------- deal -- */
+
+static void clear_state(sh_state *s, const sh_rules *r, int num_players, int dealer, uint32_t max_moves) {
+  memset(s, 0, sizeof *s);
+  s->rules = *r;
+  s->num_players = (uint8_t)num_players;
+  s->dealer = (uint8_t)dealer;
+  s->max_moves = max_moves;
+  s->eff_top = SH_OPEN;
+  s->run_rank = SH_NO_RANK;
+  memset(s->loc, SH_LOC_ABSENT, sizeof s->loc);
+  memset(s->down, SH_NO_CARD, sizeof s->down);
+  sh_state_init_tables(s);
+  sh_state_init_seats(s);
+}
+
+static int check_game_args(const sh_rules *r, int num_players, int *dealer, uint32_t *max_moves, th_error *e) {
+  if (num_players == 0) {
+    th_set_error(e, TH_ERR_PLAYERS, "num_players must be between %d and %d, not 0", SH_MIN_PLAYERS, SH_MAX_PLAYERS);
+    return TH_ERR_PLAYERS;
+  }
+  int rc = sh_rules_validate(r, num_players, e);
+  if (rc) return rc;
+  if (*dealer < 0) *dealer = num_players - 1; /* D-13 */
+  if (*dealer >= num_players) {
+    th_set_error(e, TH_ERR_ARG, "dealer must be a seat in 0..%d, not %d", num_players - 1, *dealer);
+    return TH_ERR_ARG;
+  }
+  if (*max_moves == 0) *max_moves = SH_DEFAULT_MAX_MOVES;
+  if (*max_moves > SH_MAX_MAX_MOVES) {
+    th_set_error(e, TH_ERR_ARG, "max_moves must be at most %u", SH_MAX_MAX_MOVES);
+    return TH_ERR_ARG;
+  }
+  return TH_OK;
+}
+
+static inline void put_hand(sh_state *s, int seat, int id, int known) {
+  s->loc[id] = (uint8_t)(known ? loc_known(seat) : loc_hand(seat));
+  s->hand_rank[seat][sh_card_rank(id)]++;
+  s->hand_len[seat]++;
+}
+
+static inline void put_face_up(sh_state *s, int seat, int id) {
+  s->loc[id] = (uint8_t)(SH_LOC_FACE_UP | seat);
+  s->up_rank[seat][sh_card_rank(id)]++;
+  s->up_len[seat]++;
+}
+
+int sh_state_deal(sh_state *s, const sh_rules *r, int num_players, int dealer, uint32_t max_moves,
+                  uint64_t seed, th_error *e) {
+  int rc = check_game_args(r, num_players, &dealer, &max_moves, e);
+  if (rc) return rc;
+  clear_state(s, r, num_players, dealer, max_moves);
+
+  /* 4.1: the deck in canonical order per deck, then a Fisher-Yates shuffle. */
+  uint8_t deck[SH_MAX_CARDS];
+  int n = 0;
+  int decks = r->decks < SH_MAX_DECKS ? r->decks : SH_MAX_DECKS; /* validated; the bound is for the compiler */
+  int jokers = r->jokers < SH_NUM_JOKER_KINDS ? r->jokers : SH_NUM_JOKER_KINDS;
+  for (int c = 0; c < decks; c++) {
+    for (int k = 0; k < SH_KIND_RED_JOKER; k++) deck[n++] = (uint8_t)sh_card_id(c, k);
+    for (int j = 0; j < jokers; j++) deck[n++] = (uint8_t)sh_card_id(c, SH_KIND_RED_JOKER + j);
+  }
+  th_rng rng;
+  th_rng_seed(&rng, seed);
+  th_shuffle_bytes(deck, n, &rng);
+
+  /* One card at a time from the top (the end of the array), starting at the
+   * seat after the dealer: face-down slots, then face-up, then the hand. */
+  int top = n, K = r->cards_per_zone, first = dealer + 1 == num_players ? 0 : dealer + 1;
+  for (int zone = 0; zone < 3; zone++)
+    for (int i = 0; i < K; i++)
+      for (int j = 0, seat = first; j < num_players; j++, seat = seat + 1 == num_players ? 0 : seat + 1) {
+        int id = deck[--top];
+        if (zone == 0) {
+          s->down[seat][i] = (uint8_t)id;
+          s->down_len[seat]++;
+          s->loc[id] = (uint8_t)(SH_LOC_FACE_DOWN | seat);
+        } else if (zone == 1) {
+          put_face_up(s, seat, id);
+        } else {
+          put_hand(s, seat, id, 0);
+        }
+      }
+  for (int i = 0; i < top; i++) {
+    s->draw[i] = deck[i];
+    s->loc[deck[i]] = SH_LOC_DRAW;
+  }
+  s->draw_len = (uint8_t)top;
+  s->phase = SH_PHASE_SWAP;
+  s->current = (uint8_t)((dealer + 1) % num_players);
+  if (e) e->code = TH_OK;
+  return TH_OK;
+}
+
+/* --------------------------------------------------------- who starts -- */
+
+static int hand_holds_kind(const sh_state *s, int seat, int kind) {
+  for (int c = 0; c < s->rules.decks; c++) {
+    int l = s->loc[sh_card_id(c, kind)];
+    if (l != SH_LOC_ABSENT && (l & ~SH_LOC_KNOWN) == loc_hand(seat)) return 1;
+  }
+  return 0;
+}
+
+int sh_find_starter(const sh_state *s) {
+  const sh_rules *r = &s->rules;
+  int n = s->num_players, first = (s->dealer + 1) % n;
+  for (int i = 0; i < r->num_start_ranks; i++) {
+    int rank = r->start_ranks[i];
+    if (r->start == SH_START_RANK_FROM_DEALER) {
+      for (int j = 0; j < n; j++) {
+        int q = (first + j) % n;
+        if (s->hand_rank[q][rank]) return q;
+      }
+      continue;
+    }
+    /* rank-suit: listed suits first, then the others in canonical order. */
+    uint8_t order[SH_NUM_SUITS];
+    int m = 0, ns = num_suits_of_rank(rank);
+    unsigned listed = 0;
+    if (rank != SH_RANK_JOKER)
+      for (int k = 0; k < r->num_start_suits; k++) {
+        order[m++] = r->start_suits[k];
+        listed |= 1u << r->start_suits[k];
+      }
+    for (int k = 0; k < ns; k++)
+      if (!((listed >> k) & 1)) order[m++] = (uint8_t)k;
+    for (int k = 0; k < m; k++)
+      for (int j = 0; j < n; j++) {
+        int q = (first + j) % n;
+        if (hand_holds_kind(s, q, rank * SH_NUM_SUITS + order[k])) return q;
+      }
+  }
+  return first;
+}
+
+/* ------------------------------------------------------ legal actions -- */
+
+/* Lists the swap choices (multisets of k ranks within avail) in
+ * lexicographic order; `index` is the lexicographic index of the prefix
+ * chosen so far (see sh_swap_index), so ids come out sorted. */
+static int swap_gen(uint8_t *avail, int k, int depth, int lo, int index, uint16_t *out, int n, int base) {
+  if (depth == k) {
+    out[n++] = (uint16_t)(base + index);
+    return n;
+  }
+  const uint16_t *skip = sh_swap_skip[k - depth - 1];
+  unsigned ranks = 0;
+  for (int r = lo; r < SH_NUM_RANKS; r++) ranks |= (unsigned)(avail[r] != 0) << r;
+  for (; ranks; ranks &= ranks - 1) {
+    int r = __builtin_ctz(ranks);
+    avail[r]--;
+    /* choosing r instead of lo moves the index past every multiset that
+     * starts with a rank in [lo, r) */
+    n = swap_gen(avail, k, depth + 1, r, index + skip[r] - skip[lo], out, n, base);
+    avail[r]++;
+  }
+  return n;
+}
+
+static int swap_legal(const sh_state *s, int p, uint16_t *out) {
+  uint8_t avail[SH_NUM_RANKS];
+  for (int r = 0; r < SH_NUM_RANKS; r++) avail[r] = (uint8_t)(s->hand_rank[p][r] + s->up_rank[p][r]);
+  int k = s->rules.cards_per_zone < SH_MAX_CPZ ? s->rules.cards_per_zone : SH_MAX_CPZ;
+  return swap_gen(avail, k, 0, 0, 0, out, 0, sh_first_swap_action(&s->rules));
+}
+
+/* Drawing a swap choice without listing them all. Only the m ranks the
+ * player holds matter (at most 2K): W[i][j] is the number of multisets of j
+ * cards from the held ranks i, i+1, ... within their counts. In id order
+ * (lexicographic on sorted ranks) the choices with more copies of the lowest
+ * rank come first, so the k-th choice is found rank by rank. */
+static uint32_t swap_pick(const sh_state *s, th_rng *rng, uint32_t k, uint8_t *ranks) {
+  enum { MAX_HELD = 2 * SH_MAX_CPZ };
+  int p = s->current, K = s->rules.cards_per_zone < SH_MAX_CPZ ? s->rules.cards_per_zone : SH_MAX_CPZ;
+  uint8_t rank_of[MAX_HELD], avail[MAX_HELD];
+  int m = 0;
+  for (unsigned x = present_mask(s->hand_rank[p]) | present_mask(s->up_rank[p]); x && m < MAX_HELD; x &= x - 1) {
+    int r = __builtin_ctz(x);
+    rank_of[m] = (uint8_t)r;
+    avail[m++] = (uint8_t)(s->hand_rank[p][r] + s->up_rank[p][r]);
+  }
+  uint16_t W[MAX_HELD + 1][SH_MAX_CPZ + 1]; /* at most sh_multichoose(10, 5) = 2002 */
+  for (int j = 0; j <= K; j++) W[m][j] = j == 0;
+  for (int i = m - 1; i >= 0; i--)
+    for (int j = 0; j <= K; j++) {
+      unsigned w = 0;
+      for (int c = 0; c <= j && c <= avail[i]; c++) w += W[i + 1][j - c];
+      W[i][j] = (uint16_t)w;
+    }
+  uint32_t total = W[0][K];
+  if (rng) k = th_rng_below(rng, total); /* total >= 1: hand and face-up hold 2K cards */
+  if (k >= total || !ranks) return total;
+  int j = K, n = 0;
+  for (int i = 0; i < m && j > 0; i++)
+    for (int c = j < avail[i] ? j : avail[i]; c >= 0; c--) {
+      uint32_t block = W[i + 1][j - c]; /* the choices with exactly c copies of this rank */
+      if (k < block) {
+        for (int t = 0; t < c; t++) ranks[n++] = rank_of[i];
+        j -= c;
+        break;
+      }
+      k -= block;
+    }
+  return total;
+}
+
+int sh_swap_choice(const sh_state *s, th_rng *rng, uint8_t *ranks) {
+  swap_pick(s, rng, 0, ranks);
+  return s->rules.cards_per_zone;
+}
+
+uint32_t sh_swap_choice_at(const sh_state *s, uint32_t k, uint8_t *ranks) { return swap_pick(s, NULL, k, ranks); }
+
+/* Whether seat p may merge the last hand cards (all of rank `rank`) with
+ * face-up cards of that rank (6.2, merge_hand_with_face_up). */
+static inline int can_merge(const sh_state *s, int p, int rank) {
+  return s->rules.merge_hand_with_face_up && s->draw_len == 0 && s->hand_len[p] > 0 &&
+         s->hand_rank[p][rank] == s->hand_len[p];
+}
+
+int sh_legal_actions(const sh_state *s, uint16_t *out) {
+  if (s->phase == SH_PHASE_OVER) return 0;
+  int p = s->current;
+  if (s->phase == SH_PHASE_SWAP) return swap_legal(s, p, out);
+  const sh_rules *r = &s->rules;
+  int C = sh_copies_per_rank(r), n = 0;
+  const uint8_t *counts;
+  if (s->hand_len[p] > 0)
+    counts = s->hand_rank[p];
+  else if (s->up_len[p] > 0)
+    counts = s->up_rank[p];
+  else {
+    for (int k = 0; k < r->cards_per_zone; k++)
+      if (s->down[p][k] != SH_NO_CARD) out[n++] = (uint16_t)(sh_first_blind_action(r) + k);
+    return n;
+  }
+  uint16_t m = present_mask(counts) & playable_mask(s);
+  while (m) {
+    int rank = __builtin_ctz(m);
+    m &= (uint16_t)(m - 1);
+    int h = counts[rank], base = rank * C - 1;
+    for (int c = 1; c <= h; c++) out[n++] = (uint16_t)(base + c);
+    if (counts == s->hand_rank[p] && can_merge(s, p, rank)) {
+      int u = s->up_rank[p][rank];
+      for (int c = h + 1; c <= h + u; c++) out[n++] = (uint16_t)(base + c);
+    }
+  }
+  if (n == 0) out[n++] = (uint16_t)sh_pickup_action(r);
+  return n;
+}
+
+int sh_num_legal_actions(const sh_state *s) {
+  uint16_t buf[SH_MAX_DISTINCT_ACTIONS];
+  return sh_legal_actions(s, buf);
+}
+
+int sh_is_legal(const sh_state *s, int a) {
+  const sh_rules *r = &s->rules;
+  sh_move m;
+  if (s->phase == SH_PHASE_OVER || sh_decode_action(r, a, &m) != TH_OK) return 0;
+  int p = s->current;
+  if (s->phase == SH_PHASE_SWAP) {
+    if (m.kind != SH_MOVE_SWAP) return 0;
+    uint8_t want[SH_NUM_RANKS] = {0};
+    for (int i = 0; i < m.count; i++) want[m.face_up[i]]++;
+    for (int k = 0; k < SH_NUM_RANKS; k++)
+      if (want[k] > s->hand_rank[p][k] + s->up_rank[p][k]) return 0;
+    return 1;
+  }
+  int from_hand = s->hand_len[p] > 0, from_up = !from_hand && s->up_len[p] > 0;
+  switch (m.kind) {
+    case SH_MOVE_PLAY: {
+      if (!(from_hand || from_up) || !sh_playable(s, m.rank)) return 0;
+      if (from_up) return m.count <= s->up_rank[p][m.rank];
+      int h = s->hand_rank[p][m.rank];
+      if (h == 0) return 0;
+      if (m.count <= h) return 1;
+      return can_merge(s, p, m.rank) && m.count <= h + s->up_rank[p][m.rank];
+    }
+    case SH_MOVE_PICKUP:
+      if (!(from_hand || from_up)) return 0;
+      return (present_mask(from_hand ? s->hand_rank[p] : s->up_rank[p]) & playable_mask(s)) == 0;
+    case SH_MOVE_BLIND:
+      return !from_hand && !from_up && s->down[p][m.slot] != SH_NO_CARD;
+    default:
+      return 0;
+  }
+}
+
+/* -------------------------------------------------------------- apply -- */
+/* The rules below act on the per-rank counts (hand_rank, up_rank, pile_rank,
+ * the pile's top and run): that is all the rules need. With `ident` set they
+ * also move the physical cards (loc[], the pile's ids, known marks); the
+ * checked API always sets it. Rollouts clear it for the play phase, on a
+ * scratch copy whose only outputs are the finishing order and the move count
+ * (rollout.c): the same rules, the same game, without the bookkeeping. */
+
+#if defined(__GNUC__) || defined(__clang__)
+#define SH_HOT static inline __attribute__((always_inline))
+#else
+#define SH_HOT static inline
+#endif
+
+SH_HOT void push_pile(sh_state *s, int id) {
+  s->pile[s->pile_len++] = (uint8_t)id;
+  s->loc[id] = SH_LOC_PILE;
+}
+
+/* Moves `count` face-up cards of `rank` of seat p to the pile, canonical order. */
+static void face_up_rank_to_pile(sh_state *s, int p, int rank, int count) {
+  int moved = 0, decks = s->rules.decks, ns = num_suits_of_rank(rank), code = SH_LOC_FACE_UP | p;
+  for (int su = 0; su < ns && moved < count; su++)
+    for (int c = 0; c < decks && moved < count; c++) {
+      int id = sh_card_id(c, rank * SH_NUM_SUITS + su);
+      if (s->loc[id] == code) {
+        push_pile(s, id);
+        moved++;
+      }
+    }
+}
+
+/* Section 2: known copies of `rank` leave the hand first (canonical order),
+ * then the others (canonical order); one pass over the rank's ids. */
+static void hand_rank_to_pile(sh_state *s, int p, int rank, int count) {
+  uint8_t later[SH_MAX_COPIES_PER_RANK];
+  int n_later = 0, moved = 0, decks = s->rules.decks, ns = num_suits_of_rank(rank);
+  int known = loc_known(p), plain = loc_hand(p);
+  for (int su = 0; su < ns && moved < count; su++)
+    for (int c = 0; c < decks && moved < count; c++) {
+      int id = sh_card_id(c, rank * SH_NUM_SUITS + su);
+      int l = s->loc[id];
+      if (l == known) {
+        push_pile(s, id);
+        moved++;
+      } else if (l == plain && n_later < SH_MAX_COPIES_PER_RANK) {
+        later[n_later++] = (uint8_t)id;
+      }
+    }
+  for (int i = 0; i < n_later && moved < count; i++, moved++) push_pile(s, later[i]);
+}
+
+SH_HOT void clear_pile_counts(sh_state *s) {
+  memset(s->pile_rank, 0, sizeof s->pile_rank);
+  s->pile_len = 0;
+  s->eff_top = SH_OPEN;
+  s->run_rank = SH_NO_RANK;
+  s->run_len = 0;
+}
+
+SH_HOT void burn_pile(sh_state *s, int ident) {
+  if (ident)
+    for (int i = 0; i < s->pile_len; i++) s->loc[s->pile[i]] = SH_LOC_BURNED;
+  s->burned_len = (uint8_t)(s->burned_len + s->pile_len);
+  clear_pile_counts(s);
+}
+
+SH_HOT void refill(sh_state *s, int p, int ident) {
+  int K = s->rules.cards_per_zone;
+  while (s->draw_len > 0 && s->hand_len[p] < K) { /* the draw pile is empty for most of a game */
+    int id = s->draw[--s->draw_len];
+    if (ident) s->loc[id] = (uint8_t)loc_hand(p);
+    s->hand_rank[p][sh_card_rank(id)]++;
+    s->hand_len[p]++;
+  }
+}
+
+/* 6.3 step 3 and 4, and section 7. */
+SH_HOT int finish_turn(sh_state *s, int p, int how) {
+  const sh_rules *r = &s->rules;
+  if ((s->hand_len[p] | s->up_len[p] | s->down_len[p]) == 0) {
+    s->finish[s->num_out++] = (uint8_t)p;
+    s->out_mask |= (uint16_t)(1u << p);
+    sh_state_init_seats(s);
+    if (s->num_players - s->num_out == 1) {
+      int last = next_active(s, p);
+      s->finish[s->num_out++] = (uint8_t)last;
+      s->phase = SH_PHASE_OVER;
+      s->current = SH_NO_SEAT;
+      return SH_NO_SEAT;
+    }
+    return s->current = (uint8_t)next_active(s, p);
+  } else if ((how == TURN_BURNED && r->burner_plays_again) || (how == TURN_PICKED_UP && r->pickup_then_play)) {
+    return s->current = (uint8_t)p;
+  } else {
+    return s->current = (uint8_t)next_active(s, p);
+  }
+}
+
+/* 6.3 steps 1 and 2 after `count` cards of `rank` went onto the pile. */
+SH_HOT int after_play(sh_state *s, int p, int rank, int count, int ident) {
+  const sh_rules *r = &s->rules;
+  if (__builtin_expect(!has_rank(r->invisible | r->burn, rank), 1)) {
+    /* Most plays: a rank without effect on the pile (a wild one included)
+     * becomes the top and starts or extends the run. */
+    unsigned same = 0u - (unsigned)(s->run_rank == rank); /* a mask: which way is random */
+    unsigned run_len = (unsigned)count + (same & s->run_len);
+    s->eff_top = (uint8_t)rank;
+    s->run_rank = (uint8_t)rank;
+    s->run_len = (uint8_t)run_len;
+    /* run_to_burn != 0 && run_len >= run_to_burn, in one compare (run_len >= 1) */
+    int burned = run_len - 1u >= (unsigned)r->run_to_burn - 1u;
+    if (burned) burn_pile(s, ident);
+    refill(s, p, ident);
+    return finish_turn(s, p, burned ? TURN_BURNED : TURN_PLAIN);
+  }
+  int invisible = has_rank(r->invisible, rank);
+  int in_run = !(invisible & (r->invisible_in_runs == SH_RUNS_SKIP));
+  int same = s->run_rank == rank;
+  /* Written without branches: which way these go is random in a rollout. */
+  unsigned keep_top = 0u - (unsigned)invisible, keep_run = 0u - (unsigned)!in_run;
+  unsigned new_len = (unsigned)count + ((0u - (unsigned)same) & s->run_len);
+  s->eff_top = (uint8_t)((keep_top & s->eff_top) | (~keep_top & (unsigned)rank));
+  s->run_len = (uint8_t)((keep_run & s->run_len) | (~keep_run & new_len));
+  s->run_rank = (uint8_t)((keep_run & s->run_rank) | (~keep_run & (unsigned)rank));
+  int burned = has_rank(r->burn, rank) | (r->run_to_burn != 0 && s->run_len >= r->run_to_burn);
+  if (burned) burn_pile(s, ident);
+  refill(s, p, ident);
+  return finish_turn(s, p, burned ? TURN_BURNED : TURN_PLAIN);
+}
+
+SH_HOT int pick_up(sh_state *s, int p, int ident) {
+  if (ident)
+    for (int i = 0; i < s->pile_len; i++) s->loc[s->pile[i]] = (uint8_t)loc_known(p);
+  add_rows(s->hand_rank[p], s->pile_rank);
+  s->hand_len[p] = (uint8_t)(s->hand_len[p] + s->pile_len);
+  clear_pile_counts(s);
+  return finish_turn(s, p, TURN_PICKED_UP);
+}
+
+/* A play from one known source without merging (rollout kernel): the same
+ * count updates as play() below, for a row `counts` of seat p (its hand, or
+ * its face-up cards when the hand is empty) and that row's length. */
+SH_HOT int play_from(sh_state *s, int p, uint8_t *counts, uint8_t *len, int rank, int count) {
+  counts[rank] = (uint8_t)(counts[rank] - count);
+  *len = (uint8_t)(*len - count);
+  s->pile_len = (uint8_t)(s->pile_len + count);
+  s->pile_rank[rank] = (uint8_t)(s->pile_rank[rank] + count);
+  return after_play(s, p, rank, count, 0);
+}
+
+SH_HOT int play(sh_state *s, int p, int rank, int count, int ident) {
+  int h = 0;
+  if (s->hand_len[p] > 0) {
+    h = count < s->hand_rank[p][rank] ? count : s->hand_rank[p][rank];
+    if (ident) hand_rank_to_pile(s, p, rank, h);
+    s->hand_rank[p][rank] = (uint8_t)(s->hand_rank[p][rank] - h);
+    s->hand_len[p] = (uint8_t)(s->hand_len[p] - h);
+  }
+  int u = count - h;
+  if (u > 0) {
+    if (ident) face_up_rank_to_pile(s, p, rank, u);
+    s->up_rank[p][rank] = (uint8_t)(s->up_rank[p][rank] - u);
+    s->up_len[p] = (uint8_t)(s->up_len[p] - u);
+  }
+  if (!ident) s->pile_len = (uint8_t)(s->pile_len + count);
+  s->pile_rank[rank] = (uint8_t)(s->pile_rank[rank] + count);
+  return after_play(s, p, rank, count, ident);
+}
+
+SH_HOT int play_blind(sh_state *s, int p, int slot, int ident) {
+  int id = s->down[p][slot];
+  s->down[p][slot] = SH_NO_CARD;
+  s->down_len[p]--;
+  int rank = sh_card_rank(id);
+  if (has_rank(playable_mask(s), rank)) {
+    if (ident)
+      push_pile(s, id);
+    else
+      s->pile_len++;
+    s->pile_rank[rank]++;
+    return after_play(s, p, rank, 1, ident);
+  } else {
+    /* Turned over, so known; picked up with the pile. */
+    if (ident) s->loc[id] = (uint8_t)loc_known(p);
+    s->hand_rank[p][rank]++;
+    s->hand_len[p]++;
+    return pick_up(s, p, ident);
+  }
+}
+
+/* 4.2: cards already face up stay (canonical order), extra copies come from
+ * the hand in canonical order, every other card goes to the hand. */
+static void apply_swap(sh_state *s, int p, const sh_move *m) {
+  uint8_t want[SH_NUM_RANKS] = {0};
+  for (int i = 0; i < m->count; i++) want[m->face_up[i]]++;
+  int decks = s->rules.decks;
+  for (int rank = 0; rank < SH_NUM_RANKS; rank++) {
+    int up = s->up_rank[p][rank], w = want[rank], ns = num_suits_of_rank(rank);
+    if (up > w) {
+      int seen = 0;
+      for (int su = 0; su < ns; su++)
+        for (int c = 0; c < decks; c++) {
+          int id = sh_card_id(c, rank * SH_NUM_SUITS + su);
+          if (s->loc[id] != (SH_LOC_FACE_UP | p)) continue;
+          if (seen++ < w) continue;
+          s->up_rank[p][rank]--;
+          s->up_len[p]--;
+          put_hand(s, p, id, 1); /* D-15: seen face up, so known */
+        }
+    } else if (w > up) {
+      int need = w - up;
+      for (int su = 0; su < ns && need > 0; su++)
+        for (int c = 0; c < decks && need > 0; c++) {
+          int id = sh_card_id(c, rank * SH_NUM_SUITS + su);
+          if ((s->loc[id] & ~SH_LOC_KNOWN) != loc_hand(p)) continue;
+          s->hand_rank[p][rank]--;
+          s->hand_len[p]--;
+          put_face_up(s, p, id);
+          need--;
+        }
+    }
+  }
+  if (p == s->dealer) {
+    s->phase = SH_PHASE_PLAY;
+    s->current = (uint8_t)sh_find_starter(s);
+  } else {
+    s->current = (uint8_t)((p + 1) % s->num_players);
+  }
+}
+
+SH_HOT void end_move(sh_state *s) {
+  s->move_count++;
+  if (s->move_count >= s->max_moves && s->phase != SH_PHASE_OVER) {
+    s->phase = SH_PHASE_OVER;
+    s->truncated = 1;
+    s->current = SH_NO_SEAT;
+  }
+}
+
+void sh_do_play(sh_state *s, int rank, int count) {
+  play(s, s->current, rank, count, 1);
+  end_move(s);
+}
+
+void sh_do_blind(sh_state *s, int slot) {
+  play_blind(s, s->current, slot, 1);
+  end_move(s);
+}
+
+void sh_do_pickup(sh_state *s) {
+  pick_up(s, s->current, 1);
+  end_move(s);
+}
+
+void sh_fast_play(sh_state *s, int rank, int count) {
+  play(s, s->current, rank, count, 0);
+  end_move(s);
+}
+
+void sh_fast_blind(sh_state *s, int slot) {
+  play_blind(s, s->current, slot, 0);
+  end_move(s);
+}
+
+void sh_fast_pickup(sh_state *s) {
+  pick_up(s, s->current, 0);
+  end_move(s);
+}
+
+/* One uniformly random move of seat p in the play phase, on the counts only;
+ * returns the seat to move next. The choice is sh_uniform_play (as the random
+ * policy makes it), the effects are the rule functions above. */
+SH_HOT int fast_random_move(sh_state *s, int p, th_rng *rng, const uint64_t (*bytes)[2]) {
+  int from_hand = s->hand_len[p] != 0;
+  uint8_t *counts = from_hand ? s->hand_rank[p] : s->up_len[p] ? s->up_rank[p] : NULL;
+  if (!counts) {
+    int k = (int)th_rng_below(rng, s->down_len[p]);
+    for (int slot = 0; slot < SH_MAX_CPZ; slot++)
+      if (s->down[p][slot] != SH_NO_CARD && k-- == 0) return play_blind(s, p, slot, 0);
+    return p;
+  }
+  if (s->rules.merge_hand_with_face_up && from_hand && s->draw_len == 0) {
+    /* merging adds face-up copies to the counts: the general walk in id order */
+    uint16_t m = present_mask(counts) & playable_mask(s);
+    if (!m) {
+      (void)th_rng_next(rng); /* one draw per decision, as legal_actions()[below(1)] */
+      return pick_up(s, p, 0);
+    }
+    int total = 0;
+    for (uint16_t x = m; x; x &= (uint16_t)(x - 1)) {
+      int r = __builtin_ctz(x);
+      total += counts[r] + (can_merge(s, p, r) ? s->up_rank[p][r] : 0);
+    }
+    int k = (int)th_rng_below(rng, (uint32_t)total);
+    for (uint16_t x = m; x; x &= (uint16_t)(x - 1)) {
+      int r = __builtin_ctz(x), c = counts[r] + (can_merge(s, p, r) ? s->up_rank[p][r] : 0);
+      if (k < c) return play(s, p, r, k + 1, 0);
+      k -= c;
+    }
+    return p;
+  }
+  int rank, count;
+  const uint64_t *bm = bytes[s->eff_top & 15];
+  if (sh_uniform_play_bytes(counts, bm[0], bm[1], rng, &rank, &count))
+    return play_from(s, p, counts, from_hand ? &s->hand_len[p] : &s->up_len[p], rank, count);
+  (void)th_rng_next(rng); /* a forced pick-up still takes its draw: below(1) */
+  return pick_up(s, p, 0);
+}
+
+static void byte_table(const sh_state *s, uint64_t bytes[16][2]) {
+  for (int t = 0; t < 16; t++) {
+    bytes[t][0] = byte_mask8(s->playable_by_top[t] & 0xFF);
+    bytes[t][1] = byte_mask8(s->playable_by_top[t] >> 8);
+  }
+}
+
+void sh_fast_random_playout(sh_state *s, th_rng *rng) {
+  /* Each pass adds one move and the game ends at max_moves: bounded. */
+  uint64_t bytes[16][2]; /* playable ranks by effective top, as byte masks */
+  byte_table(s, bytes);
+  /* A local copy of the generator: stores into the state are byte stores,
+   * which may alias anything, so a generator behind a pointer would go
+   * through memory on every move. */
+  th_rng local = *rng;
+  int p = s->current;
+  while (s->phase == SH_PHASE_PLAY) {
+    p = fast_random_move(s, p, &local, (const uint64_t(*)[2])bytes);
+    end_move(s);
+  }
+  *rng = local;
+}
+
+int sh_fast_random_playout2(sh_state *a, th_rng *rng_a, sh_state *b, th_rng *rng_b) {
+  /* Two independent games, a move of each in turn: one game's chain of
+   * dependent steps (pile top, choice, counts) runs while the other's waits.
+   * Each pass adds a move to both games: bounded by their move caps. */
+  uint64_t bytes_a[16][2], bytes_b[16][2];
+  byte_table(a, bytes_a);
+  byte_table(b, bytes_b);
+  th_rng ra = *rng_a, rb = *rng_b;
+  int pa = a->current, pb = b->current;
+  while (a->phase == SH_PHASE_PLAY && b->phase == SH_PHASE_PLAY) {
+    pa = fast_random_move(a, pa, &ra, (const uint64_t(*)[2])bytes_a);
+    pb = fast_random_move(b, pb, &rb, (const uint64_t(*)[2])bytes_b);
+    end_move(a);
+    end_move(b);
+  }
+  *rng_a = ra;
+  *rng_b = rb;
+  return a->phase != SH_PHASE_PLAY ? 0 : 1;
+}
+
+void sh_do_swap(sh_state *s, const uint8_t *face_up) {
+  sh_move m;
+  memset(&m, 0, sizeof m);
+  m.kind = SH_MOVE_SWAP;
+  m.count = s->rules.cards_per_zone;
+  memcpy(m.face_up, face_up, m.count);
+  apply_swap(s, s->current, &m);
+  end_move(s);
+}
+
+void sh_apply_legal(sh_state *s, int a) {
+  const sh_rules *r = &s->rules;
+  int C = sh_copies_per_rank(r), fb = sh_first_blind_action(r), pu = fb + r->cards_per_zone;
+  if (a < fb) {
+    sh_do_play(s, a / C, a % C + 1);
+  } else if (a < pu) {
+    sh_do_blind(s, a - fb);
+  } else if (a == pu) {
+    sh_do_pickup(s);
+  } else {
+    uint8_t ranks[SH_MAX_CPZ];
+    sh_swap_ranks(a - pu - 1, r->cards_per_zone, ranks);
+    sh_do_swap(s, ranks);
+  }
+}
+
+int sh_apply_action(sh_state *s, int a, th_error *e) {
+  if (a < 0 || a >= sh_num_distinct_actions(&s->rules)) {
+    th_set_error(e, TH_ERR_ACTION, "action %d is out of range: ids are 0..%d in this game", a,
+                 sh_num_distinct_actions(&s->rules) - 1);
+    return TH_ERR_ACTION;
+  }
+  if (s->phase == SH_PHASE_OVER) {
+    th_set_error(e, TH_ERR_ILLEGAL, "action %d is not legal: the game is over", a);
+    return TH_ERR_ILLEGAL;
+  }
+  if (!sh_is_legal(s, a)) {
+    th_set_error(e, TH_ERR_ILLEGAL, "action %d is not legal for seat %d in this state", a, s->current);
+    return TH_ERR_ILLEGAL;
+  }
+  sh_apply_legal(s, a);
+  if (e) e->code = TH_OK;
+  return TH_OK;
+}
+
+int sh_state_decode_action(const sh_state *s, int a, sh_move *m) {
+  int rc = sh_decode_action(&s->rules, a, m);
+  if (rc) return rc;
+  if (m->kind == SH_MOVE_BLIND) m->source = SH_SRC_FACE_DOWN;
+  if (m->kind != SH_MOVE_PLAY || s->phase != SH_PHASE_PLAY) return TH_OK;
+  int p = s->current;
+  if (s->hand_len[p] > 0)
+    m->source = m->count > s->hand_rank[p][m->rank] && s->hand_rank[p][m->rank] > 0 ? SH_SRC_HAND_AND_FACE_UP
+                                                                                    : SH_SRC_HAND;
+  else if (s->up_len[p] > 0)
+    m->source = SH_SRC_FACE_UP;
+  return TH_OK;
+}
+
+/* ---------------------------------------------------------------- end -- */
+
+void sh_returns(const sh_state *s, double *out) {
+  int n = s->num_players;
+  for (int i = 0; i < n; i++) out[i] = 0.0;
+  if (s->phase != SH_PHASE_OVER) return;
+  double denom = (double)(n - 1);
+  for (int k = 0; k < s->num_out; k++) out[s->finish[k]] = (double)(n - 1 - 2 * k) / denom;
+  if (s->num_out < n) { /* truncated: the players still in share the open places */
+    double sum = 0.0;
+    for (int k = s->num_out; k < n; k++) sum += (double)(n - 1 - 2 * k) / denom;
+    double mean = sum / (double)(n - s->num_out);
+    for (int q = 0; q < n; q++)
+      if (!((s->out_mask >> q) & 1)) out[q] = mean;
+  }
+}
+
+void sh_known_rank_counts(const sh_state *s, int seat, uint8_t *out) {
+  memset(out, 0, SH_NUM_RANKS);
+  for (int id = 0; id < SH_CARD_ID_SPACE; id++)
+    if (s->loc[id] == loc_known(seat)) out[sh_card_rank(id)]++;
+}

@@ -1,0 +1,187 @@
+/* state.h - the game state: fixed size, heap-free, copied with memcpy.
+ *
+ * Where every card is: loc[id] holds the zone of physical card id (cards.h),
+ * coded as below. The pile and the draw pile keep their order in arrays
+ * (bottom first), face-down cards sit in fixed slots. Per-player, per-rank
+ * counts of the hand and the face-up zone are kept up to date for fast move
+ * generation; sh_state_check verifies all of this against loc.
+ *
+ * The state embeds its rules, so it is self-contained: a copy is a memcpy.
+ */
+#ifndef THREES_SHITHEAD_STATE_H
+#define THREES_SHITHEAD_STATE_H
+
+#include <stdint.h>
+
+#include "common/game.h"
+#include "shithead/actions.h"
+#include "shithead/cards.h"
+#include "common/rng.h"
+#include "shithead/rules.h"
+
+/* Zone codes of loc[]: high nibble the zone, low nibble the seat. */
+#define SH_LOC_HAND 0x00      /* | seat; with SH_LOC_KNOWN: publicly known */
+#define SH_LOC_FACE_UP 0x10   /* | seat */
+#define SH_LOC_FACE_DOWN 0x20 /* | seat */
+#define SH_LOC_DRAW 0x30
+#define SH_LOC_PILE 0x40
+#define SH_LOC_BURNED 0x50
+#define SH_LOC_KNOWN 0x80
+#define SH_LOC_ABSENT 0xFF /* an id that is not part of this game's deck */
+
+enum { SH_PHASE_SWAP = 0, SH_PHASE_PLAY = 1, SH_PHASE_OVER = 2 };
+
+#define SH_OPEN 0xFF     /* effective top of an open pile */
+#define SH_NO_RANK 0xFF
+#define SH_NO_SEAT 0xFF
+#define SH_DEFAULT_MAX_MOVES 10000u
+#define SH_MAX_MAX_MOVES 100000000u
+
+typedef struct sh_state {
+  sh_rules rules;
+  uint32_t move_count; /* actions applied so far, swap decisions included */
+  uint32_t max_moves;  /* the move cap: at it the game ends truncated */
+  uint8_t num_players;
+  uint8_t dealer;
+  uint8_t phase;     /* SH_PHASE_* */
+  uint8_t current;   /* seat to move, SH_NO_SEAT when over */
+  uint8_t truncated; /* 1 when the game ended at the move cap */
+  uint8_t num_out;   /* players out, in finish[0 .. num_out) */
+  uint8_t eff_top;   /* rank of the effective top, SH_OPEN when open */
+  uint8_t run_rank;  /* rank of the run at the top of the pile, or SH_NO_RANK */
+  uint8_t run_len;   /* its length (see RULES.md 6.3 step 1) */
+  uint8_t pile_len;
+  uint8_t draw_len;
+  uint8_t burned_len;
+  uint16_t out_mask; /* bit q set when seat q is out */
+  uint16_t playable_by_top[16]; /* playable ranks by effective top (index top & 15; open = 15), from the rules */
+  uint8_t finish[SH_MAX_PLAYERS]; /* finishing order; shithead last when over */
+  uint8_t next_seat[SH_MAX_PLAYERS]; /* the next seat still in after each seat, from out_mask (sh_state_init_seats) */
+  uint8_t hand_len[SH_MAX_PLAYERS];
+  uint8_t up_len[SH_MAX_PLAYERS];
+  uint8_t down_len[SH_MAX_PLAYERS];
+  uint8_t hand_rank[SH_MAX_PLAYERS][16]; /* cards of each rank in hand */
+  uint8_t up_rank[SH_MAX_PLAYERS][16];   /* cards of each rank face up */
+  uint8_t pile_rank[16];                 /* cards of each rank in the pile */
+  uint8_t down[SH_MAX_PLAYERS][SH_MAX_CPZ]; /* face-down slots: card id or SH_NO_CARD */
+  uint8_t loc[SH_CARD_ID_SPACE];
+  uint8_t pile[SH_MAX_CARDS]; /* bottom first */
+  uint8_t draw[SH_MAX_CARDS]; /* bottom first; the next card drawn is last */
+} sh_state;
+
+/* Deals a new game: rules must have passed sh_rules_validate for num_players.
+ * dealer < 0 means seat num_players-1 (D-13); max_moves 0 means the default. */
+int sh_state_deal(sh_state *s, const sh_rules *r, int num_players, int dealer, uint32_t max_moves,
+                  uint64_t seed, th_error *e);
+
+static inline int sh_state_current_player(const sh_state *s) {
+  return s->phase == SH_PHASE_OVER ? TH_TERMINAL_PLAYER : s->current;
+}
+
+/* Legal action ids, sorted ascending and unique, into out (room for
+ * SH_MAX_DISTINCT_ACTIONS); returns how many. None when the game is over. */
+int sh_legal_actions(const sh_state *s, uint16_t *out);
+
+/* In the swap phase: draws one of the current player's swap choices
+ * uniformly (one th_rng_below), as legal_actions()[below(n)] would, without
+ * listing them; writes its sorted ranks and returns cards_per_zone. */
+int sh_swap_choice(const sh_state *s, th_rng *rng, uint8_t *ranks);
+/* The same without the draw: returns the number n of swap choices and, when
+ * k < n and ranks is not NULL, writes the k-th of them in id order. */
+uint32_t sh_swap_choice_at(const sh_state *s, uint32_t k, uint8_t *ranks);
+/* Number of legal actions, without listing them. */
+int sh_num_legal_actions(const sh_state *s);
+
+/* 1 when action a is legal now; any int is accepted. */
+int sh_is_legal(const sh_state *s, int a);
+
+/* Applies a legal action; an illegal one returns TH_ERR_ACTION or
+ * TH_ERR_ILLEGAL with a message and leaves the state untouched. */
+int sh_apply_action(sh_state *s, int a, th_error *e);
+
+/* Applies an action known to be legal (for rollouts; no check). */
+void sh_apply_legal(sh_state *s, int a);
+
+/* Move-level steps for callers that know the move is legal (rollouts and
+ * policies): play `count` cards of `rank` from the current source, turn over
+ * a face-down slot, pick up, or make the swap decision (sorted ranks). */
+void sh_do_play(sh_state *s, int rank, int count);
+void sh_do_blind(sh_state *s, int slot);
+void sh_do_pickup(sh_state *s);
+void sh_do_swap(sh_state *s, const uint8_t *face_up);
+
+/* The same steps on the counts only, without moving physical cards: for
+ * rollouts on a scratch copy in the play phase. Afterwards only the phase,
+ * finishing order, move count, truncation and counts are meaningful; the
+ * state must not be used with the checked API again. */
+void sh_fast_play(sh_state *s, int rank, int count);
+void sh_fast_blind(sh_state *s, int slot);
+void sh_fast_pickup(sh_state *s);
+
+/* The whole play phase with every seat playing uniformly at random, on the
+ * counts only: the same moves, one by one, as sh_policy_step with the random
+ * policy and the same rng. */
+void sh_fast_random_playout(sh_state *s, th_rng *rng);
+/* Two such playouts interleaved move by move, until one of the games leaves
+ * the play phase; returns which (0 for a, 1 for b). Each game gets exactly the
+ * moves sh_fast_random_playout would give it with its own rng; the other one
+ * stops mid-game and can be resumed by either function. */
+int sh_fast_random_playout2(sh_state *a, th_rng *rng_a, sh_state *b, th_rng *rng_b);
+
+/* The ranks that may be played on the pile now, as a mask (RULES.md 6.1):
+ * on an open pile anything; a wild rank always; after a `lower` rank those
+ * below it (or equal, unless lower_strict); otherwise those equal or above. */
+static inline uint16_t sh_playable_mask(const sh_state *s) { return s->playable_by_top[s->eff_top & 15]; }
+
+/* Fills playable_by_top from the state's rules (done by every constructor). */
+void sh_state_init_tables(sh_state *s);
+/* Fills next_seat from num_players and out_mask (done by every constructor
+ * and whenever a player goes out). */
+void sh_state_init_seats(sh_state *s);
+
+/* Decodes an id with the source that applies in this state. */
+int sh_state_decode_action(const sh_state *s, int a, sh_move *m);
+
+/* One value per seat; all 0 before the end (RULES.md section 7). */
+void sh_returns(const sh_state *s, double *out);
+
+/* Whether a card of rank r may be played on the pile now (RULES.md 6.1). */
+int sh_playable(const sh_state *s, int rank);
+
+/* Counts of a seat's publicly known hand cards per rank (out has 14 entries). */
+void sh_known_rank_counts(const sh_state *s, int seat, uint8_t *out);
+
+/* The seat that starts the play phase (RULES.md section 5). */
+int sh_find_starter(const sh_state *s);
+
+/* A canonical copy for comparing positions: copies of one kind are
+ * interchangeable, so card ids in the pile, draw pile and slots become kinds,
+ * each kind's zone codes are sorted, and padding is zero. Two states are the
+ * same position exactly when their canonical copies are equal bytes. */
+void sh_state_canonical(const sh_state *s, sh_state *out);
+
+/* Copies *s into scratch[i % 2] n times, as a benchmark of the state copy;
+ * returns a checksum so the copies cannot be optimized away. */
+uint64_t sh_state_copy_bench(const sh_state *s, sh_state scratch[2], uint64_t n);
+
+/* Every invariant of the state; returns 0 or TH_ERR_SETUP with a message. */
+int sh_state_check(const sh_state *s, th_error *e);
+
+/* Building a position zone by zone (for from_dict): begin, add every card of
+ * the deck, finish. Pile and draw pile cards are added bottom first. */
+int sh_setup_begin(sh_state *s, const sh_rules *r, int num_players, int dealer, uint32_t max_moves,
+                   th_error *e);
+enum {
+  SH_ZONE_HAND = 0,
+  SH_ZONE_HAND_KNOWN = 1,
+  SH_ZONE_FACE_UP = 2,
+  SH_ZONE_FACE_DOWN = 3,
+  SH_ZONE_DRAW = 4,
+  SH_ZONE_PILE = 5,
+  SH_ZONE_BURNED = 6
+};
+int sh_setup_add(sh_state *s, int zone, int seat, int kind, int slot, th_error *e);
+int sh_setup_finish(sh_state *s, int phase, int current, uint32_t move_count, int truncated,
+                    const uint8_t *finish, int num_finish, th_error *e);
+
+#endif

@@ -1,0 +1,441 @@
+/* meld.c - exact minimum deadwood of a Three Thirteen hand; see meld.h for
+ * the rules and the proof sketch. */
+#include "three_thirteen/meld.h"
+
+#include <string.h>
+
+#define MEMO_BITS 9
+#define MEMO_SIZE (1u << MEMO_BITS)
+#define MEMO_PROBES 8
+#define VAL_BITS 9           /* values < 512: at most 14 cards of 20 */
+#define CAP_ALL 15           /* absorbing capacity of a set: unlimited */
+#define MAX_RUN_SPAN 5       /* normal form: a run's naturals lie within 5 positions */
+#define MAX_SET_NATURALS 5   /* normal form: a set holds 1..5 naturals */
+#define RUN_POSITIONS 13     /* A..K, or 2..K-A with ace_either */
+
+enum { CH_DEAD = 0, CH_SET = 1, CH_RUN = 2 };
+
+typedef struct choice {
+  int type;
+  uint16_t used; /* naturals taken (bits of the sorted natural list) */
+  int need;      /* wilds the meld needs */
+  int len;       /* run: minimal length */
+  int ace_high;  /* run: the ace (the lowest natural) is the top, position 14 */
+} choice;
+
+typedef struct solver {
+  int m; /* naturals, sorted by (rank, suit, input index) */
+  uint8_t rank[TT_MAX_HAND], suit[TT_MAX_HAND], src[TT_MAX_HAND];
+  int16_t val[TT_MAX_HAND];
+  uint16_t kind[14][4]; /* [rank 1..13][suit]: bits of the naturals of that kind */
+  int nw;               /* wild cards */
+  uint8_t wsrc[TT_MAX_HAND]; /* their input indexes, cheapest first */
+  int16_t left_cost[TT_MAX_HAND + 1]; /* the r cheapest wilds' values */
+  uint8_t all_wild, ace_either;
+  uint8_t memo_ready; /* memo cleared yet */
+  uint32_t memo[MEMO_SIZE];
+} solver;
+
+static const tt_meld_options default_options = {0, 1, 0};
+
+int tt_card_value(int rank, int wild_rank, const tt_meld_options *o) {
+  if (!o) o = &default_options;
+  if (rank < 0 || rank > 13 || wild_rank < 1 || wild_rank > 13) return -1;
+  if (rank == 0) return 20;
+  if (rank == wild_rank && o->wild_penalty_20) return 20;
+  if (rank == 1) return o->ace_either ? 15 : 1;
+  return rank >= 10 ? 10 : rank;
+}
+
+static inline int lowbit_index(uint32_t x) { return __builtin_ctz(x); }
+
+static inline int popcount16(uint32_t x) { /* no popcnt instruction needed */
+  x = x - ((x >> 1) & 0x5555u);
+  x = (x & 0x3333u) + ((x >> 2) & 0x3333u);
+  x = (x + (x >> 4)) & 0x0F0Fu;
+  return (int)((x + (x >> 8)) & 0x1Fu);
+}
+
+/* Capacity normalised to what the terminal cost can see: at most the wilds
+ * left and, when all-wild melds are allowed, at most 2 (3+ leftovers meld
+ * among themselves). */
+static inline int norm_cap(const solver *s, int cap, int w) {
+  int c = cap < w ? cap : w;
+  if (s->all_wild && c > 2) c = 2;
+  return c;
+}
+
+/* No naturals left, w wilds unplaced, capacity cap to absorb them. */
+static inline int terminal_cost(const solver *s, int w, int cap) {
+  if (w == 0) return 0;
+  if (s->all_wild && w >= 3) return 0;
+  return s->left_cost[w - (cap < w ? cap : w)];
+}
+
+static int solve(solver *s, uint16_t mask, int w, int cap);
+static int solve_memo(solver *s, uint16_t mask, int w, int cap);
+
+/* Tries one branch: naturals `used` into a meld needing `need` wilds with
+ * absorbing capacity `add_cap`, at local cost `local`. Returns 1 when it is the
+ * wanted one (reconstruction: total == target). */
+static inline int try_branch(solver *s, uint16_t mask, int w, int cap, uint16_t used, int need, int add_cap,
+                             int local, int target, int *best) {
+  int w2 = w - need;
+  int cap2 = add_cap == CAP_ALL ? w2 : cap + add_cap;
+  cap2 = norm_cap(s, cap2, w2);
+  int v = local + solve(s, (uint16_t)(mask & ~used), w2, cap2);
+  if (target >= 0) return v == target;
+  if (v < *best) *best = v;
+  return 0;
+}
+
+/* Every branch for the lowest natural of mask. target < 0: returns the
+ * minimum. target >= 0: fills *ch with the first branch reaching target and
+ * returns target (-1 if none does, which cannot happen for a true minimum). */
+static int explore(solver *s, uint16_t mask, int w, int cap, int target, choice *ch) {
+  int best = 1 << 30;
+  int i = lowbit_index(mask);
+  uint16_t ci = (uint16_t)(1u << i);
+  int r = s->rank[i], su = s->suit[i];
+
+  /* 1. deadwood */
+  if (try_branch(s, mask, w, cap, ci, 0, 0, s->val[i], target, &best)) {
+    ch->type = CH_DEAD, ch->used = ci, ch->need = 0, ch->len = 0, ch->ace_high = 0;
+    return target;
+  }
+
+  /* 2. a set of rank r: c plus t[q] more cards of suit q (lowest copies). */
+  {
+    uint16_t pre[4][MAX_SET_NATURALS]; /* pre[q][t]: the lowest t cards of kind (r, q) left */
+    int avail[4], total = 0;
+    for (int q = 0; q < 4; q++) {
+      uint16_t g = (uint16_t)(mask & s->kind[r][q] & (uint16_t)~ci);
+      pre[q][0] = 0;
+      avail[q] = 0;
+      for (int k = 1; k < MAX_SET_NATURALS && g; k++) {
+        pre[q][k] = (uint16_t)(pre[q][k - 1] | (g & (uint16_t)-g));
+        g = (uint16_t)(g & (g - 1u));
+        avail[q] = k;
+      }
+      total += avail[q];
+    }
+    if (total + w >= 2) /* else no set can be completed */
+      for (int t0 = 0; t0 <= avail[0]; t0++)
+        for (int t1 = 0; t1 <= avail[1] && t0 + t1 <= MAX_SET_NATURALS - 1; t1++)
+          for (int t2 = 0; t2 <= avail[2] && t0 + t1 + t2 <= MAX_SET_NATURALS - 1; t2++)
+            for (int t3 = 0; t3 <= avail[3] && t0 + t1 + t2 + t3 <= MAX_SET_NATURALS - 1; t3++) {
+              int k = 1 + t0 + t1 + t2 + t3;
+              int need = k >= 3 ? 0 : 3 - k;
+              if (need > w) continue;
+              uint16_t used = (uint16_t)(ci | pre[0][t0] | pre[1][t1] | pre[2][t2] | pre[3][t3]);
+              if (try_branch(s, mask, w, cap, used, need, CAP_ALL, 0, target, &best)) {
+                ch->type = CH_SET, ch->used = used, ch->need = need, ch->len = k + need, ch->ace_high = 0;
+                return target;
+              }
+            }
+  }
+
+  /* 3. a run in suit su with c as its lowest natural (ace low, or any other
+   * rank), and with ace_either an ace as the top of a run ending Q-K-A. */
+  for (int high = 0; high <= (r == 1 && s->ace_either ? 1 : 0); high++) {
+    uint16_t pick[MAX_RUN_SPAN]; /* pick[d]: the natural d positions away, or 0 */
+    unsigned present = 0;         /* bit d-1: pick[d] != 0 */
+    pick[0] = ci;
+    for (int d = 1; d < MAX_RUN_SPAN; d++) {
+      int rr = high ? 14 - d : r + d; /* rank at that position */
+      pick[d] = 0;
+      if (rr >= 2 && rr <= 13) {
+        uint16_t gg = (uint16_t)(mask & s->kind[rr][su]);
+        pick[d] = (uint16_t)(gg & (uint16_t)-gg);
+        if (gg) present |= 1u << (d - 1);
+      }
+    }
+    /* every nonempty subset of the present ones, largest first */
+    for (unsigned sub = present; sub; sub = (sub - 1u) & present) {
+      uint16_t used = ci;
+      int k = 1, maxd = 0;
+      for (int d = 1; d < MAX_RUN_SPAN; d++)
+        if (sub & (1u << (d - 1))) {
+          used |= pick[d];
+          k++;
+          maxd = d;
+        }
+      int len = maxd + 1 < 3 ? 3 : maxd + 1;
+      int need = len - k;
+      if (need > w) continue;
+      if (try_branch(s, mask, w, cap, used, need, RUN_POSITIONS - len, 0, target, &best)) {
+        ch->type = CH_RUN, ch->used = used, ch->need = need, ch->len = len, ch->ace_high = high;
+        return target;
+      }
+    }
+  }
+  return target >= 0 ? -1 : best;
+}
+
+/* Is the lowest natural of mask (index i) deadwood in every arrangement, for
+ * lack of partners? With 2+ wilds never (c and two wilds are a set); with 1
+ * wild it needs one more card of its rank or of its suit 1 or 2 ranks up (or,
+ * an ace with ace_either, a K or Q of its suit); with none, two more of its
+ * rank or both of the next two ranks of its suit (or K and Q). */
+static inline int forced_dead(const solver *s, uint16_t mask, int i, int w) {
+  if (w >= 2) return 0;
+  uint16_t rest = (uint16_t)(mask & (mask - 1u)); /* mask without i */
+  int r = s->rank[i], su = s->suit[i];
+  uint16_t same = (uint16_t)(rest & (s->kind[r][0] | s->kind[r][1] | s->kind[r][2] | s->kind[r][3]));
+  int up1 = r + 1 <= 13 && (rest & s->kind[r + 1][su]);
+  int up2 = r + 2 <= 13 && (rest & s->kind[r + 2][su]);
+  int top1 = 0, top2 = 0;
+  if (r == 1 && s->ace_either) {
+    top1 = (rest & s->kind[13][su]) != 0;
+    top2 = (rest & s->kind[12][su]) != 0;
+  }
+  if (w == 1) return !(same || up1 || up2 || top1 || top2);
+  return !(popcount16(same) >= 2 || (up1 && up2) || (top1 && top2));
+}
+
+static int solve(solver *s, uint16_t mask, int w, int cap) {
+  int acc = 0;
+  /* Strip leading cards that cannot meld: a chain, nothing to remember. */
+  for (int guard = 0; guard < TT_MAX_HAND && mask; guard++) {
+    int i = lowbit_index(mask);
+    if (!forced_dead(s, mask, i, w)) break;
+    acc += s->val[i];
+    mask = (uint16_t)(mask & (mask - 1u));
+  }
+  if (!mask) return acc + terminal_cost(s, w, cap);
+  return acc + solve_memo(s, mask, w, cap);
+}
+
+static int solve_memo(solver *s, uint16_t mask, int w, int cap) {
+  if (!s->memo_ready) {
+    memset(s->memo, 0, sizeof s->memo);
+    s->memo_ready = 1;
+  }
+  uint32_t key = (uint32_t)mask | ((uint32_t)w << 14) | ((uint32_t)cap << 18);
+  uint32_t h = (key * 0x9E3779B1u) >> (32 - MEMO_BITS);
+  for (int p = 0; p < MEMO_PROBES; p++) {
+    uint32_t e = s->memo[(h + (uint32_t)p) & (MEMO_SIZE - 1)];
+    if (e == 0) break;
+    if ((e >> VAL_BITS) == key) return (int)(e & ((1u << VAL_BITS) - 1));
+  }
+  int v = explore(s, mask, w, cap, -1, NULL);
+  for (int p = 0; p < MEMO_PROBES; p++) {
+    uint32_t *slot = &s->memo[(h + (uint32_t)p) & (MEMO_SIZE - 1)];
+    if (*slot == 0) {
+      *slot = (key << VAL_BITS) | (uint32_t)v;
+      break;
+    }
+  }
+  return v;
+}
+
+/* ---- building the arrangement ------------------------------------------ */
+
+typedef struct builder {
+  tt_arrangement *out;
+  int pos;       /* next free slot of out->order */
+  int next_wild; /* wilds handed out so far, dearest first */
+  const solver *s;
+} builder;
+
+static int take_wild(builder *b) {
+  /* dearest first: wsrc is cheapest first */
+  int k = b->s->nw - 1 - b->next_wild;
+  b->next_wild++;
+  return b->s->wsrc[k];
+}
+
+static void emit_set(builder *b, uint16_t used, int wilds) {
+  tt_arrangement *a = b->out;
+  int start = b->pos;
+  for (int i = 0; i < b->s->m; i++)
+    if (used & (1u << i)) a->order[b->pos++] = b->s->src[i];
+  for (int k = 0; k < wilds; k++) a->order[b->pos++] = (uint8_t)take_wild(b);
+  a->meld_type[a->num_melds] = TT_MELD_SET;
+  a->meld_len[a->num_melds] = (uint8_t)(b->pos - start);
+  a->num_melds++;
+}
+
+/* A run of the naturals `used` (one suit, distinct positions) lengthened to
+ * len cards, the ace at 14 when ace_high. Wilds fill the gaps, then extend
+ * upward while the top allows, then downward. */
+static void emit_run(builder *b, uint16_t used, int len, int ace_high) {
+  const solver *s = b->s;
+  tt_arrangement *a = b->out;
+  int at[15]; /* natural index at each position 1..14, or -1 */
+  for (int p = 0; p < 15; p++) at[p] = -1;
+  int lo = 15, hi = 0, has_low_ace = 0;
+  for (int i = 0; i < s->m; i++) {
+    if (!(used & (1u << i))) continue;
+    int p = s->rank[i];
+    if (p == 1 && ace_high) p = 14;
+    if (p == 1) has_low_ace = 1;
+    at[p] = i;
+    if (p < lo) lo = p;
+    if (p > hi) hi = p;
+  }
+  int top = (s->ace_either && !has_low_ace) ? 14 : 13;
+  int bottom = ace_high ? 2 : 1;
+  while (hi - lo + 1 < len && hi < top) hi++;
+  while (hi - lo + 1 < len && lo > bottom) lo--;
+  int start = b->pos;
+  for (int p = lo; p <= hi; p++) a->order[b->pos++] = at[p] >= 0 ? s->src[at[p]] : (uint8_t)take_wild(b);
+  a->meld_type[a->num_melds] = TT_MELD_RUN;
+  a->meld_len[a->num_melds] = (uint8_t)(b->pos - start);
+  a->num_melds++;
+}
+
+int tt_min_deadwood(const uint8_t *rank, const uint8_t *suit, int n, int wild_rank, const tt_meld_options *o,
+                     tt_arrangement *out, th_error *e) {
+  if (!out) return th_set_error(e, TH_ERR_ARG, "tt_min_deadwood: out must not be NULL"), TH_ERR_ARG;
+  if (n < 0 || n > TT_MAX_HAND)
+    return th_set_error(e, TH_ERR_ARG, "tt_min_deadwood: n must be between 0 and %d, not %d", TT_MAX_HAND, n),
+           TH_ERR_ARG;
+  if (n > 0 && (!rank || !suit))
+    return th_set_error(e, TH_ERR_ARG, "tt_min_deadwood: rank and suit must not be NULL"), TH_ERR_ARG;
+  if (wild_rank < 1 || wild_rank > 13)
+    return th_set_error(e, TH_ERR_ARG, "tt_min_deadwood: wild_rank must be between 1 (A) and 13 (K), not %d",
+                        wild_rank),
+           TH_ERR_ARG;
+  if (!o) o = &default_options;
+  if (o->ace_either > 1 || o->all_wild_melds > 1 || o->wild_penalty_20 > 1)
+    return th_set_error(e, TH_ERR_ARG,
+                        "tt_min_deadwood: options ace_either, all_wild_melds and wild_penalty_20 must be 0 or 1"),
+           TH_ERR_ARG;
+  for (int i = 0; i < n; i++) {
+    if (rank[i] > 13)
+      return th_set_error(e, TH_ERR_ARG, "tt_min_deadwood: card %d has rank %d, not 0 (joker) or 1..13", i,
+                          rank[i]),
+             TH_ERR_ARG;
+    if (rank[i] != 0 && suit[i] > 3)
+      return th_set_error(e, TH_ERR_ARG, "tt_min_deadwood: card %d has suit %d, not 0..3 (c d h s)", i, suit[i]),
+             TH_ERR_ARG;
+  }
+
+  solver s;
+  s.m = 0;
+  s.nw = 0;
+  s.all_wild = o->all_wild_melds;
+  s.ace_either = o->ace_either;
+  s.memo_ready = 0; /* the memo is cleared on first use */
+  memset(s.kind, 0, sizeof s.kind);
+  /* Sort by packed keys (all distinct: they end in the input index), each
+   * key going to the place given by how many keys are smaller: naturals by
+   * (rank, suit, input index), wilds by (value, input index), cheapest first. */
+  uint16_t nin[TT_MAX_HAND], win[TT_MAX_HAND], nkey[TT_MAX_HAND], wkey[TT_MAX_HAND];
+  for (int i = 0; i < n; i++) {
+    int rk = rank[i];
+    if (rk == 0 || rk == wild_rank)
+      win[s.nw++] = (uint16_t)((tt_card_value(rk, wild_rank, o) << 4) | i);
+    else
+      nin[s.m++] = (uint16_t)((((rk << 2) | suit[i]) << 4) | i);
+  }
+  for (int i = 0; i < s.m; i++) {
+    int p = 0;
+    for (int j = 0; j < s.m; j++) p += nin[j] < nin[i];
+    nkey[p] = nin[i];
+  }
+  for (int i = 0; i < s.nw; i++) {
+    int p = 0;
+    for (int j = 0; j < s.nw; j++) p += win[j] < win[i];
+    wkey[p] = win[i];
+  }
+  for (int j = 0; j < s.m; j++) {
+    int i = nkey[j] & 15;
+    s.rank[j] = rank[i];
+    s.suit[j] = suit[i];
+    s.src[j] = (uint8_t)i;
+    s.val[j] = (int16_t)tt_card_value(rank[i], wild_rank, o);
+  }
+  s.left_cost[0] = 0;
+  for (int k = 0; k < s.nw; k++) {
+    s.wsrc[k] = (uint8_t)(wkey[k] & 15);
+    s.left_cost[k + 1] = (int16_t)(s.left_cost[k] + (wkey[k] >> 4));
+  }
+  for (int i = 0; i < s.m; i++) s.kind[s.rank[i]][s.suit[i]] |= (uint16_t)(1u << i);
+
+  uint16_t full = (uint16_t)((1u << s.m) - 1u);
+  int best = solve(&s, full, s.nw, 0);
+
+  /* Rebuild one optimal arrangement by replaying the choices. */
+  memset(out, 0, sizeof *out);
+  out->deadwood = best;
+  builder b = {out, 0, 0, &s};
+  uint16_t mask = full, dead = 0;
+  int w = s.nw, cap = 0, target = best;
+  int run_len[TT_MAX_HAND], nruns = 0;
+  uint16_t run_used[TT_MAX_HAND];
+  uint8_t run_high[TT_MAX_HAND];
+  uint16_t set_used[TT_MAX_HAND];
+  int set_need[TT_MAX_HAND], nsets = 0;
+  for (int step = 0; step < TT_MAX_HAND && mask; step++) {
+    choice ch;
+    int lowest = lowbit_index(mask);
+    if (forced_dead(&s, mask, lowest, w)) { /* as solve() strips it */
+      dead |= (uint16_t)(1u << lowest);
+      target -= s.val[lowest];
+      mask = (uint16_t)(mask & (mask - 1u));
+      continue;
+    }
+    int ok = explore(&s, mask, w, cap, target, &ch);
+    if (ok < 0) /* cannot happen: target is the minimum of these branches */
+      return th_set_error(e, TH_ERR_ARG, "tt_min_deadwood: internal error rebuilding the arrangement"), TH_ERR_ARG;
+    int i = lowbit_index(ch.used);
+    if (ch.type == CH_DEAD) {
+      dead |= ch.used;
+      target -= s.val[i];
+    } else if (ch.type == CH_SET) {
+      set_used[nsets] = ch.used;
+      set_need[nsets] = ch.need;
+      nsets++;
+    } else {
+      run_used[nruns] = ch.used;
+      run_len[nruns] = ch.len;
+      run_high[nruns] = (uint8_t)ch.ace_high;
+      nruns++;
+    }
+    int w2 = w - ch.need;
+    int cap2 = ch.type == CH_SET ? w2 : cap + (ch.type == CH_RUN ? RUN_POSITIONS - ch.len : 0);
+    cap = norm_cap(&s, cap2, w2);
+    w = w2;
+    mask = (uint16_t)(mask & ~ch.used);
+  }
+  /* w wilds are left for absorbing, as terminal_cost counts them. */
+  int extra_set = 0, all_wild_meld = 0, leftover = w;
+  int run_extra[TT_MAX_HAND] = {0};
+  if (w > 0) {
+    if (nsets > 0) {
+      extra_set = w;
+      leftover = 0;
+    } else if (s.all_wild && w >= 3) {
+      all_wild_meld = w;
+      leftover = 0;
+    } else {
+      for (int k = 0; k < nruns && leftover > 0; k++) {
+        int room = RUN_POSITIONS - run_len[k];
+        int t = room < leftover ? room : leftover;
+        run_extra[k] = t;
+        leftover -= t;
+      }
+    }
+  }
+  for (int k = 0; k < nsets; k++) emit_set(&b, set_used[k], set_need[k] + (k == 0 ? extra_set : 0));
+  for (int k = 0; k < nruns; k++) emit_run(&b, run_used[k], run_len[k] + run_extra[k], run_high[k]);
+  if (all_wild_meld) emit_set(&b, 0, all_wild_meld);
+  out->num_deadwood = 0;
+  /* deadwood: the natural ones by input index, then the cheapest wilds */
+  uint8_t is_dead[TT_MAX_HAND] = {0};
+  for (int j = 0; j < s.m; j++)
+    if (dead & (1u << j)) is_dead[s.src[j]] = 1;
+  for (int i = 0; i < n; i++)
+    if (is_dead[i]) {
+      out->order[b.pos++] = (uint8_t)i;
+      out->num_deadwood++;
+    }
+  for (int k = 0; k < leftover; k++) {
+    out->order[b.pos++] = s.wsrc[k]; /* the cheapest ones, never handed out */
+    out->num_deadwood++;
+  }
+  if (e) e->code = TH_OK;
+  return TH_OK;
+}
