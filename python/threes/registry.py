@@ -1,0 +1,89 @@
+"""The registry of games: the one place where generic code (bots, tournaments,
+the command line, pictures, the adapters) finds a game.
+
+Every game is a package (``threes.shithead``, ``threes.three_thirteen``) that
+offers the same contract: ``Game(num_players, ...)`` with
+``new_initial_state(seed)``; a ``State`` with the OpenSpiel-style methods
+(``current_player``, ``legal_actions``, ``apply_action``, ``clone``,
+``returns``, ``observation_tensor``, ``information_state_string``,
+``resample_from_infostate``, ``to_dict``/``from_dict`` ...); ``POLICIES`` and
+``rollouts``. Generic code asks the registry, never which game it holds:
+
+>>> from threes import registry
+>>> registry.names()
+('shithead', 'three_thirteen')
+>>> registry.get("three-thirteen").title
+'Three Thirteen'
+>>> state = registry.get("shithead").load().Game(4).new_initial_state(seed=1)
+>>> registry.game_of(state).name
+'shithead'
+
+A new game registers itself with :func:`register` (its package, a title and
+the names it answers to); nothing else in the library changes.
+"""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any, Dict, Tuple
+
+__all__ = ["GameInfo", "register", "get", "names", "game_of"]
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """One registered game."""
+
+    name: str  #: the registry name, also the package name under threes
+    title: str  #: for people: "Shithead", "Three Thirteen"
+    module: str  #: the package that implements the contract
+    aliases: Tuple[str, ...] = field(default=())  #: other names it answers to (CLI spellings)
+
+    def load(self) -> ModuleType:
+        """The game's package (imported on first use)."""
+        return importlib.import_module(self.module)
+
+
+_GAMES: Dict[str, GameInfo] = {}
+_NAMES: Dict[str, str] = {}
+
+
+def register(info: GameInfo) -> GameInfo:
+    """Adds a game; its name and aliases must be new."""
+    for n in (info.name,) + tuple(info.aliases):
+        key = n.lower()
+        if key in _NAMES and _NAMES[key] != info.name:
+            raise ValueError(f"the game name {n!r} is already taken by {_NAMES[key]!r}")
+    _GAMES[info.name] = info
+    for n in (info.name,) + tuple(info.aliases):
+        _NAMES[n.lower()] = info.name
+    return info
+
+
+def names() -> Tuple[str, ...]:
+    """The registered games' names, in registration order."""
+    return tuple(_GAMES)
+
+
+def get(name: str) -> GameInfo:
+    """The game registered under `name` or one of its aliases (case-insensitive)."""
+    if not isinstance(name, str):
+        raise TypeError(f"a game name is a string, not {type(name).__name__}")
+    key = _NAMES.get(name.strip().lower())
+    if key is None:
+        raise ValueError(f"unknown game {name!r}: the games are {', '.join(names())}")
+    return _GAMES[key]
+
+
+def game_of(obj: Any) -> GameInfo:
+    """The game a Game, State (or any object of a game's package) belongs to."""
+    mod = type(obj).__module__
+    for info in _GAMES.values():
+        if mod == info.module or mod.startswith(info.module + "."):
+            return info
+    raise TypeError(f"{type(obj).__name__} does not belong to a registered game")
+
+
+register(GameInfo("shithead", "Shithead", "threes.shithead", aliases=("threes",)))
+register(GameInfo("three_thirteen", "Three Thirteen", "threes.three_thirteen", aliases=("three-thirteen", "3-13")))
