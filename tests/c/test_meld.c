@@ -1,9 +1,10 @@
 /* test_meld.c - checks tt_min_deadwood (meld.h) against an exhaustive search.
  *
- * Build and run (from anywhere):
- *   gcc -O2 -Wall -Wextra -std=c11 -fsanitize=address,undefined -I/work/main/src/threes_core \
- *       -o /tmp/test_meld /work/main/tests/c/test_meld.c /work/main/src/threes_core/meld.c \
- *       /work/main/src/threes_core/rules.c -lm && /tmp/test_meld
+ * Build and run (from the repository root; CMake builds it as threes_meld_test
+ * with -DTHREES_BUILD_C_TESTS=ON, and tests/c/run_sanitizers.sh runs it):
+ *   gcc -O2 -Wall -Wextra -std=c11 -fsanitize=address,undefined -Isrc/threes_core \
+ *       -o test_meld tests/c/test_meld.c src/threes_core/three_thirteen/meld.c \
+ *       src/threes_core/common/error.c -lm && ./test_meld
  * Options: --hands N (random hands of 3..12 cards, default 20000, each solved
  * under all 8 option combinations), --big N (random hands of 13..14 cards,
  * default 300), --timing N (14-card hands timed, default 200000), --seed S.

@@ -34,6 +34,6 @@ def raised_inside(exc, package_dir):
     threes package) or in its extension module."""
     for frame in traceback.extract_tb(exc.__traceback__):
         path = os.path.abspath(frame.filename)
-        if path.startswith(package_dir + os.sep) or "threes/_core" in frame.filename.replace(os.sep, "/"):
+        if path.startswith(package_dir + os.sep) or "/_core." in frame.filename.replace(os.sep, "/"):
             return True
     return False

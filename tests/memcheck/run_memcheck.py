@@ -18,7 +18,7 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-OURS = re.compile(r"_core\.cpython|threes_core/|threes/_core\.c|_core\.pyx|\bth_[a-z0-9_]+|__pyx_")
+OURS = re.compile(r"_core\.cpython|threes_core/|/_core\.c|_core\.pyx|\b(?:th|sh|tt)_[a-z0-9_]+|__pyx_")
 
 
 def run(games):
