@@ -15,6 +15,7 @@ from typing import Callable, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
+from threes.places import place_value
 from threes.shithead import _core
 from threes.shithead.game import Game, State, _seed64
 
@@ -112,7 +113,7 @@ class RolloutResult:
         n = self.num_players
         place = np.where(self.places >= 0, self.places.astype(np.float64),
                          np.broadcast_to(self._open_place_mean()[:, None], self.places.shape))
-        return (n - 1 - 2 * place) / (n - 1)
+        return place_value(place, n)
 
     @property
     def mean_moves(self) -> float:

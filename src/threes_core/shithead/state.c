@@ -2,6 +2,8 @@
  * The rules implemented are RULES.md; section numbers below refer to it. */
 #include "shithead/state.h"
 
+#include "common/returns.h"
+
 #include <string.h>
 
 #include "shithead/rank_rows.h"
@@ -766,15 +768,12 @@ void sh_returns(const sh_state *s, double *out) {
   int n = s->num_players;
   for (int i = 0; i < n; i++) out[i] = 0.0;
   if (s->phase != SH_PHASE_OVER) return;
-  double denom = (double)(n - 1);
-  for (int k = 0; k < s->num_out; k++) out[s->finish[k]] = (double)(n - 1 - 2 * k) / denom;
-  if (s->num_out < n) { /* truncated: the players still in share the open places */
-    double sum = 0.0;
-    for (int k = s->num_out; k < n; k++) sum += (double)(n - 1 - 2 * k) / denom;
-    double mean = sum / (double)(n - s->num_out);
-    for (int q = 0; q < n; q++)
-      if (!((s->out_mask >> q) & 1)) out[q] = mean;
-  }
+  /* Finishing position as the key; the players still in at truncation share
+   * the open places (RULES.md section 7). */
+  int32_t key[SH_MAX_PLAYERS];
+  for (int q = 0; q < n; q++) key[q] = s->num_out;
+  for (int k = 0; k < s->num_out; k++) key[s->finish[k]] = k;
+  th_returns_from_keys(key, n, out);
 }
 
 void sh_known_rank_counts(const sh_state *s, int seat, uint8_t *out) {
