@@ -185,9 +185,7 @@ class Game:
             dealer = num_players - 1
         if isinstance(dealer, bool) or not isinstance(dealer, int):
             raise TypeError(f"dealer must be an int seat, not {type(dealer).__name__}")
-        if not 0 <= dealer < num_players:
-            raise ValueError(f"dealer must be a seat in 0..{num_players - 1}, not {dealer}")
-        self._dealer = dealer
+        self._dealer = _check_dealer(dealer, num_players)
         self._raw = self._rules._raw()
 
     @property
@@ -260,6 +258,14 @@ def _seed64(seed: Optional[int]) -> int:
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
         raise TypeError(f"seed must be an int or None, not {type(seed).__name__}")
     return int(seed) & 0xFFFFFFFFFFFFFFFF
+
+
+def _check_dealer(dealer: int, num_players: int) -> int:
+    """The dealer seat, checked (the one check of Game() and from_dict; the C
+    entry points check it again for their own callers)."""
+    if not 0 <= dealer < num_players:
+        raise ValueError(f"dealer must be a seat in 0..{num_players - 1}, not {dealer}")
+    return dealer
 
 
 def _check_int(x: Any, what: str) -> int:
@@ -576,8 +582,7 @@ def _state_from_dict(cls, d: Dict[str, Any]) -> State:
     max_moves = _int_field(d, "max_moves", DEFAULT_MAX_MOVES)
     if not 1 <= max_moves <= _core.MAX_MAX_MOVES:
         raise ValueError(f"max_moves must be between 1 and {_core.MAX_MAX_MOVES}, not {max_moves}")
-    if not 0 <= dealer < n:
-        raise ValueError(f"dealer must be a seat in 0..{n - 1}, not {dealer}")
+    _check_dealer(dealer, n)
     phase = d["phase"]
     if phase not in ("swap", "play", "over"):
         raise ValueError(f"phase must be 'swap', 'play' or 'over', not {phase!r}")

@@ -49,22 +49,8 @@ static int scan_pile(const sh_state *s, uint8_t *eff_top, uint8_t *run_rank, uin
 
 int sh_setup_begin(sh_state *s, const sh_rules *r, int num_players, int dealer, uint32_t max_moves,
                    th_error *e) {
-  if (num_players == 0) {
-    th_set_error(e, TH_ERR_PLAYERS, "num_players must be between %d and %d, not 0", SH_MIN_PLAYERS, SH_MAX_PLAYERS);
-    return TH_ERR_PLAYERS;
-  }
-  int rc = sh_rules_validate(r, num_players, e);
+  int rc = sh_check_game_args(r, num_players, &dealer, &max_moves, e);
   if (rc) return rc;
-  if (dealer < 0) dealer = num_players - 1;
-  if (dealer >= num_players) {
-    th_set_error(e, TH_ERR_SETUP, "dealer must be a seat in 0..%d, not %d", num_players - 1, dealer);
-    return TH_ERR_SETUP;
-  }
-  if (max_moves == 0) max_moves = SH_DEFAULT_MAX_MOVES;
-  if (max_moves > SH_MAX_MAX_MOVES) {
-    th_set_error(e, TH_ERR_SETUP, "max_moves must be at most %u", SH_MAX_MAX_MOVES);
-    return TH_ERR_SETUP;
-  }
   memset(s, 0, sizeof *s);
   s->rules = *r;
   s->num_players = (uint8_t)num_players;

@@ -75,7 +75,7 @@ static void clear_state(sh_state *s, const sh_rules *r, int num_players, int dea
   sh_state_init_seats(s);
 }
 
-static int check_game_args(const sh_rules *r, int num_players, int *dealer, uint32_t *max_moves, th_error *e) {
+int sh_check_game_args(const sh_rules *r, int num_players, int *dealer, uint32_t *max_moves, th_error *e) {
   if (num_players == 0) {
     th_set_error(e, TH_ERR_PLAYERS, "num_players must be between %d and %d, not 0", SH_MIN_PLAYERS, SH_MAX_PLAYERS);
     return TH_ERR_PLAYERS;
@@ -109,7 +109,7 @@ static inline void put_face_up(sh_state *s, int seat, int id) {
 
 int sh_state_deal(sh_state *s, const sh_rules *r, int num_players, int dealer, uint32_t max_moves,
                   uint64_t seed, th_error *e) {
-  int rc = check_game_args(r, num_players, &dealer, &max_moves, e);
+  int rc = sh_check_game_args(r, num_players, &dealer, &max_moves, e);
   if (rc) return rc;
   clear_state(s, r, num_players, dealer, max_moves);
 

@@ -74,6 +74,12 @@ typedef struct sh_state {
 int sh_state_deal(sh_state *s, const sh_rules *r, int num_players, int dealer, uint32_t max_moves,
                   uint64_t seed, th_error *e);
 
+/* Checks the arguments of a new game or position once, for every entry point:
+ * the rules for num_players, the dealer (< 0 means seat num_players-1, D-13,
+ * and is replaced by it) and the move cap (0 means SH_DEFAULT_MAX_MOVES, and
+ * is replaced by it). Returns 0 or an error code with e set. */
+int sh_check_game_args(const sh_rules *r, int num_players, int *dealer, uint32_t *max_moves, th_error *e);
+
 static inline int sh_state_current_player(const sh_state *s) {
   return s->phase == SH_PHASE_OVER ? TH_TERMINAL_PLAYER : s->current;
 }
