@@ -1,0 +1,134 @@
+"""The layout promises of the README's "Layout" section: one folder per game in
+C, Python and the tests; includes by path; ``import threes`` loads no user
+interface or adapter; no import cycles between the package's modules; the
+specifications and the licence ship with the repository; no machine paths."""
+import ast
+import pathlib
+import re
+import subprocess
+import sys
+
+import pytest
+
+import threes
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+PKG = pathlib.Path(threes.__file__).resolve().parent
+SRC = ROOT / "src" / "threes_core"
+
+
+def test_c_core_has_common_and_one_folder_per_game():
+    folders = sorted(p.name for p in SRC.iterdir() if p.is_dir())
+    assert folders == ["common", "shithead", "three_thirteen"]
+    assert not list(SRC.glob("*.[ch]")), "every C file lives in common/ or a game's folder"
+
+
+@pytest.mark.parametrize("path", sorted(p.relative_to(ROOT).as_posix() for p in SRC.rglob("*.[ch]")))
+def test_c_includes_name_their_folder_and_common_includes_no_game(path):
+    text = (ROOT / path).read_text()
+    for inc in re.findall(r'#include "([^"]+)"', text):
+        assert "/" in inc, f"{path}: #include \"{inc}\" must name its folder"
+        assert inc.split("/")[0] in ("common", "shithead", "three_thirteen"), inc
+        if path.startswith("src/threes_core/common/"):
+            assert inc.startswith("common/"), f"{path}: common/ must not depend on a game ({inc})"
+        if path.startswith("src/threes_core/three_thirteen/"):
+            assert not inc.startswith("shithead/"), f"{path}: one game must not include the other ({inc})"
+        if path.startswith("src/threes_core/shithead/"):
+            assert not inc.startswith("three_thirteen/"), f"{path}: one game must not include the other ({inc})"
+
+
+def test_import_threes_loads_no_user_interface_or_adapter():
+    code = "import sys, threes; print(' '.join(sorted(m for m in sys.modules if m.startswith('threes'))))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)
+    loaded = out.stdout.split()
+    assert "threes.shithead._core" in loaded
+    heavy = [m for m in loaded if m.startswith(("threes.ui", "threes.adapters", "threes.svg", "threes.openspiel",
+                                                "threes.pettingzoo", "threes.gym", "threes.three_thirteen"))]
+    assert heavy == []
+    for dep in ("rich", "matplotlib", "pyspiel", "gymnasium", "pettingzoo"):
+        code = f"import sys, threes; print({dep!r} in sys.modules)"
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)
+        assert out.stdout.strip() == "False", f"import threes imported {dep}"
+
+
+def _module_name(path: pathlib.Path) -> str:
+    parts = list(path.relative_to(PKG.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _top_level_imports(path: pathlib.Path):
+    """threes modules a module imports when it is loaded (not inside functions)."""
+    name = _module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    tree = ast.parse(path.read_text())
+    out = set()
+    for node in tree.body:
+        nodes = [node]
+        if isinstance(node, (ast.If, ast.Try)):
+            nodes = list(ast.walk(node))
+        for n in nodes:
+            if isinstance(n, ast.Import):
+                out.update(a.name for a in n.names if a.name.startswith("threes"))
+            elif isinstance(n, ast.ImportFrom):
+                if n.level:
+                    base = package.split(".")
+                    base = base[: len(base) - (n.level - 1)]
+                    mod = ".".join(base + ([n.module] if n.module else []))
+                else:
+                    mod = n.module or ""
+                if mod.startswith("threes"):
+                    out.add(mod)
+                    out.update(f"{mod}.{a.name}" for a in n.names)
+    return out
+
+
+def test_no_import_cycles_between_modules():
+    modules = {_module_name(p): p for p in PKG.rglob("*.py")}
+    graph = {m: {d for d in _top_level_imports(p) if d in modules and d != m} for m, p in modules.items()}
+    # a package's __init__ importing its own submodules is not a cycle through them
+    for m in graph:
+        graph[m] = {d for d in graph[m] if not m.startswith(d + ".")}
+    state = {}
+
+    def visit(m, stack):
+        state[m] = 1
+        for d in sorted(graph[m]):
+            if state.get(d) == 1:
+                raise AssertionError("import cycle: " + " -> ".join(stack + [m, d]))
+            if d not in state:
+                visit(d, stack + [m])
+        state[m] = 2
+
+    for m in sorted(graph):
+        if m not in state:
+            visit(m, [])
+
+
+@pytest.mark.parametrize("name", ["threes.svg", "threes.openspiel", "threes.pettingzoo", "threes.gym",
+                                  "threes.three_thirteen", "threes.shithead", "threes.registry", "threes.ui.cli"])
+def test_public_modules_import_on_their_own(name):
+    subprocess.run([sys.executable, "-c", f"import {name}"], check=True, timeout=120, capture_output=True)
+
+
+def test_specifications_and_licence_are_in_the_repository():
+    for path in ("docs/shithead/RULES.md", "docs/three_thirteen/RULES.md", "LICENSE"):
+        assert (ROOT / path).is_file(), path
+    assert "MIT License" in (ROOT / "LICENSE").read_text()
+    assert "# Rules of the Shithead family" in (ROOT / "docs/shithead/RULES.md").read_text()
+    assert "## What each player knows" in (ROOT / "docs/three_thirteen/RULES.md").read_text()
+
+
+def test_no_absolute_machine_paths_in_the_repository():
+    files = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+    pattern = re.compile(r"(^|[^A-Za-z0-9_.])/(work|farm|root|home|tmp)/[A-Za-z]")
+    bad = []
+    for f in files:
+        p = ROOT / f
+        if p.suffix in (".png", ".svg") or not p.is_file():
+            continue
+        for i, line in enumerate(p.read_text(errors="replace").splitlines(), 1):
+            if pattern.search(line):
+                bad.append(f"{f}:{i}: {line.strip()[:80]}")
+    assert bad == []
