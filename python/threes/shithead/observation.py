@@ -9,14 +9,16 @@ whose turn it is. Seats are relative to the observer: relative seat ``j`` is
 seat ``(p + j) % N``, so the observer is always 0 and 1 plays after it.
 
 The observation tensor (``state.observation_tensor(p)``) is computed in C;
-its layout is documented in ``src/threes_core/observation.h`` and in the
+its layout is documented in ``src/threes_core/shithead/observation.h`` and in the
 README, and ``observation_tensor_layout(num_players)`` gives its blocks.
 """
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple
 
-from threes.shithead import _core
+import numpy as np
+
 from threes.cards import Card, RANKS
+from threes.shithead import _core
 
 # The blocks of the tensor in order, (name, size for n players), as in observation.h.
 _BLOCKS = (
@@ -82,8 +84,9 @@ def _cards(cards) -> str:
 def observe(state, player: int) -> Observation:
     """The observation of ``player`` in ``state`` (see the module docstring)."""
     n = state.num_players()
-    if isinstance(player, bool) or not isinstance(player, int):
+    if isinstance(player, (bool, np.bool_)) or not isinstance(player, (int, np.integer)):
         raise TypeError(f"player must be an int seat, not {type(player).__name__}")
+    player = int(player)
     if not 0 <= player < n:
         raise ValueError(f"player must be a seat in 0..{n - 1}, not {player}")
     seats = [(player + j) % n for j in range(n)]
