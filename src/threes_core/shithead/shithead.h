@@ -20,6 +20,8 @@
  *              building a position, the invariant check
  *   rollout.h  policies (random, greedy, heuristic) and rollouts, batched
  *              over native threads
+ *   game.h     sh_game: Shithead behind the generic th_game interface, for
+ *              the generic search common/ismcts.h (th_ismcts_search)
  *
  * SAFETY. Every entry point that takes outside data (rules, player counts,
  * action ids, positions) checks it and reports through th_error; sh_apply_legal
@@ -37,6 +39,7 @@
 #include "shithead/rollout.h"
 #include "shithead/determinize.h"
 #include "shithead/observation.h"
-#include "shithead/ismcts.h"
+#include "shithead/game.h"
+#include "common/ismcts.h"
 
 #endif
