@@ -70,7 +70,8 @@ def _worker() -> None:
         positions = _positions(req["game"], req["chunk"], req["positions"])
         secs, iters, answers = 0.0, 0, []
         for seed, s in positions:
-            bot = ISMCTSBot(req["iterations"], seed=seed)
+            bot = ISMCTSBot(req["iterations"], seed=seed, **({"rollout_policy": req["policy"]}
+                                                              if req["game"] == "shithead" else {}))
             t0 = time.perf_counter()
             res = bot.search(s)
             secs += time.perf_counter() - t0
@@ -113,6 +114,7 @@ def main() -> int:
     ap.add_argument("--sh-chunks", type=int, default=8)
     ap.add_argument("--sh-positions", type=int, default=40, help="Shithead positions per chunk")
     ap.add_argument("--sh-iterations", type=int, default=1000)
+    ap.add_argument("--sh-policy", default="random", help="Shithead rollout policy: random, greedy or heuristic")
     ap.add_argument("--tt-chunks", type=int, default=4)
     ap.add_argument("--tt-positions", type=int, default=15, help="Three Thirteen positions per chunk")
     ap.add_argument("--tt-iterations", type=int, default=200)
@@ -124,13 +126,16 @@ def main() -> int:
         for game, chunks, positions, iterations in (
                 ("shithead", args.sh_chunks, args.sh_positions, args.sh_iterations),
                 ("three_thirteen", args.tt_chunks, args.tt_positions, args.tt_iterations)):
+            if chunks < 1:
+                continue
             tot = {"old": [0.0, 0], "new": [0.0, 0]}
             mismatches = compared = 0
             for c in range(chunks):
                 order = ("old", "new") if c % 2 == 0 else ("new", "old")
                 res = {}
                 for name in order:
-                    res[name] = workers[name].run(game=game, chunk=c, positions=positions, iterations=iterations)
+                    res[name] = workers[name].run(game=game, chunk=c, positions=positions, iterations=iterations,
+                                                  policy=args.sh_policy)
                     tot[name][0] += res[name]["seconds"]
                     tot[name][1] += res[name]["iterations"]
                 if game == "shithead":
@@ -138,7 +143,8 @@ def main() -> int:
                         compared += 1
                         mismatches += a != b
             rate = {k: v[1] / v[0] for k, v in tot.items()}
-            print(f"{game}: {chunks} chunks x {positions} positions, ISMCTSBot({iterations})")
+            extra = f", rollout_policy={args.sh_policy!r}" if game == "shithead" else ""
+            print(f"{game}: {chunks} chunks x {positions} positions, ISMCTSBot({iterations}{extra})")
             for k in ("old", "new"):
                 print(f"  {k}: {tot[k][1]} iterations in {tot[k][0]:.2f} s = {rate[k]:,.0f} iterations/s")
             print(f"  new / old: {rate['new'] / rate['old']:.3f}")
