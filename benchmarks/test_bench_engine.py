@@ -198,11 +198,11 @@ def test_three_thirteen_solver(benchmark, figures):
     """The exact minimum-deadwood solver on random 14-card hands with 0 to 8
     wild cards (two decks with jokers), in C; the same loop without the
     solver (making the hands) is measured in the same run and subtracted."""
-    from threes.shithead import _core
+    from threes.three_thirteen import _core
 
     hands = 200_000
-    t_make = min(_timed(lambda: _core.tt_bench_solver(1, hands, False)) for _ in range(3))
-    benchmark.pedantic(_core.tt_bench_solver, args=(1, hands, True), rounds=3, iterations=1)
+    t_make = min(_timed(lambda: _core.bench_solver(1, hands, False)) for _ in range(3))
+    benchmark.pedantic(_core.bench_solver, args=(1, hands, True), rounds=3, iterations=1)
     us = (benchmark.stats.stats.min - t_make) * 1e6 / hands
     figures["Three Thirteen solver, 14-card hands, 0-8 wilds: us/hand"] = (us, "us")
 
