@@ -157,6 +157,35 @@ def test_ismcts_iterations(benchmark, figures, where):
     figures[f"ISMCTS 4p threes, {where}, 1 core: iterations/s"] = (20000 / benchmark.stats.stats.mean, "it/s")
 
 
+def _tt_state_in_round(round_, seed=11):
+    """A 3-player Three Thirteen position a few greedy moves into round ``round_``."""
+    from threes import three_thirteen as tt
+
+    s = tt.Game(3).new_initial_state(seed)
+    rng = random.Random(seed)
+    while s.round() < round_ and not s.is_terminal():
+        s.apply_action(s._policy_action(1, rng.getrandbits(64)))
+    for _ in range(4):
+        s.apply_action(s._policy_action(1, rng.getrandbits(64)))
+    assert not s.is_terminal() and s.round() == round_ and len(s.legal_actions()) > 1
+    return s
+
+
+@pytest.mark.parametrize("round_", [1, 6, 11])
+def test_three_thirteen_ismcts_iterations(benchmark, figures, round_):
+    """Three Thirteen ISMCTS iterations per second on one core, 3 players:
+    each iteration resamples the hidden cards, walks the tree and plays a C
+    greedy rollout to the end of the round (common/ismcts.h, tt_game)."""
+    from threes.bots import ISMCTSBot
+
+    s = _tt_state_in_round(round_)
+    iterations = 2000 if round_ == 1 else 500
+    bot = ISMCTSBot(iterations=iterations, seed=1)
+    benchmark.pedantic(bot.search, args=(s,), rounds=3, iterations=1)
+    figures[f"ISMCTS 3p Three Thirteen, round {round_}, 1 core: iterations/s"] = (
+        iterations / benchmark.stats.stats.mean, "it/s")
+
+
 def test_resample_from_infostate(benchmark, figures):
     """Determinization from Python: clone + resample of every hidden card (C)."""
     s = _state_after(100)
@@ -169,11 +198,11 @@ def test_three_thirteen_solver(benchmark, figures):
     """The exact minimum-deadwood solver on random 14-card hands with 0 to 8
     wild cards (two decks with jokers), in C; the same loop without the
     solver (making the hands) is measured in the same run and subtracted."""
-    from threes.shithead import _core
+    from threes.three_thirteen import _core
 
     hands = 200_000
-    t_make = min(_timed(lambda: _core.tt_bench_solver(1, hands, False)) for _ in range(3))
-    benchmark.pedantic(_core.tt_bench_solver, args=(1, hands, True), rounds=3, iterations=1)
+    t_make = min(_timed(lambda: _core.bench_solver(1, hands, False)) for _ in range(3))
+    benchmark.pedantic(_core.bench_solver, args=(1, hands, True), rounds=3, iterations=1)
     us = (benchmark.stats.stats.min - t_make) * 1e6 / hands
     figures["Three Thirteen solver, 14-card hands, 0-8 wilds: us/hand"] = (us, "us")
 

@@ -4,7 +4,7 @@ What is checked: every bot returns a legal action in every kind of position
 (swap, play from the hand, from the face-up cards, blind; 2 to 5 players; all
 presets); no bot depends on cards its player cannot see (the same action in
 two positions the player cannot tell apart); the ISMCTS search keeps the
-promises of src/threes_core/ismcts.h (iteration and node counts, root visits,
+promises of src/threes_core/common/ismcts.h (iteration and node counts, root visits,
 the most visited child, the node budget, the time limit, determinism) and
 finds a clearly best move; play_game hands bots only resampled views and
 plays reproducibly; tournaments rotate seats over duplicate deals, report
@@ -293,7 +293,8 @@ def test_make_bot_rejects_objects_without_step(spec):
     {"iterations": 0}, {"iterations": -1}, {"iterations": True}, {"iterations": False}, {"iterations": 1.5},
     {"iterations": "100"}, {"iterations": 2**32},
     {"time_limit": 0}, {"time_limit": 0.0}, {"time_limit": -1}, {"time_limit": -0.5}, {"time_limit": float("nan")},
-    {"exploration": -0.1}, {"exploration": -1}, {"exploration": float("nan")},
+    {"exploration": -0.1}, {"exploration": -1}, {"exploration": float("nan")}, {"exploration": float("inf")},
+    {"time_limit": float("inf")},
     {"rollout_policy": "minimax"}, {"rollout_policy": "Random"}, {"rollout_policy": ""},
     {"max_nodes": 0}, {"max_nodes": -5},
 ])

@@ -21,6 +21,7 @@ Writing a bot::
 from __future__ import annotations
 
 import abc
+import math
 import random
 from typing import List, Optional, Sequence
 
@@ -94,7 +95,10 @@ class ISMCTSBot(Bot):
     Every iteration deals the cards the player to move cannot see again at
     random, walks the shared tree by UCB over the actions legal in that deal,
     adds one node, plays the rest of the game with a C rollout policy and backs
-    up each mover's return. Returns the most visited root action.
+    up each mover's return. Returns the most visited root action. One C search
+    (common/ismcts.h) serves every game: the bot calls the state's own
+    ``_ismcts_search`` (Three Thirteen values each iteration on the root's
+    round, with greedy rollouts whatever rollout_policy).
 
     iterations: at most this many per move; time_limit: seconds per move (None:
     no limit, and the bot is then deterministic for a given seed);
@@ -108,10 +112,10 @@ class ISMCTSBot(Bot):
             raise ValueError(f"iterations must be an int >= 1, not {iterations!r}")
         if iterations > 2**32 - 1:
             raise ValueError("iterations must be below 2**32")
-        if time_limit is not None and not time_limit > 0:
-            raise ValueError(f"time_limit must be > 0 seconds or None, not {time_limit!r}")
-        if not exploration >= 0:
-            raise ValueError(f"exploration must be >= 0, not {exploration!r}")
+        if time_limit is not None and not (time_limit > 0 and math.isfinite(time_limit)):
+            raise ValueError(f"time_limit must be a finite number > 0 of seconds or None, not {time_limit!r}")
+        if not (exploration >= 0 and math.isfinite(exploration)):
+            raise ValueError(f"exploration must be a finite number >= 0, not {exploration!r}")
         if rollout_policy not in POLICIES:
             raise ValueError(f"unknown rollout policy {rollout_policy!r}: one of {', '.join(POLICIES)}")
         nodes = int(iterations) + 1 if max_nodes is None else int(max_nodes)
@@ -131,15 +135,14 @@ class ISMCTSBot(Bot):
 
     def search(self, state: State) -> dict:
         """One search from ``state``; returns the best action and the root's
-        children as (action, visits, mean return of the mover)."""
-        if not isinstance(state, _core.StateBase):  # another game (Three Thirteen): the generic search
-            best, iters, nodes, children = _generic_ismcts(state, self, self._rng.getrandbits(64))
-            children.sort(key=lambda c: -c[1])
-            self.last_search = {"action": best, "iterations": iters, "nodes": nodes, "children": children}
-            return self.last_search
-        best, iters, nodes, children = _core.ismcts_search(
-            state, self._arena, self.iterations, self.time_limit or 0.0, self.exploration,
-            POLICIES.index(self.rollout_policy), self._rng.getrandbits(64))
+        children as (action, visits, mean return of the mover). The search is
+        the state's own (``state._ismcts_search``: the C SO-ISMCTS of
+        common/ismcts.h over that game's interface)."""
+        search = getattr(state, "_ismcts_search", None)
+        if search is None:
+            raise TypeError(f"ISMCTSBot cannot search a {type(state).__name__}: it has no _ismcts_search")
+        best, iters, nodes, children = search(self._arena, self.iterations, self.time_limit or 0.0,
+                                              self.exploration, self.rollout_policy, self._rng.getrandbits(64))
         children.sort(key=lambda c: -c[1])
         self.last_search = {"action": best, "iterations": iters, "nodes": nodes, "children": children}
         return self.last_search
@@ -149,90 +152,6 @@ class ISMCTSBot(Bot):
         if len(legal) == 1:
             return legal[0]  # nothing to think about
         return self.search(state)["action"]
-
-
-class _Node:
-    __slots__ = ("mover", "visits", "avail", "reward", "children")
-
-    def __init__(self, mover: int):
-        self.mover = mover
-        self.visits = 0
-        self.avail = 0
-        self.reward = 0.0
-        self.children: dict = {}
-
-
-def _generic_ismcts(root, bot: "ISMCTSBot", seed: int):
-    """The same SO-ISMCTS as the C one (ismcts.h) over any state with the
-    package's game API (Three Thirteen): determinize with
-    resample_from_infostate, UCB over the legal children, expand one, roll
-    out in C, back up each mover's return. A Three Thirteen rollout plays to
-    the end of the current round with the greedy policy (whatever the bot's
-    rollout_policy, which is for Shithead) and
-    values it by each seat's score margin in that round (th3_round_margin),
-    since a whole game is long."""
-    import math
-    import time
-
-    from threes.three_thirteen import game as tt
-
-    if root.is_terminal():
-        raise ValueError("the game is over: there is no move to search for")
-    rng = random.Random(seed)
-    observer = root.current_player()
-    # Always greedy: random Three Thirteen players almost never go out, so a
-    # random rollout would rarely reach the end of the round.
-    ids = [tt.POLICIES.index("greedy")] * root.num_players()
-    totals = np.zeros((1, root.num_players()), dtype=np.int32)
-    ret = np.zeros((1, root.num_players()))
-    moves, trunc = np.zeros(1, dtype=np.uint32), np.zeros(1, dtype=np.uint8)
-    top = _Node(-1)
-    root_round = root.round()
-    nodes, capacity = 1, len(bot._arena) // _core.ISMCTS_NODE_BYTES
-    deadline = time.perf_counter() + bot.time_limit if bot.time_limit else None
-    it = 0
-    while it < bot.iterations:
-        if deadline is not None and it and time.perf_counter() >= deadline:
-            break
-        it += 1
-        d = root.resample_from_infostate(observer, rng.getrandbits(64))
-        node, path = top, [top]
-        while not d.is_terminal():
-            legal = d.legal_actions()
-            untried = [a for a in legal if a not in node.children]
-            if untried:
-                a = rng.choice(untried)
-                if nodes < capacity:
-                    child = node.children[a] = _Node(d.current_player())
-                    nodes += 1
-                    path.append(child)
-                d.apply_action(a)
-                break
-            best, best_v = None, -math.inf
-            for a in legal:
-                ch = node.children[a]
-                ch.avail += 1
-                v = ch.reward / ch.visits + bot.exploration * math.sqrt(math.log(ch.avail) / ch.visits)
-                if v > best_v:
-                    best, best_v = a, v
-            d.apply_action(best)
-            node = node.children[best]
-            path.append(node)
-        if d.round() != root_round or d.is_terminal():
-            # the walk itself finished the root's round: value that round, not the next one
-            r = d.returns() if d.is_truncated() else d._round_margin(root_round)
-        else:
-            tt._core.run_rollouts(d, ids, rng.getrandbits(64), 1, totals, moves, trunc, ret, -1, True)
-            r = list(ret[0])
-        for nd in path[1:]:
-            nd.visits += 1
-            nd.reward += r[nd.mover]
-    children = [(a, ch.visits, ch.reward / ch.visits if ch.visits else 0.0) for a, ch in top.children.items()]
-    if children:
-        best_action = min(children, key=lambda c: (-c[1], c[0]))[0]
-    else:
-        best_action = root.legal_actions()[0]
-    return best_action, it, nodes, children
 
 
 def make_bot(spec, seed: Optional[int] = None):

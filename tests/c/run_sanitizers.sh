@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the C engine and tests/c/test_engine.c with AddressSanitizer and
+# Builds the C engine and tests/c/test_engine.c (and test_meld.c, test_ismcts.c) with AddressSanitizer and
 # UndefinedBehaviorSanitizer in a fresh build directory and runs the test
 # program, split into two processes that run in parallel.
 #
@@ -24,7 +24,7 @@ fi
 start=$(date +%s)
 rm -rf "$BUILD_DIR"
 cmake -S . -B "$BUILD_DIR" -DTHREES_BUILD_C_TESTS=ON -DTHREES_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
-cmake --build "$BUILD_DIR" --target threes_engine_test threes_meld_test --parallel 2
+cmake --build "$BUILD_DIR" --target threes_engine_test threes_meld_test threes_ismcts_test --parallel 2
 
 exe="$BUILD_DIR/threes_engine_test"
 if [[ ! -x "$exe" ]]; then
@@ -77,6 +77,17 @@ tail -n 15 "$logs/meld.out"
 if [[ -s "$logs/meld.err" ]]; then cat "$logs/meld.err"; fi
 if [[ $meld_rc -ne 0 ]] || grep -qE "ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:" "$logs/meld.err"; then
   echo "meld solver test: FAILED" >&2
+  status=1
+fi
+
+# The generic ISMCTS on Three Thirteen (tests/c/test_ismcts.c).
+ismcts_rc=0
+"$BUILD_DIR/threes_ismcts_test" --games "${ISMCTS_GAMES:-40}" >"$logs/ismcts.out" 2>"$logs/ismcts.err" || ismcts_rc=$?
+echo "==================== ISMCTS (exit code $ismcts_rc) ===================="
+tail -n 15 "$logs/ismcts.out"
+if [[ -s "$logs/ismcts.err" ]]; then cat "$logs/ismcts.err"; fi
+if [[ $ismcts_rc -ne 0 ]] || grep -qE "ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:" "$logs/ismcts.err"; then
+  echo "ISMCTS test: FAILED" >&2
   status=1
 fi
 

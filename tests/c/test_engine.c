@@ -1436,7 +1436,7 @@ static void unit_imperfect_information(long long games) {
   static sh_state s, t;
   static uint16_t legal[SH_MAX_DISTINCT_ACTIONS];
   static float oa[512], ob[512];
-  static sh_ismcts_node arena[64];
+  static th_ismcts_node arena[64];
   th_rng g;
   th_rng_seed(&g, UINT64_C(0xDE7E));
   long long resamples = 0, searches = 0;
@@ -1489,14 +1489,14 @@ static void unit_imperfect_information(long long games) {
       resamples++;
     }
     if (s.phase != SH_PHASE_OVER && i % 4 == 0) {
-      sh_ismcts_config cfg = {(uint32_t)range(&g, 1, 40), 0.0, 0.7, (uint8_t)below(&g, SH_NUM_POLICIES), (uint64_t)i};
+      th_ismcts_config cfg = {(uint32_t)range(&g, 1, 40), 0.0, 0.7, (uint8_t)below(&g, SH_NUM_POLICIES), (uint64_t)i};
       uint32_t cap = (uint32_t)range(&g, 1, 64);
-      sh_ismcts_stats st1, st2;
+      th_ismcts_stats st1, st2;
       uint16_t acts[SH_MAX_DISTINCT_ACTIONS];
       uint32_t vis[SH_MAX_DISTINCT_ACTIONS];
       int nc = 0;
       th_error e;
-      CHECK(sh_ismcts_search(&s, &cfg, arena, cap, &st1, acts, vis, NULL, &nc, &e) == TH_OK, "%s", e.msg);
+      CHECK(th_ismcts_search(&sh_game, &s, &cfg, arena, cap, &st1, acts, vis, NULL, &nc, &e) == TH_OK, "%s", e.msg);
       CHECK(st1.iterations == cfg.iterations && st1.nodes <= cap && st1.nodes <= cfg.iterations + 1);
       CHECK(sh_is_legal(&s, st1.best_action), "ISMCTS chose %d, not legal", st1.best_action);
       uint32_t sum = 0;
@@ -1505,25 +1505,35 @@ static void unit_imperfect_information(long long games) {
         sum += vis[k];
       }
       CHECK(sum <= cfg.iterations);
-      CHECK(sh_ismcts_search(&s, &cfg, arena, cap, &st2, NULL, NULL, NULL, NULL, &e) == TH_OK);
+      CHECK(th_ismcts_search(&sh_game, &s, &cfg, arena, cap, &st2, NULL, NULL, NULL, NULL, &e) == TH_OK);
       CHECK(st2.best_action == st1.best_action && st2.nodes == st1.nodes, "ISMCTS is not deterministic");
       searches++;
     }
   }
   {
-    sh_ismcts_config bad = {0, 0.0, 0.7, 0, 1};
+    th_ismcts_config bad = {0, 0.0, 0.7, 0, 1};
     th_error e;
     sh_rules r;
     sh_rules_preset(0, &r);
     sh_state_deal(&s, &r, 4, -1, 0, 1, NULL);
-    CHECK(sh_ismcts_search(&s, &bad, arena, 64, NULL, NULL, NULL, NULL, NULL, &e) == TH_ERR_ARG);
+    CHECK(th_ismcts_search(&sh_game, &s, &bad, arena, 64, NULL, NULL, NULL, NULL, NULL, &e) == TH_ERR_ARG);
     bad.iterations = 5;
     bad.rollout_policy = SH_NUM_POLICIES;
-    CHECK(sh_ismcts_search(&s, &bad, arena, 64, NULL, NULL, NULL, NULL, NULL, &e) == TH_ERR_ARG);
+    CHECK(th_ismcts_search(&sh_game, &s, &bad, arena, 64, NULL, NULL, NULL, NULL, NULL, &e) == TH_ERR_ARG);
     bad.rollout_policy = 0;
-    CHECK(sh_ismcts_search(&s, &bad, arena, 0, NULL, NULL, NULL, NULL, NULL, &e) == TH_ERR_ARG);
+    CHECK(th_ismcts_search(&sh_game, &s, &bad, arena, 0, NULL, NULL, NULL, NULL, NULL, &e) == TH_ERR_ARG);
+    bad.exploration = INFINITY; /* non-finite settings are refused */
+    CHECK(th_ismcts_search(&sh_game, &s, &bad, arena, 64, NULL, NULL, NULL, NULL, NULL, &e) == TH_ERR_ARG);
+    bad.exploration = NAN;
+    CHECK(th_ismcts_search(&sh_game, &s, &bad, arena, 64, NULL, NULL, NULL, NULL, NULL, &e) == TH_ERR_ARG);
+    bad.exploration = 0.7;
+    bad.time_limit = INFINITY;
+    CHECK(th_ismcts_search(&sh_game, &s, &bad, arena, 64, NULL, NULL, NULL, NULL, NULL, &e) == TH_ERR_ARG);
+    bad.time_limit = NAN;
+    CHECK(th_ismcts_search(&sh_game, &s, &bad, arena, 64, NULL, NULL, NULL, NULL, NULL, &e) == TH_ERR_ARG);
+    bad.time_limit = 0.0;
     s.pile_len = 7; /* a corrupted root is rejected */
-    CHECK(sh_ismcts_search(&s, &bad, arena, 64, NULL, NULL, NULL, NULL, NULL, &e) == TH_ERR_SETUP);
+    CHECK(th_ismcts_search(&sh_game, &s, &bad, arena, 64, NULL, NULL, NULL, NULL, NULL, &e) == TH_ERR_SETUP);
   }
   unit_end("%lld resamples, %lld searches", resamples, searches);
 }

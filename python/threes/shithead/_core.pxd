@@ -1,8 +1,9 @@
 # Declarations of the Shithead C engine (src/threes_core/shithead/shithead.h) for Cython.
-from threes._common cimport th_rng, th_error
+from threes._common cimport th_rng, th_error, th_game
 from libc.stdint cimport int8_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t, int16_t, int32_t
 
 cdef extern from "shithead/shithead.h" nogil:
+    const th_game sh_game
     enum:
         SH_NUM_RANKS
         SH_NUM_KINDS
@@ -159,21 +160,6 @@ cdef extern from "shithead/shithead.h" nogil:
     int sh_obs_size(int n)
     int sh_observation_tensor(const sh_state *s, int observer, float *out, th_error *e)
 
-    ctypedef struct sh_ismcts_node:
-        pass
-    ctypedef struct sh_ismcts_config:
-        uint32_t iterations
-        double time_limit
-        double exploration
-        uint8_t rollout_policy
-        uint64_t seed
-    ctypedef struct sh_ismcts_stats:
-        uint32_t iterations
-        uint32_t nodes
-        int best_action
-    int sh_ismcts_search(const sh_state *root, const sh_ismcts_config *cfg, sh_ismcts_node *arena,
-                         uint32_t capacity, sh_ismcts_stats *stats, uint16_t *out_actions,
-                         uint32_t *out_visits, double *out_values, int *out_children, th_error *e)
 
 
 cdef class StateBase:

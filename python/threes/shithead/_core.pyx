@@ -574,7 +574,7 @@ def run_rollouts(source, int num_players, policies, uint64_t seed, int64_t n, in
 
 # ------------------------------------------------------------ imperfect information --
 
-ISMCTS_NODE_BYTES = sizeof(sh_ismcts_node)
+ISMCTS_NODE_BYTES = sizeof(th_ismcts_node)
 
 
 def observation_size(int num_players):
@@ -618,38 +618,11 @@ def resample_into(StateBase st, StateBase out, int observer, uint64_t seed):
 
 def ismcts_search(StateBase st, uint8_t[::1] arena, uint32_t iterations, double time_limit,
                   double exploration, int rollout_policy, uint64_t seed):
-    """Runs sh_ismcts_search with the GIL released. `arena` holds the tree
-    (a multiple of ISMCTS_NODE_BYTES). Returns (best_action, iterations run,
-    nodes used, [(action, visits, mean return) for each root child])."""
-    cdef sh_ismcts_config cfg
-    cdef sh_ismcts_stats stats
-    cdef th_error e
+    """Runs the generic th_ismcts_search (common/ismcts.h) over sh_game with
+    the GIL released. `arena` holds the tree (a multiple of
+    ISMCTS_NODE_BYTES). Returns (best_action, iterations run, nodes used,
+    [(action, visits, mean return) for each root child])."""
     cdef sh_state root
-    cdef int rc, nc = 0, i
-    cdef uint32_t capacity
-    cdef uint16_t[::1] acts
-    cdef uint32_t[::1] vis
-    cdef double[::1] vals
     st._require_setup()
-    if not 0 <= rollout_policy < SH_NUM_POLICIES:
-        raise ValueError(f"rollout policy {rollout_policy} does not exist")
-    capacity = <uint32_t>(arena.shape[0] // sizeof(sh_ismcts_node))
-    if capacity < 1:
-        raise ValueError("the tree needs room for at least one node")
-    import numpy as _np
-    acts = _np.zeros(SH_MAX_DISTINCT_ACTIONS, dtype=_np.uint16)
-    vis = _np.zeros(SH_MAX_DISTINCT_ACTIONS, dtype=_np.uint32)
-    vals = _np.zeros(SH_MAX_DISTINCT_ACTIONS, dtype=_np.float64)
-    cfg.iterations = iterations
-    cfg.time_limit = time_limit
-    cfg.exploration = exploration
-    cfg.rollout_policy = <uint8_t>rollout_policy
-    cfg.seed = seed
     root = st.s  # a private copy: other threads may change the state meanwhile
-    with nogil:
-        rc = sh_ismcts_search(&root, &cfg, <sh_ismcts_node *>&arena[0], capacity, &stats,
-                              &acts[0], &vis[0], &vals[0], &nc, &e)
-    if rc != TH_OK:
-        raise_error(&e)
-    children = [(int(acts[i]), int(vis[i]), float(vals[i])) for i in range(nc)]
-    return stats.best_action, stats.iterations, stats.nodes, children
+    return ismcts_run(&sh_game, &root, arena, iterations, time_limit, exploration, rollout_policy, seed)

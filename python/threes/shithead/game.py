@@ -436,6 +436,15 @@ class State(_core.StateBase):
         _core.resample_into(self, out, player, _seed64(seed))
         return out
 
+    def _ismcts_search(self, arena: Any, iterations: int, time_limit: float, exploration: float,
+                       rollout_policy: str, seed: int) -> Tuple[int, int, int, List[Tuple[int, int, float]]]:
+        """The search of threes.bots.ISMCTSBot: the generic C SO-ISMCTS
+        (common/ismcts.h) over this game, rollouts to the end of the game with
+        the C policy ``rollout_policy`` for every seat."""
+        from threes.shithead.rollouts import POLICIES
+        return _core.ismcts_search(self, arena, iterations, time_limit, exploration, POLICIES.index(rollout_policy),
+                                   seed)
+
     # ------------------------------------------------------ serialization --
     def to_dict(self) -> Dict[str, Any]:
         """Everything about the position as a JSON-able dict (see README)."""

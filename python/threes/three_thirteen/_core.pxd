@@ -1,8 +1,9 @@
 # Declarations of the Three Thirteen C engine (src/threes_core/three_thirteen/) for Cython.
 from libc.stdint cimport int8_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t, int16_t, int32_t
-from threes._common cimport th_rng, th_error
+from threes._common cimport th_rng, th_error, th_game
 
 cdef extern from "three_thirteen/three_thirteen.h" nogil:
+    const th_game tt_game
     enum:
         TT_MIN_PLAYERS
         TT_MAX_PLAYERS

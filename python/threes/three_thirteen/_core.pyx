@@ -28,6 +28,7 @@ MIN_PLAYERS = TT_MIN_PLAYERS
 MAX_PLAYERS = TT_MAX_PLAYERS
 MAX_HAND = TT_MAX_HAND
 NUM_POLICIES = TT_NUM_POLICIES
+ISMCTS_NODE_BYTES = sizeof(th_ismcts_node)
 
 
 cdef tt_meld_options _tt_meld(bint ace_either, bint all_wild_melds, bint wild_penalty_20):
@@ -316,6 +317,18 @@ def run_rollouts(StateBase start, policies, uint64_t seed, int64_t n, int32_t[:,
             returns[i, q] = ret[q]
         moves[i] = m
         truncated[i] = s.truncated
+
+
+def ismcts_search(StateBase st, uint8_t[::1] arena, uint32_t iterations, double time_limit,
+                  double exploration, int rollout_policy, uint64_t seed):
+    """Runs the generic th_ismcts_search (common/ismcts.h) over tt_game with
+    the GIL released: each iteration is valued on the root's round
+    (three_thirteen/game.h). `arena` holds the tree (a multiple of
+    ISMCTS_NODE_BYTES); rollout_policy is a Three Thirteen policy id. Returns
+    (best_action, iterations run, nodes used, [(action, visits, mean value)
+    for each root child])."""
+    cdef tt_state root = st.s  # a private copy: other threads may change the state meanwhile
+    return ismcts_run(&tt_game, &root, arena, iterations, time_limit, exploration, rollout_policy, seed)
 
 
 def bench_solver(uint64_t seed, int hands, bint solve=True):

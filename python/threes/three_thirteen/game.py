@@ -267,6 +267,15 @@ class State(_core.StateBase):
         _check_seat(player, self.num_players())
         return self._resample(int(player), _seed64(seed))
 
+    def _ismcts_search(self, arena: Any, iterations: int, time_limit: float, exploration: float,
+                       rollout_policy: str, seed: int) -> Tuple[int, int, int, List[Tuple[int, int, float]]]:
+        """The search of threes.bots.ISMCTSBot: the generic C SO-ISMCTS
+        (common/ismcts.h) over this game. Each iteration is valued on the
+        root's round (three_thirteen/game.h). Rollouts are always greedy,
+        whatever ``rollout_policy`` (a Shithead policy name): random Three
+        Thirteen players almost never end a round."""
+        return _core.ismcts_search(self, arena, iterations, time_limit, exploration, POLICIES.index("greedy"), seed)
+
     # -- saving ------------------------------------------------------------------
     def to_dict(self) -> Dict[str, Any]:
         f = self._fields()

@@ -2,10 +2,58 @@
  *
  * current_player() of a game that is over is TH_TERMINAL_PLAYER in every game
  * (OpenSpiel's kTerminalPlayerId).
+ *
+ * th_game is the small C interface that generic code (common/ismcts.h) uses:
+ * sizes and function pointers over an opaque state. Each game provides one
+ * constant instance (shithead/game.h: sh_game, three_thirteen/game.h:
+ * tt_game). A state is plain data: a copy is memcpy of state_size bytes.
  */
 #ifndef THREES_COMMON_GAME_H
 #define THREES_COMMON_GAME_H
 
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/error.h"
+#include "common/rng.h"
+
 #define TH_TERMINAL_PLAYER (-4)
+
+/* Bounds generic code may rely on (each game's game.c checks them at compile
+ * time): generic code keeps one scratch state, a legal-action buffer and one
+ * value per seat on its stack. */
+#define TH_MAX_STATE_BYTES 2048
+#define TH_MAX_ACTIONS 16384
+#define TH_MAX_PLAYERS 16
+
+typedef struct th_game {
+  const char *name;
+  size_t state_size; /* bytes; at most TH_MAX_STATE_BYTES */
+  int max_players;   /* seats; returns and values write at most this many */
+  int max_actions;   /* action ids are 0..max_actions-1 (<= TH_MAX_ACTIONS), so legal_actions writes at most this many */
+  int num_policies;  /* policy ids are 0..num_policies-1 */
+  /* 0, or an error code with e set when s breaks an invariant of the game. */
+  int (*check)(const void *s, th_error *e);
+  /* The seat to move, or TH_TERMINAL_PLAYER when the game is over. */
+  int (*current_player)(const void *s);
+  int (*is_over)(const void *s);
+  /* Legal actions of a live state into out (room for max_actions), sorted; returns how many (>= 1). */
+  int (*legal_actions)(const void *s, uint16_t *out);
+  /* Applies an action legal in s (not checked). */
+  void (*apply_legal)(void *s, int action);
+  /* Deals again, at random, what `observer` cannot see; 0 or an error code. */
+  int (*resample)(void *s, int observer, th_rng *rng, th_error *e);
+  /* The action policy `policy` picks in a live state. */
+  int (*policy_action)(const void *s, int policy, th_rng *rng);
+  /* Plays s to the end with `policy` for every seat (s may be left as a
+   * scratch state that only returns() reads). */
+  void (*rollout)(void *s, int policy, th_rng *rng);
+  /* One value per seat of a state that is over, in [-1, 1]. */
+  void (*returns)(const void *s, double *out);
+  /* For search: d is a scratch copy of `root` after some legal moves;
+   * finish it as far as the game's search needs with `policy` for every seat
+   * and write one value per seat, in [-1, 1], into out. */
+  void (*search_value)(const void *root, void *d, int policy, th_rng *rng, double *out);
+} th_game;
 
 #endif

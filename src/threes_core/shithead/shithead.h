@@ -30,6 +30,8 @@
  *                  over native threads
  *   determinize.h  resampling the cards a seat cannot see
  *   observation.h  the observation tensor of one seat
+ *   game.h         sh_game: Shithead behind the generic th_game interface
+ *                  (common/game.h), for the one search common/ismcts.h
  *
  * RULE SECTION -> FUNCTION -> TEST (tests/shithead/test_scenarios.py unless
  * named otherwise; tests/c/test_engine.c runs the C units under sanitizers):
@@ -71,6 +73,7 @@
 #include "shithead/rollout.h"
 #include "shithead/determinize.h"
 #include "shithead/observation.h"
-#include "shithead/ismcts.h"
+#include "shithead/game.h"
+#include "common/ismcts.h"
 
 #endif

@@ -4,5 +4,7 @@
 
 #include "three_thirteen/meld.h"
 #include "three_thirteen/state.h"
+#include "three_thirteen/game.h"
+#include "common/ismcts.h"
 
 #endif

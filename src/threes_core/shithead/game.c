@@ -1,0 +1,41 @@
+/* game.c - sh_game: Shithead behind the th_game interface; see game.h. */
+#include "shithead/game.h"
+
+#include <string.h>
+
+#include "shithead/determinize.h"
+#include "shithead/rollout.h"
+#include "shithead/state.h"
+
+_Static_assert(sizeof(sh_state) <= TH_MAX_STATE_BYTES, "sh_state must fit TH_MAX_STATE_BYTES");
+_Static_assert(SH_MAX_DISTINCT_ACTIONS <= TH_MAX_ACTIONS, "Shithead's actions must fit TH_MAX_ACTIONS");
+_Static_assert(SH_MAX_PLAYERS <= TH_MAX_PLAYERS, "Shithead's seats must fit TH_MAX_PLAYERS");
+
+static int g_check(const void *s, th_error *e) { return sh_state_check((const sh_state *)s, e); }
+static int g_current_player(const void *s) { return sh_state_current_player((const sh_state *)s); }
+static int g_is_over(const void *s) { return ((const sh_state *)s)->phase == SH_PHASE_OVER; }
+static int g_legal_actions(const void *s, uint16_t *out) { return sh_legal_actions((const sh_state *)s, out); }
+static void g_apply_legal(void *s, int a) { sh_apply_legal((sh_state *)s, a); }
+static int g_resample(void *s, int observer, th_rng *rng, th_error *e) {
+  return sh_resample((sh_state *)s, observer, rng, e);
+}
+static int g_policy_action(const void *s, int policy, th_rng *rng) {
+  return sh_policy_action((const sh_state *)s, policy, rng);
+}
+static void g_rollout(void *s, int policy, th_rng *rng) {
+  uint8_t policies[SH_MAX_PLAYERS];
+  memset(policies, policy, sizeof policies);
+  if (((sh_state *)s)->phase != SH_PHASE_OVER) sh_rollout((sh_state *)s, policies, rng);
+}
+static void g_returns(const void *s, double *out) { sh_returns((const sh_state *)s, out); }
+static void g_search_value(const void *root, void *d, int policy, th_rng *rng, double *out) {
+  (void)root;
+  g_rollout(d, policy, rng);
+  sh_returns((const sh_state *)d, out);
+}
+
+const th_game sh_game = {
+    "shithead",      sizeof(sh_state), SH_MAX_PLAYERS, SH_MAX_DISTINCT_ACTIONS, SH_NUM_POLICIES,
+    g_check,         g_current_player, g_is_over,      g_legal_actions,         g_apply_legal,
+    g_resample,      g_policy_action,  g_rollout,      g_returns,               g_search_value,
+};

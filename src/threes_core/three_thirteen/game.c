@@ -1,0 +1,51 @@
+/* game.c - tt_game: Three Thirteen behind the th_game interface; see game.h. */
+#include "three_thirteen/game.h"
+
+#include <string.h>
+
+#include "three_thirteen/state.h"
+
+_Static_assert(sizeof(tt_state) <= TH_MAX_STATE_BYTES, "tt_state must fit TH_MAX_STATE_BYTES");
+_Static_assert(TT_NUM_ACTIONS <= TH_MAX_ACTIONS, "Three Thirteen's actions must fit TH_MAX_ACTIONS");
+_Static_assert(TT_MAX_PLAYERS <= TH_MAX_PLAYERS, "Three Thirteen's seats must fit TH_MAX_PLAYERS");
+
+static int g_check(const void *s, th_error *e) { return tt_state_check((const tt_state *)s, e); }
+static int g_current_player(const void *s) {
+  const tt_state *t = (const tt_state *)s;
+  return t->phase == TT_PHASE_OVER ? TH_TERMINAL_PLAYER : t->current;
+}
+static int g_is_over(const void *s) { return ((const tt_state *)s)->phase == TT_PHASE_OVER; }
+static int g_legal_actions(const void *s, uint16_t *out) { return tt_legal_actions((const tt_state *)s, out); }
+static void g_apply_legal(void *s, int a) { tt_apply_legal((tt_state *)s, a); }
+static int g_resample(void *s, int observer, th_rng *rng, th_error *e) {
+  return tt_resample((tt_state *)s, observer, rng, e);
+}
+static int g_policy_action(const void *s, int policy, th_rng *rng) {
+  return tt_policy_action((const tt_state *)s, policy, rng);
+}
+static void g_rollout(void *s, int policy, th_rng *rng) {
+  uint8_t policies[TT_MAX_PLAYERS];
+  memset(policies, policy, sizeof policies);
+  tt_rollout((tt_state *)s, policies, rng);
+}
+static void g_returns(const void *s, double *out) { tt_returns((const tt_state *)s, out); }
+static void g_search_value(const void *root, void *d_, int policy, th_rng *rng, double *out) {
+  const tt_state *r = (const tt_state *)root;
+  tt_state *d = (tt_state *)d_;
+  for (int q = 0; q < TT_MAX_PLAYERS; q++) out[q] = 0.0;
+  if (d->phase != TT_PHASE_OVER && d->round == r->round) {
+    uint8_t policies[TT_MAX_PLAYERS];
+    memset(policies, policy, sizeof policies);
+    tt_rollout_round(d, policies, rng);
+  }
+  if (d->truncated)
+    tt_returns(d, out);
+  else
+    tt_round_margin(d, r->round, out);
+}
+
+const th_game tt_game = {
+    "three_thirteen", sizeof(tt_state), TT_MAX_PLAYERS, TT_NUM_ACTIONS, TT_NUM_POLICIES,
+    g_check,          g_current_player, g_is_over,      g_legal_actions, g_apply_legal,
+    g_resample,       g_policy_action,  g_rollout,      g_returns,       g_search_value,
+};
