@@ -1,6 +1,6 @@
 """ISMCTS speed (and Shithead answers) of two builds of threes, measured in one run.
 
-    python benchmarks/compare_ismcts.py --old /tmp/basevenv/bin/python --new /tmp/venv-ismcts/bin/python
+    python benchmarks/compare_ismcts.py --old OLD_VENV/bin/python --new NEW_VENV/bin/python
 
 Each interpreter runs this file as a worker (``--worker``, in a subprocess
 started from a neutral directory so that it imports its own installed
