@@ -59,7 +59,7 @@
 
 #include "shithead/shithead.h"
 #include "shithead/rank_rows.h" /* internal: the uniform play choice is tested directly */
-#include "three_thirteen/state.h"
+#include "three_thirteen/three_thirteen.h"
 
 #if defined(__unix__)
 #include <signal.h>
