@@ -49,8 +49,8 @@
  *   What each player        known / pool_active / pool_hand (state.h), record_discard, show_hand (state.c),
  *   knows, T-9              tt_pool_count, tt_pool_held, tt_state_check
  *                           test_T9_taken_discard_stays_known, test_T9_reshuffled_stock_is_a_known_pool,
- *                           test_T9_shown_hand_of_a_player_out_is_known, test_T9_record_in_play_is_public;
- *                           C "Three Thirteen knowledge"
+ *                           test_T9_shown_hand_of_a_player_out_is_known,
+ *                           test_T9_another_copy_discarded_forgets_the_known_one; C "Three Thirteen knowledge"
  *     resampling            tt_resample (determinize.h)
  *                           test_T9_resample_keeps_known_cards_and_infostate, test_resample_from_infostate;
  *                           C "Three Thirteen games", "Three Thirteen knowledge"
@@ -58,7 +58,8 @@
  *                           test_T9_observation_tensor_hides_nothing_else; C "Three Thirteen knowledge"
  *   Positions (from_dict)   tt_setup_begin, tt_setup_add, tt_setup_finish (setup.c), tt_state_check
  *                           test_setup_round_trip_with_knowledge, test_setup_rejects_bad_fields,
- *                           test_from_dict_rejects_malformed; C "Three Thirteen setup"
+ *                           test_setup_loads_a_dict_saved_before_the_T9_record, test_from_dict_rejects_malformed;
+ *                           C "Three Thirteen setup"
  *   Rollouts                tt_policy_action, tt_rollout, tt_rollout_round, tt_rollouts (rollout.h)
  *                           test_rollouts_threads_give_the_same_games, test_rollouts_*;
  *                           C "Three Thirteen batches"
