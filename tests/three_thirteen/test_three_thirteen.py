@@ -1631,3 +1631,36 @@ def test_rollouts_threads_give_the_same_games():
     for bad in (1.5, "2", True):
         with pytest.raises(TypeError):
             tt.rollouts(g, 2, "greedy", seed=1, threads=bad)
+
+
+def test_T9_ambiguous_discard_dissolves_the_pool():
+    """state.h, KNOWLEDGE: with two decks a discard may or may not be a pool
+    card; the record then forgets the pool (never contradicting it)."""
+    def pooled(hands, discard, pool_hand):
+        s = build(3, hands=hands, discard=discard, stock_top="2c", phase=1)
+        d = s.to_dict()
+        d["pool_active"] = True
+        d["pool_hand"] = pool_hand
+        return tt.State.from_dict(d)
+
+    hands = ["5c 7h 8h Kc", "7h 4s 9c", "3d 5s 8h"]
+    # seat 0's 7h is a pool card, seat 1's 7h is not: the table cannot tell which one a 7h discard was
+    s = pooled(hands, "Jd 5c", [["5c", "7h"], [], []])
+    assert s.observation(1)["pool_held"] == [2, 0, 0]
+    s.apply_action(discard_id("7h"))
+    assert s.observation(1)["pool"] is None and s.observation(1)["pool_held"] == [0, 0, 0]
+    s._check()
+    # no 8h in the pool: an 8h discard is no pool card, the pool stays
+    s = pooled(hands, "Jd 5c", [["5c", "7h"], [], []])
+    before = sorted(s.observation(2)["pool"])
+    s.apply_action(discard_id("8h"))
+    assert sorted(s.observation(2)["pool"]) == before and s.observation(2)["pool_held"] == [2, 0, 0]
+    # the other 5c lies on the pile: a 5c discard is surely the pool card
+    s = pooled(hands, "Jd 5c", [["5c", "7h"], [], []])
+    s.apply_action(discard_id("5c"))
+    o = s.observation(1)
+    assert o["pool"] is not None and "5c" not in o["pool"] and o["pool_held"] == [1, 0, 0]
+    for seed in range(10):  # and the resampled states keep the pool where it is
+        r = s.resample_from_infostate(1, seed)
+        assert r.information_state_string(1) == s.information_state_string(1)
+        assert len(r.to_dict()["pool_hand"][0]) == 1

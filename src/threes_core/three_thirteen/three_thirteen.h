@@ -50,7 +50,8 @@
  *   knows, T-9              tt_pool_count, tt_pool_held, tt_state_check
  *                           test_T9_taken_discard_stays_known, test_T9_reshuffled_stock_is_a_known_pool,
  *                           test_T9_shown_hand_of_a_player_out_is_known,
- *                           test_T9_another_copy_discarded_forgets_the_known_one; C "Three Thirteen knowledge"
+ *                           test_T9_another_copy_discarded_forgets_the_known_one,
+ *                           test_T9_ambiguous_discard_dissolves_the_pool; C "Three Thirteen knowledge"
  *     resampling            tt_resample (determinize.h)
  *                           test_T9_resample_keeps_known_cards_and_infostate, test_resample_from_infostate;
  *                           C "Three Thirteen games", "Three Thirteen knowledge"
