@@ -1528,7 +1528,7 @@ static void unit_imperfect_information(long long games) {
   unit_end("%lld resamples, %lld searches", resamples, searches);
 }
 
-/* Three Thirteen (thirteen.h): games with random and greedy seats under
+/* Three Thirteen (three_thirteen.h): games with random and greedy seats under
  * random options, tt_state_check after every move, every legal action is
  * tt_is_legal and an illegal one is refused without a change; resampling
  * keeps the observer's hand and the invariants; the same seed gives the same
