@@ -98,6 +98,10 @@ def build(n=2, hands=(), discard=(), stock_top=(), round=1, current=0, phase=0, 
         "final_turns": final_turns, "out_mask": out_mask, "taken_kind": -1 if taken is None else kind(taken),
         "turns": [2] * n if turns is None else list(turns), "totals": [0] * n if totals is None else list(totals),
         "round_scores": [[0] * n for _ in range(round - 1)], "move_count": 0, "history": [],
+        # T-9: the hands of seats out are shown, the card taken this turn is known
+        "known": [list(hands[q]) if (out_mask >> q) & 1 else ([taken] if taken and q == current else [])
+                  for q in range(n)],
+        "pool_hand": [[] for _ in range(n)], "pool_active": False,
     })
     return tt.State.from_dict(d)
 
@@ -1356,3 +1360,307 @@ def test_tournament_greedy_beats_random():
     assert rows[0].startswith("| greedy")
     with pytest.raises(ValueError):
         threes.tournament(["greedy", "random"], games=1, seed=1, game=tt.Game(3))
+
+
+# ------------------------------------- What each player knows (T-9), setup --
+
+
+def _pool_states(limit=60):
+    """States after a reshuffle (a pool), from random 3- and 4-player games
+    with two decks (where a discard can leave the pool's record ambiguous)
+    and 2-player games with one."""
+    out = []
+    for game, seed in ((tt.Game(3, max_moves=900), 21), (tt.Game(2, max_moves=900), 22),
+                       (tt.Game(4, max_moves=900, jokers=1), 23)):
+        for st in game_states(game, seed, "uniform", every=3):
+            if st.to_dict()["pool_active"] and not st.is_terminal():
+                out.append(st)
+    assert len(out) > limit // 2
+    return out[::max(1, len(out) // limit)]
+
+
+def test_T9_taken_discard_stays_known():
+    s = build(3, hands=["7h 8h Kc", "2d 4s 9c", "3d 5s 6s"], discard="Jd Qs", stock_top="5c Tc Th")
+    s.apply_action(1)  # seat 0 takes Qs
+    for p in (1, 2):
+        o = s.observation(p)
+        assert o["known"][0] == ["Qs"] and o["taken"] == "Qs"
+        assert "known in other hands: 0: Qs" in s.information_state_string(p)
+    s.apply_action(discard_id("Kc"))
+    assert s.observation(1)["known"][0] == ["Qs"]  # still known after the turn
+    s.apply_action(0)  # seat 1 draws 5c: hidden
+    assert s.observation(0)["known"][1] == [] and s.observation(2)["known"] == [["Qs"], [], []]
+    s.apply_action(discard_id("2d"))
+    s.apply_action(0)
+    s.apply_action(discard_id("3d"))
+    # resampling keeps the known card in seat 0's hand for every other observer
+    for p in (1, 2):
+        for seed in range(20):
+            r = s.resample_from_infostate(p, seed)
+            assert "Qs" in r.hand(0) and r.observation(p)["known"][0] == ["Qs"]
+            assert r.information_state_string(p) == s.information_state_string(p)
+    s.apply_action(0)  # seat 0 draws, then discards the known card: it is known no more
+    s.apply_action(discard_id("Qs"))
+    assert s.observation(1)["known"][0] == []
+    d = s.to_dict()
+    assert d["known"] == [[], [], []]
+
+
+def test_T9_another_copy_discarded_forgets_the_known_one():
+    # two decks: seat 0 takes a 7h while holding another; discarding a 7h forgets the known one
+    s = build(3, hands=["7h 8h Kc", "2d 4s 9c", "3d 5s 6s"], discard="Jd 7h", stock_top="5c")
+    s.apply_action(1)
+    assert s.observation(1)["known"][0] == ["7h"] and s.hand(0).count("7h") == 2
+    s.apply_action(discard_id("Kc"))
+    s.apply_action(0)
+    s.apply_action(discard_id("2d"))
+    s.apply_action(0)
+    s.apply_action(discard_id("3d"))
+    s.apply_action(1)  # seat 0 takes the 3d: known too
+    s.apply_action(discard_id("7h"))
+    assert s.observation(1)["known"][0] == ["3d"]  # the table cannot tell which 7h went
+
+
+def test_T9_reshuffled_stock_is_a_known_pool():
+    # an empty stock: the first draw reshuffles the pile less its top card into a pool
+    g = tt.Game(2)
+    d = g.new_initial_state(0).to_dict()
+    hands = [cards("4h 5h 9c"), cards("2d 4s 9d")]
+    rest = deck_counter(1)
+    for c in hands[0] + hands[1]:
+        rest[c] -= 1
+    discard = sorted(rest.elements())
+    d.update({"round": 1, "dealer": 1, "current": 0, "phase": 0, "hands": hands, "discard": discard, "stock": [],
+              "turns": [2, 2], "known": [[], []], "pool_hand": [[], []], "pool_active": False})
+    s = tt.State.from_dict(d)
+    assert s.observation(1)["pool"] is None
+    s.apply_action(0)
+    drawn = [c for c in s.hand(0) if c not in hands[0]]
+    assert len(drawn) == 1
+    pool = sorted(discard[:-1])
+    for p in (0, 1):
+        o = s.observation(p)
+        assert sorted(o["pool"]) == pool and o["pool_held"] == [1, 0] and o["stock_size"] == len(pool) - 1
+        assert o["discard_pile"] == discard[-1:]
+    assert s.observation(0)["own_pool"] == drawn and s.observation(1)["own_pool"] == []
+    assert s.observation(1)["known"] == [[], []]  # hidden again: seat 1 knows only that it is a pool card
+    # seat 1's determinizations: the stock and seat 0's pool card come from the pool, seat 0's other cards not
+    top = discard[-1]
+    for seed in range(25):
+        r = s.resample_from_infostate(1, seed)
+        rd = r.to_dict()
+        assert Counter(rd["stock"]) + Counter(rd["pool_hand"][0]) == Counter(pool)
+        assert len(rd["pool_hand"][0]) == 1
+        others = Counter(r.hand(0)) - Counter(rd["pool_hand"][0])
+        assert not (set(others) & set(pool)) and top not in others
+        assert r.information_state_string(1) == s.information_state_string(1)
+        r._check()
+    # the pool card discarded leaves the pool (one deck: the table knows it was one)
+    s.apply_action(discard_id(drawn[0]))
+    assert sorted(s.observation(1)["pool"]) == sorted(Counter(pool) - Counter(drawn))
+    assert s.observation(1)["pool_held"] == [0, 0]
+
+
+def test_T9_shown_hand_of_a_player_out_is_known():
+    s = build(hands=["4h 5h 6h", "2d 4s 9d"], discard="Jd", stock_top="9c 7c")
+    s.apply_action(0)
+    s.apply_action(out_id("9c"))
+    o = s.observation(1)
+    assert o["known"][0] == s.hand(0) == ["4h", "5h", "6h"]
+    for seed in range(5):
+        assert s.resample_from_infostate(1, seed).hand(0) == s.hand(0)
+    end = play(tt.Game(2).new_initial_state(5))
+    assert end.is_terminal() and not end.is_truncated()
+    assert end.observation(0)["known"] == [end.hand(0), end.hand(1)]
+
+
+def test_T9_resample_keeps_known_cards_and_infostate():
+    states = [s for s in samples()[::3] if not s.is_terminal()] + _pool_states(40)
+    known_seen = pool_seen = 0
+    for s in states:
+        n = s.num_players()
+        d = s.to_dict()
+        for p in range(n):
+            info, obs = s.information_state_string(p), s.observation(p)
+            tensor = s.observation_tensor(p)
+            for seed in (1, 2):
+                r = s.resample_from_infostate(p, seed)
+                r._check()
+                rd = r.to_dict()
+                assert r.information_state_string(p) == info
+                assert r.observation(p) == obs
+                assert np.array_equal(r.observation_tensor(p), tensor)
+                assert rd["known"] == d["known"]  # known cards never move
+                for q in range(n):
+                    assert not Counter(d["known"][q]) - Counter(r.hand(q))
+                    assert len(rd["pool_hand"][q]) == len(d["pool_hand"][q])
+                assert rd["pool_hand"][p] == d["pool_hand"][p] and r.hand(p) == s.hand(p)
+                if d["pool_active"]:
+                    pool = Counter(d["stock"])
+                    for q in range(n):
+                        pool.update(d["pool_hand"][q])
+                    rpool = Counter(rd["stock"])
+                    for q in range(n):
+                        rpool.update(rd["pool_hand"][q])
+                    assert rpool == pool  # the pool stays the pool: its cards only move among its places
+            known_seen += any(d["known"][q] for q in range(n) if q != p)
+            pool_seen += bool(d["pool_active"] and any(d["pool_hand"][q] for q in range(n) if q != p))
+    assert known_seen > 20 and pool_seen > 10
+
+
+def test_T9_observation_tensor_hides_nothing_else():
+    s = build(3, hands=["7h 8h Kc", "2d 4s 9c", "3d 5s 6s"], discard="Jd Qs", stock_top="5c Tc Th")
+    s.apply_action(1)
+    t1 = s.observation_tensor(1)
+    assert t1.dtype == np.float32 and t1.shape == s.observation_tensor(0).shape
+    qs = kind("Qs")
+    own = 0
+    known_block = 2 * 54  # after the own hand and own pool blocks (observation.h)
+    assert t1[own + kind("2d")] == 1 and t1[own + kind("7h")] == 0  # seat 1's hand only
+    assert t1[known_block + 2 * 54 + qs] == 1  # seat 0 is relative seat 2 of seat 1: its known Qs
+    for seed in range(5):
+        assert np.array_equal(s.resample_from_infostate(1, seed).observation_tensor(1), t1)
+    with pytest.raises((ValueError, TypeError)):
+        s.observation_tensor(3)
+
+
+def test_setup_round_trip_with_knowledge():
+    for s in _pool_states(30) + [st for st in samples()[::6]]:
+        d = json.loads(json.dumps(s.to_dict()))
+        r = tt.State.from_dict(d)
+        assert r.to_dict() == s.to_dict() and r == s
+        for p in range(s.num_players()):
+            assert r.information_state_string(p) == s.information_state_string(p)
+        r._check()
+
+
+def test_setup_rejects_bad_fields():
+    s = build(3, hands=["7h 8h Kc", "2d 4s 9c", "3d 5s 6s"], discard="Jd Qs", stock_top="5c Tc Th")
+    s.apply_action(1)
+    good = s.to_dict()
+    assert tt.State.from_dict(good) == s
+
+    def bad(change, text=None):
+        d = json.loads(json.dumps(good))
+        change(d)
+        with pytest.raises(ValueError) as info:
+            tt.State.from_dict(d)
+        if text:
+            assert text in str(info.value)
+
+    bad(lambda d: d.__setitem__("known", [[], ["Qs"], []]), "known")  # a known card not in that hand
+    bad(lambda d: d.__setitem__("known", [["Qs", "Qs"], [], []]))  # more known copies than the hand holds
+    bad(lambda d: d.__setitem__("known", [[], [], []]), "known in the taker's hand")  # the taken card unknown
+    bad(lambda d: d.__setitem__("known", [["Qs"], []]), "one entry per seat")
+    bad(lambda d: d.__setitem__("pool_hand", [["7h"], [], []]), "no pool")
+    bad(lambda d: (d.__setitem__("pool_hand", [["Qs"], [], []]), d.__setitem__("pool_active", True)))
+    bad(lambda d: d.__setitem__("pool_active", 2), "pool_active")
+    bad(lambda d: d.__setitem__("turns", [1, 1]), "one entry per seat")
+    bad(lambda d: d.__setitem__("turns", [1] * 9), "one entry per seat")
+    bad(lambda d: d.__setitem__("turns", [1, 300, 1]), "turns")
+    bad(lambda d: d.__setitem__("totals", [0, -1, 0]), "total")
+    bad(lambda d: d.__setitem__("totals", [0, 2**70, 0]))
+    bad(lambda d: d.__setitem__("rng", [1, 2, 3]), "4 numbers")
+    bad(lambda d: d.__setitem__("rng", [0, 0, 0, 0]), "zero")
+    bad(lambda d: d.__setitem__("round_scores", [[0, 0, 0]]), "round scores")
+    bad(lambda d: d.__setitem__("move_count", d["max_moves"] + 1), "move_count")
+    bad(lambda d: d.__setitem__("max_moves", 0), "max_moves")
+    bad(lambda d: d.__setitem__("truncated", 3), "truncated")
+    bad(lambda d: d.__setitem__("current", -1), "current")
+    bad(lambda d: d.__setitem__("out_seat", 1), "going-out")  # out, but not in the out mask
+    bad(lambda d: d.__setitem__("out_mask", 99), "out_mask")
+    bad(lambda d: d.__setitem__("taken_kind", 54), "taken_kind")
+    bad(lambda d: d.__setitem__("round", 2**64))
+    bad(lambda d: d["hands"].__setitem__(0, ["7h"] * 15))
+    bad(lambda d: d.__setitem__("stock", d["stock"] * 3))
+    bad(lambda d: d["options"].__setitem__("jokers", 3))
+    bad(lambda d: d["options"].__setitem__("decks", 300))
+    # an out seat's hand is shown: it must be known
+    o = build(hands=["4h 5h 6h", "2d 4s 9d"], discard="Jd", stock_top="9c 7c")
+    o.apply_action(0)
+    o.apply_action(out_id("9c"))
+    od = o.to_dict()
+    assert tt.State.from_dict(od) == o
+    od["known"] = [[], []]
+    with pytest.raises(ValueError, match="shown"):
+        tt.State.from_dict(od)
+
+
+def test_setup_loads_a_dict_saved_before_the_T9_record():
+    """A dict without known/pool_hand/pool_active loads with the knowledge it
+    implies: shown hands (seats out, a finished game) and the card taken
+    this turn; compared with the states whose record is exactly that."""
+    compared = 0
+    for s in samples():
+        d = s.to_dict()
+        n = s.num_players()
+        over = d["phase"] == 2 and not d["truncated"]
+        implied = [sorted(d["hands"][q], key=tt.parse_card) if over or (d["out_mask"] >> q) & 1 else []
+                   for q in range(n)]
+        if d["taken_kind"] >= 0 and d["current"] >= 0 and not implied[d["current"]]:
+            implied[d["current"]] = [tt.card_text(d["taken_kind"])]
+        old = {k: v for k, v in d.items() if k not in ("known", "pool_hand", "pool_active")}
+        r = tt.State.from_dict(old)
+        assert r.to_dict()["known"] == implied
+        if d["known"] == implied and not d["pool_active"]:
+            assert r == s
+            compared += 1
+    assert compared >= 20
+
+
+def test_rollouts_threads_give_the_same_games():
+    g = tt.Game(3, max_moves=2000)
+    runs = [tt.rollouts(g, 7, ["greedy", "random", "greedy"], seed=17, threads=t) for t in (1, 2, 3)]
+    for r in runs[1:]:
+        assert (r.totals == runs[0].totals).all() and (r.moves == runs[0].moves).all()
+        assert (r.returns == runs[0].returns).all() and (r.truncated == runs[0].truncated).all()
+    assert (tt.rollouts(g, 7, ["greedy", "random", "greedy"], seed=17).totals == runs[0].totals).all()  # default
+    s = _pool_states(10)[0]
+    obs = [tt.rollouts(s, 6, "greedy", seed=4, observer=1, threads=t) for t in (1, 2, 3)]
+    for r in obs[1:]:
+        assert (r.totals == obs[0].totals).all() and (r.moves == obs[0].moves).all()
+    # game i of a batch from a Game is the game dealt with batch_seed(seed, i)
+    one = tt.rollouts(g, 3, "greedy", seed=17, threads=2)
+    for i in range(3):
+        st = g.new_initial_state(tt._core.batch_seed(17, i))
+        play(st)
+        assert st.scores() == list(one.totals[i])
+    for bad in (0, -1, 10**6):
+        with pytest.raises(ValueError):
+            tt.rollouts(g, 2, "greedy", seed=1, threads=bad)
+    for bad in (1.5, "2", True):
+        with pytest.raises(TypeError):
+            tt.rollouts(g, 2, "greedy", seed=1, threads=bad)
+
+
+def test_T9_ambiguous_discard_dissolves_the_pool():
+    """state.h, KNOWLEDGE: with two decks a discard may or may not be a pool
+    card; the record then forgets the pool (never contradicting it)."""
+    def pooled(hands, discard, pool_hand):
+        s = build(3, hands=hands, discard=discard, stock_top="2c", phase=1)
+        d = s.to_dict()
+        d["pool_active"] = True
+        d["pool_hand"] = pool_hand
+        return tt.State.from_dict(d)
+
+    hands = ["5c 7h 8h Kc", "7h 4s 9c", "3d 5s 8h"]
+    # seat 0's 7h is a pool card, seat 1's 7h is not: the table cannot tell which one a 7h discard was
+    s = pooled(hands, "Jd 5c", [["5c", "7h"], [], []])
+    assert s.observation(1)["pool_held"] == [2, 0, 0]
+    s.apply_action(discard_id("7h"))
+    assert s.observation(1)["pool"] is None and s.observation(1)["pool_held"] == [0, 0, 0]
+    s._check()
+    # no 8h in the pool: an 8h discard is no pool card, the pool stays
+    s = pooled(hands, "Jd 5c", [["5c", "7h"], [], []])
+    before = sorted(s.observation(2)["pool"])
+    s.apply_action(discard_id("8h"))
+    assert sorted(s.observation(2)["pool"]) == before and s.observation(2)["pool_held"] == [2, 0, 0]
+    # the other 5c lies on the pile: a 5c discard is surely the pool card
+    s = pooled(hands, "Jd 5c", [["5c", "7h"], [], []])
+    s.apply_action(discard_id("5c"))
+    o = s.observation(1)
+    assert o["pool"] is not None and "5c" not in o["pool"] and o["pool_held"] == [1, 0, 0]
+    for seed in range(10):  # and the resampled states keep the pool where it is
+        r = s.resample_from_infostate(1, seed)
+        assert r.information_state_string(1) == s.information_state_string(1)
+        assert len(r.to_dict()["pool_hand"][0]) == 1

@@ -62,6 +62,41 @@ cdef extern from "three_thirteen/three_thirteen.h" nogil:
         uint8_t discard[216]
         int16_t round_score[11][8]
         int32_t total[8]
+        uint8_t pool_active
+        uint8_t known[8][54]
+        uint8_t pool_hand[8][54]
+    enum:
+        TT_ZONE_HAND
+        TT_ZONE_KNOWN
+        TT_ZONE_POOL_HAND
+        TT_ZONE_STOCK
+        TT_ZONE_DISCARD
+    ctypedef struct tt_setup_fields:
+        int64_t round, dealer, current, phase, out_seat, final_turns, out_mask, taken_kind, truncated
+        int64_t move_count, max_moves, pool_active
+        int64_t num_turns
+        int64_t turns[8]
+        int64_t num_totals
+        int64_t total[8]
+        int64_t num_round_scores
+        int64_t round_score_len[11]
+        int64_t round_score[11][8]
+        int64_t num_rng
+        uint64_t rng[4]
+    ctypedef struct tt_batch:
+        const tt_state *start
+        uint8_t fresh
+        uint8_t determinize
+        uint8_t observer
+        uint8_t round_only
+        uint8_t policies[8]
+        uint64_t seed
+        int64_t n
+        int64_t first
+        int32_t *totals
+        double *returns
+        uint32_t *moves
+        uint8_t *truncated
     int tt_min_deadwood(const uint8_t *rank, const uint8_t *suit, int n, int wild_rank, const tt_meld_options *o,
                          tt_arrangement *out, th_error *e)
     int tt_card_value(int rank, int wild_rank, const tt_meld_options *o)
@@ -82,6 +117,14 @@ cdef extern from "three_thirteen/three_thirteen.h" nogil:
     void tt_standings(const tt_state *s, double *out)
     void tt_round_margin(const tt_state *s, int round, double *out)
     uint64_t tt_bench_solver(uint64_t seed, int hands, int solve)
+    int tt_setup_begin(tt_state *s, const tt_options *o, int num_players, th_error *e)
+    int tt_setup_add(tt_state *s, int zone, int seat, int kind, th_error *e)
+    int tt_setup_finish(tt_state *s, const tt_setup_fields *f, th_error *e)
+    int tt_rollouts(const tt_batch *b, int threads, th_error *e)
+    int tt_pool_count(const tt_state *s, int k)
+    int tt_pool_held(const tt_state *s, int q)
+    int tt_obs_size(int n)
+    int tt_observation_tensor(const tt_state *s, int observer, float *out, th_error *e)
 
 
 cdef class StateBase:

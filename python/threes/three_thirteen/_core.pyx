@@ -29,6 +29,7 @@ MAX_PLAYERS = TT_MAX_PLAYERS
 MAX_HAND = TT_MAX_HAND
 NUM_POLICIES = TT_NUM_POLICIES
 ISMCTS_NODE_BYTES = sizeof(th_ismcts_node)
+MAX_THREADS = TH_MAX_THREADS
 
 
 cdef tt_meld_options _tt_meld(bint ace_either, bint all_wild_melds, bint wild_penalty_20):
@@ -173,68 +174,109 @@ cdef class StateBase:
             "round_scores": [[self.s.round_score[r][q] for q in range(n)] for r in range(self.s.round - 1 + (self.s.phase == TT_PHASE_OVER and not self.s.truncated))],
             "totals": [self.s.total[q] for q in range(n)],
             "rng": [self.s.rng.s[k] for k in range(4)],
+            "known": [[k for k in range(TT_NUM_KINDS) for _ in range(self.s.known[q][k])] for q in range(n)],
+            "pool_hand": [[k for k in range(TT_NUM_KINDS) for _ in range(self.s.pool_hand[q][k])] for q in range(n)],
+            "pool_active": bool(self.s.pool_active),
         }
 
     @classmethod
     def _from_fields(cls, int num_players, dict opts, dict f):
-        """Builds a state from _fields()-shaped data; tt_state_check decides if it is possible."""
+        """Builds a state from _fields()-shaped data through the C setup API
+        (tt_setup_begin/add/finish, which check every value); this only
+        converts. Optional keys: known, pool_hand (per seat, kinds of the
+        hand's known and pool cards), pool_active."""
         cdef StateBase st = cls.__new__(cls)
         cdef th_error e
-        cdef int q, k, i
-        if not 2 <= num_players <= 8:
-            raise ValueError(f"num_players must be between 2 and 8, not {num_players}")
-        memset(&st.s, 0, sizeof(tt_state))
-        st.s.num_players = num_players
-        st.s.opt.decks = opts["decks"]
-        st.s.opt.jokers = opts["jokers"]
-        st.s.opt.meld.ace_either = opts["ace_either"]
-        st.s.opt.meld.all_wild_melds = opts["all_wild_melds"]
-        st.s.opt.meld.wild_penalty_20 = opts["wild_penalty_20"]
-        st.s.opt.rediscard_taken = opts["rediscard_taken"]
-        st.s.opt.go_out_first_turn = opts["go_out_first_turn"]
-        st.s.round = f["round"]
-        st.s.dealer = f["dealer"]
-        st.s.phase = f["phase"]
-        st.s.current = TT_NO_SEAT if f["current"] < 0 else f["current"]
-        st.s.out_seat = TT_NO_SEAT if f["out_seat"] < 0 else f["out_seat"]
-        st.s.final_turns = f["final_turns"]
-        st.s.out_mask = f["out_mask"]
-        st.s.taken_kind = TT_NO_KIND if f["taken_kind"] < 0 else f["taken_kind"]
-        st.s.truncated = f["truncated"]
-        st.s.move_count = f["move_count"]
-        st.s.max_moves = f["max_moves"]
-        for k in range(4):
-            st.s.rng.s[k] = f["rng"][k]
-        if len(f["hands"]) != num_players or len(f["turns"]) != num_players or len(f["totals"]) != num_players:
-            raise ValueError("hands, turns and totals need one entry per seat")
+        cdef tt_options o
+        cdef tt_setup_fields sf
+        cdef int q, k, r, zone
+        memset(&o, 0, sizeof(o))
+        memset(&sf, 0, sizeof(sf))
+        o.decks = opts["decks"]
+        o.jokers = opts["jokers"]
+        o.meld.ace_either = opts["ace_either"]
+        o.meld.all_wild_melds = opts["all_wild_melds"]
+        o.meld.wild_penalty_20 = opts["wild_penalty_20"]
+        o.rediscard_taken = opts["rediscard_taken"]
+        o.go_out_first_turn = opts["go_out_first_turn"]
+        if tt_setup_begin(&st.s, &o, num_players, &e) != TH_OK:
+            raise_error(&e)
+        hands = list(f["hands"])
+        if len(hands) != num_players:
+            raise ValueError(f"hands need one entry per seat ({num_players}), not {len(hands)}")
+        marks = ((TT_ZONE_KNOWN, list(f.get("known") or [[]] * num_players)),
+                 (TT_ZONE_POOL_HAND, list(f.get("pool_hand") or [[]] * num_players)))
+        for zone, rows in marks:
+            if len(rows) != num_players:
+                raise ValueError(f"known and pool_hand need one entry per seat ({num_players}), not {len(rows)}")
         for q in range(num_players):
-            st.s.turns[q] = f["turns"][q]
-            st.s.total[q] = f["totals"][q]
-            if len(f["hands"][q]) > TT_MAX_HAND:
-                raise ValueError(f"seat {q} holds {len(f['hands'][q])} cards: at most {TT_MAX_HAND}")
-            for k in f["hands"][q]:
-                if not 0 <= k < TT_NUM_KINDS:
-                    raise ValueError(f"unknown card kind {k}")
-                st.s.hand[q][k] += 1
-                st.s.hand_len[q] += 1
-        for name, arr_len in (("stock", len(f["stock"])), ("discard", len(f["discard"]))):
-            if arr_len > TT_MAX_CARDS:
-                raise ValueError(f"the {name} is too long")
-        for i, k in enumerate(f["stock"]):
-            st.s.stock[i] = k
-        st.s.stock_len = len(f["stock"])
-        for i, k in enumerate(f["discard"]):
-            st.s.discard[i] = k
-        st.s.discard_len = len(f["discard"])
-        if len(f["round_scores"]) > TT_ROUNDS:
-            raise ValueError("more round scores than rounds")
-        for i, row in enumerate(f["round_scores"]):
+            for k in hands[q]:
+                if tt_setup_add(&st.s, TT_ZONE_HAND, q, k, &e) != TH_OK:
+                    raise_error(&e)
+        for zone, rows in marks:
             for q in range(num_players):
-                st.s.round_score[i][q] = row[q]
-        if tt_state_check(&st.s, &e) != TH_OK:
+                for k in rows[q]:
+                    if tt_setup_add(&st.s, zone, q, k, &e) != TH_OK:
+                        raise_error(&e)
+        for zone, name in ((TT_ZONE_STOCK, "stock"), (TT_ZONE_DISCARD, "discard")):
+            for k in f[name]:
+                if tt_setup_add(&st.s, zone, -1, k, &e) != TH_OK:
+                    raise_error(&e)
+        sf.round = f["round"]
+        sf.dealer = f["dealer"]
+        sf.current = f["current"]
+        sf.phase = f["phase"]
+        sf.out_seat = f["out_seat"]
+        sf.final_turns = f["final_turns"]
+        sf.out_mask = f["out_mask"]
+        sf.taken_kind = f["taken_kind"]
+        sf.truncated = f["truncated"]
+        sf.move_count = f["move_count"]
+        sf.max_moves = f["max_moves"]
+        sf.pool_active = f.get("pool_active", 0)
+        turns, totals, scores, rng = list(f["turns"]), list(f["totals"]), list(f["round_scores"]), list(f["rng"])
+        sf.num_turns = len(turns)
+        sf.num_totals = len(totals)
+        sf.num_round_scores = len(scores)
+        sf.num_rng = len(rng)
+        for q in range(min(len(turns), TT_MAX_PLAYERS)):
+            sf.turns[q] = turns[q]
+        for q in range(min(len(totals), TT_MAX_PLAYERS)):
+            sf.total[q] = totals[q]
+        for r in range(min(len(scores), TT_ROUNDS)):
+            row = list(scores[r])
+            sf.round_score_len[r] = len(row)
+            for q in range(min(len(row), TT_MAX_PLAYERS)):
+                sf.round_score[r][q] = row[q]
+        for k in range(min(len(rng), 4)):
+            sf.rng[k] = rng[k]
+        if tt_setup_finish(&st.s, &sf, &e) != TH_OK:
             raise_error(&e)
         st._history = []
         return st
+
+    def _knowledge(self):
+        """The public record of T-9 (state.h, KNOWLEDGE): known cards and
+        pool cards of each hand (kinds), the pool (kinds), pool_active."""
+        cdef int q, k
+        n = self.s.num_players
+        return {"known": [[k for k in range(TT_NUM_KINDS) for _ in range(self.s.known[q][k])] for q in range(n)],
+                "pool_hand": [[k for k in range(TT_NUM_KINDS) for _ in range(self.s.pool_hand[q][k])]
+                              for q in range(n)],
+                "pool": [k for k in range(TT_NUM_KINDS) for _ in range(tt_pool_count(&self.s, k))],
+                "pool_held": [tt_pool_held(&self.s, q) for q in range(n)],
+                "pool_active": bool(self.s.pool_active)}
+
+    def _observation_tensor(self, int observer):
+        """tt_observation_tensor as a list of floats (observation.h)."""
+        cdef float buf[2048]
+        cdef th_error e
+        cdef int i, size = tt_obs_size(self.s.num_players)
+        if size > 2048:
+            raise ValueError("observation too large")
+        if tt_observation_tensor(&self.s, observer, buf, &e) != TH_OK:
+            raise_error(&e)
+        return [buf[i] for i in range(size)]
 
     def _deadwood(self, int seat):
         if not 0 <= seat < self.s.num_players:
@@ -277,46 +319,48 @@ cdef class StateBase:
 
 def run_rollouts(StateBase start, policies, uint64_t seed, int64_t n, int32_t[:, ::1] totals,
                 uint32_t[::1] moves, uint8_t[::1] truncated, double[:, ::1] returns, int observer=-1,
-                bint round_only=False):
-    """n games from `start` (each resampled from `observer`'s view when >= 0),
-    game i with rng th_batch_rng(seed, i), with the GIL released per game.
-    round_only: play to the end of the current round only; returns are then
-    the round's score margins (tt_round_margin), for search."""
-    cdef tt_state s
-    cdef th_rng rng
-    cdef uint8_t pol[8]
-    cdef double ret[8]
-    cdef int64_t i
-    cdef int q, np_ = start.s.num_players, r0 = start.s.round
-    cdef uint32_t m
+                bint round_only=False, int threads=1, bint fresh=False, int64_t first=0):
+    """tt_rollouts (rollout.h) with the GIL released: n games from `start`
+    (each resampled from `observer`'s view when >= 0), game i with rng
+    th_batch_rng(seed, i); with `fresh`, new games with start's options
+    (game i dealt from th_batch_seed(seed, i)). round_only: play to the end
+    of the current round only; returns are then the round's score margins
+    (tt_round_margin), for search. The same games for any `threads`."""
+    cdef tt_batch b
+    cdef th_error e
+    cdef int q, rc, np_ = start.s.num_players
     policies = list(policies)
     if len(policies) != np_:
         raise ValueError(f"one policy per seat: {np_} needed")
+    if not -1 <= observer < np_:
+        raise ValueError(f"observer must be a seat in 0..{np_ - 1}, not {observer}")
+    if n < 0:
+        raise ValueError(f"n must be >= 0, not {n}")
+    if totals.shape[0] < n or returns.shape[0] < n or moves.shape[0] < n or truncated.shape[0] < n or (
+            n > 0 and (totals.shape[1] != np_ or returns.shape[1] != np_)):
+        raise ValueError("the output arrays are too small for the batch")
+    memset(&b, 0, sizeof(b))
     for q in range(np_):
         if not 0 <= policies[q] < TT_NUM_POLICIES:
             raise ValueError(f"policy {policies[q]} does not exist")
-        pol[q] = policies[q]
-    if observer >= np_:
-        raise ValueError(f"observer must be a seat in 0..{np_ - 1}, not {observer}")
-    for i in range(n):
-        s = start.s
-        th_batch_rng(seed, <uint64_t>i, &rng)
-        with nogil:
-            if observer >= 0:
-                tt_resample(&s, observer, &rng, NULL)
-            if round_only:
-                m = tt_rollout_round(&s, pol, &rng)
-            else:
-                m = tt_rollout(&s, pol, &rng)
-        if round_only:
-            tt_round_margin(&s, r0, ret)
-        else:
-            tt_returns(&s, ret)
-        for q in range(np_):
-            totals[i, q] = s.total[q]
-            returns[i, q] = ret[q]
-        moves[i] = m
-        truncated[i] = s.truncated
+        b.policies[q] = policies[q]
+    b.start = &start.s
+    b.fresh = fresh
+    b.determinize = observer >= 0
+    b.observer = observer if observer >= 0 else 0
+    b.round_only = round_only
+    b.seed = seed
+    b.n = n
+    b.first = first
+    if n > 0:
+        b.totals = &totals[0, 0]
+        b.returns = &returns[0, 0]
+        b.moves = &moves[0]
+        b.truncated = &truncated[0]
+    with nogil:
+        rc = tt_rollouts(&b, threads, &e)
+    if rc != TH_OK:
+        raise_error(&e)
 
 
 def ismcts_search(StateBase st, uint8_t[::1] arena, uint32_t iterations, double time_limit,

@@ -17,6 +17,7 @@ out discarding a card of kind k (kind = 4 * (rank - 1) + suit, jokers 52 and
 """
 from __future__ import annotations
 
+import os
 import secrets
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
@@ -234,13 +235,18 @@ class State(_core.StateBase):
 
     # -- what a seat can know ------------------------------------------------
     def observation(self, player: int) -> Dict[str, Any]:
-        """What ``player`` can know: its hand, every hand's size, the discard
-        pile, the stock's size, the round, scores, whose turn, who is out.
-        (Cards another player took from the discard pile are not tracked as
-        known: the observation treats every other hand as unknown.)"""
+        """What ``player`` can know (THREE_THIRTEEN.md, What each player
+        knows): its hand, every hand's size, the discard pile, the stock's
+        size, the round, scores, whose turn, who is out; and the public
+        record of T-9: ``known`` (per seat, the cards everyone knows are in
+        that hand: taken from the discard pile, or shown), ``pool`` (after a
+        reshuffle, the cards of the reshuffled stock still hidden in the stock
+        or in hands), ``pool_held`` (per seat, how many of its cards are pool
+        cards) and ``own_pool`` (which of the player's own cards are)."""
         f = self._fields()
         n = f["num_players"]
         _check_seat(player, n)
+        kn = self._knowledge()
         return {"observer": player, "num_players": n, "round": f["round"], "wild_rank": RANKS[f["round"] + 1],
                 "dealer": f["dealer"], "phase": _PHASES[f["phase"]], "current": f["current"],
                 "hand": [card_text(k) for k in f["hands"][player]], "hand_sizes": [len(h) for h in f["hands"]],
@@ -248,14 +254,28 @@ class State(_core.StateBase):
                 "out_seat": f["out_seat"], "final_turns": f["final_turns"],
                 "taken": None if f["taken_kind"] < 0 else card_text(f["taken_kind"]),
                 "turns": list(f["turns"]), "scores": list(f["totals"]), "round_scores": f["round_scores"],
-                "move_number": f["move_count"]}
+                "move_number": f["move_count"],
+                "known": [[card_text(k) for k in h] for h in kn["known"]],
+                "pool": [card_text(k) for k in kn["pool"]] if kn["pool_active"] else None,
+                "pool_held": list(kn["pool_held"]),
+                "own_pool": [card_text(k) for k in kn["pool_hand"][player]]}
 
     def observation_string(self, player: int) -> str:
         o = self.observation(player)
+        known = "; ".join(f"{q}: {' '.join(h)}" for q, h in enumerate(o["known"]) if h and q != player) or "-"
+        pool = "-" if o["pool"] is None else (" ".join(o["pool"]) or "(empty)")
         return (f"seat {player} of {o['num_players']}, round {o['round']} (wild {o['wild_rank']}), {o['phase']}, "
                 f"to move {o['current']}\nhand: {' '.join(o['hand']) or '-'}\nhand sizes: {o['hand_sizes']}\n"
                 f"discard: {' '.join(o['discard_pile']) or '-'}; stock {o['stock_size']}; taken {o['taken'] or '-'}\n"
+                f"known in other hands: {known}\npool: {pool}; pool cards held {o['pool_held']}; "
+                f"own pool cards {' '.join(o['own_pool']) or '-'}\n"
                 f"out: {o['out_seat']}, final turns {o['final_turns']}; scores {o['scores']}")
+
+    def observation_tensor(self, player: int) -> np.ndarray:
+        """The observation as floats, in C (src/threes_core/three_thirteen/observation.h
+        documents the blocks); nothing in it is hidden from ``player``."""
+        _check_seat(player, self.num_players())
+        return np.asarray(self._observation_tensor(int(player)), dtype=np.float32)
 
     def information_state_string(self, player: int) -> str:
         """Observation plus the public action history."""
@@ -263,7 +283,10 @@ class State(_core.StateBase):
 
     def resample_from_infostate(self, player: int, seed: Optional[int] = None) -> "State":
         """The other hands and the stock dealt again at random from the
-        cards ``player`` cannot see, and the chance stream reseeded (in C)."""
+        cards ``player`` cannot see, and the chance stream reseeded (in C,
+        src/threes_core/three_thirteen/determinize.h): known cards stay in
+        their hands, pool cards are shuffled only among the pool's places
+        (T-9), so the result has the same information state for ``player``."""
         _check_seat(player, self.num_players())
         return self._resample(int(player), _seed64(seed))
 
@@ -280,8 +303,10 @@ class State(_core.StateBase):
     def to_dict(self) -> Dict[str, Any]:
         f = self._fields()
         d = {"format": "threes.ThreeThirteen/1", "options": _options_out(self._options())}
-        d.update({k: v for k, v in f.items() if k not in ("hands", "stock", "discard")})
+        d.update({k: v for k, v in f.items() if k not in ("hands", "stock", "discard", "known", "pool_hand")})
         d["hands"] = [[card_text(k) for k in h] for h in f["hands"]]
+        d["known"] = [[card_text(k) for k in h] for h in f["known"]]  # T-9: public cards of each hand
+        d["pool_hand"] = [[card_text(k) for k in h] for h in f["pool_hand"]]  # its pool cards
         d["stock"] = [card_text(k) for k in f["stock"]]
         d["discard"] = [card_text(k) for k in f["discard"]]
         d["history"] = self.history()
@@ -298,6 +323,12 @@ class State(_core.StateBase):
             f["hands"] = [[parse_card(c) for c in h] for h in d["hands"]]
             f["stock"] = [parse_card(c) for c in d["stock"]]
             f["discard"] = [parse_card(c) for c in d["discard"]]
+            if "known" in d:
+                f["known"] = [[parse_card(c) for c in h] for h in d["known"]]
+                f["pool_hand"] = [[parse_card(c) for c in h] for h in d.get("pool_hand") or [[]] * len(d["hands"])]
+                f["pool_active"] = d.get("pool_active", False)
+            else:  # a dict from before T-9 was recorded: the shown hands and the taken card are known
+                f["known"] = _shown_cards(f, int(d["num_players"]))
             st = cls._from_fields(int(d["num_players"]), _options_in(d["options"]), f)
         except KeyError as exc:
             raise ValueError(f"the state dict lacks {exc}") from None
@@ -339,6 +370,17 @@ class State(_core.StateBase):
                 f"move {f['move_count']}>")
 
 
+def _shown_cards(f: Dict[str, Any], n: int) -> List[List[int]]:
+    """Known cards of a position saved without its T-9 record: the hands of
+    seats out and of a finished game, and the card taken this turn."""
+    over = f["phase"] == 2 and not f["truncated"]
+    known = [list(f["hands"][q]) if over or (int(f["out_mask"]) >> q) & 1 else [] for q in range(n)]
+    c, k = f["current"], f["taken_kind"]
+    if isinstance(c, int) and isinstance(k, int) and 0 <= c < n and k >= 0 and k not in known[c]:
+        known[c].append(k)
+    return known
+
+
 def _check_seat(seat: Any, n: int) -> None:
     if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)):
         raise TypeError(f"a seat is an int, not {type(seat).__name__}")
@@ -376,16 +418,30 @@ class TTRolloutResult:
         return float(self.moves.mean()) if self.num_games else float("nan")
 
 
+def _threads(threads: Optional[int]) -> int:
+    if threads is None:
+        return max(1, min(os.cpu_count() or 1, _core.MAX_THREADS))
+    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)):
+        raise TypeError(f"threads must be an int or None, not {type(threads).__name__}")
+    if not 1 <= threads <= _core.MAX_THREADS:
+        raise ValueError(f"threads must be between 1 and {_core.MAX_THREADS}, not {threads}")
+    return int(threads)
+
+
 def rollouts(start: Union[Game, State], n: int, policy: Union[str, Sequence[str]] = "random",
-             seed: Optional[int] = None, observer: Optional[int] = None) -> TTRolloutResult:
+             seed: Optional[int] = None, observer: Optional[int] = None,
+             threads: Optional[int] = None) -> TTRolloutResult:
     """Plays ``n`` games in C from a Game (fresh deals: game i deals with its
     own seed) or from a State (``observer``: resample that seat's hidden
-    cards before each game). Policies: random, greedy (C)."""
+    cards before each game). Policies: random, greedy (C). The games run on
+    ``threads`` native threads (default: one per CPU) with the GIL released;
+    the results are the same for any number of threads."""
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
         raise ValueError(f"n must be an int >= 0, not {n!r}")
     if not isinstance(start, (Game, State)):
         raise TypeError(f"rollouts takes a three_thirteen.Game or State, not {type(start).__name__}")
     seed = _seed64(seed)
+    threads = _threads(threads)
     names = [policy] if isinstance(policy, str) else list(policy)
     np_ = start.num_players()
     if len(names) == 1:
@@ -403,14 +459,11 @@ def rollouts(start: Union[Game, State], n: int, policy: Union[str, Sequence[str]
     if isinstance(start, Game):
         if observer is not None:
             raise ValueError("observer needs a State")
-        for i in range(n):
-            st = start.new_initial_state(_core.batch_seed(seed, i))
-            _core.run_rollouts(st, ids, seed ^ i, 1, totals[i:i + 1], moves[i:i + 1], trunc[i:i + 1],
-                              returns[i:i + 1], -1)
-    elif isinstance(start, State):
+        _core.run_rollouts(start.new_initial_state(0), ids, seed, n, totals, moves, trunc, returns, -1, False,
+                           threads, True)
+    else:
         if observer is not None:
             _check_seat(observer, np_)
-        _core.run_rollouts(start, ids, seed, n, totals, moves, trunc, returns, -1 if observer is None else observer)
-    else:
-        raise TypeError(f"rollouts takes a Game or a State, not {type(start).__name__}")
+        _core.run_rollouts(start, ids, seed, n, totals, moves, trunc, returns, -1 if observer is None else observer,
+                           False, threads)
     return TTRolloutResult(totals, returns, moves, trunc.astype(bool), tuple(names), seed)

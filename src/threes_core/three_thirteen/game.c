@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "three_thirteen/determinize.h"
+#include "three_thirteen/rollout.h"
 #include "three_thirteen/state.h"
 
 _Static_assert(sizeof(tt_state) <= TH_MAX_STATE_BYTES, "tt_state must fit TH_MAX_STATE_BYTES");

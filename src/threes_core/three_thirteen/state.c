@@ -1,43 +1,8 @@
-/* thirteen.c - Three Thirteen; see thirteen.h and THREE_THIRTEEN.md. */
+/* state.c - the deal, legal actions, applying them (with the T-9 record),
+ * scores, returns and the invariant check; see state.h. */
 #include "three_thirteen/state.h"
 
 #include <string.h>
-
-void tt_options_default(int num_players, tt_options *out) {
-  memset(out, 0, sizeof *out);
-  int d = (num_players + 1) / 2;
-  out->decks = (uint8_t)(d < 1 ? 1 : d > TT_MAX_DECKS ? TT_MAX_DECKS : d);
-  out->meld.all_wild_melds = 1;
-  out->go_out_first_turn = 1;
-}
-
-int tt_options_validate(const tt_options *o, int n, th_error *e) {
-  if (n < TT_MIN_PLAYERS || n > TT_MAX_PLAYERS) {
-    th_set_error(e, TH_ERR_PLAYERS, "num_players must be between %d and %d, not %d", TT_MIN_PLAYERS,
-                 TT_MAX_PLAYERS, n);
-    return TH_ERR_PLAYERS;
-  }
-  if (o->decks < 1 || o->decks > TT_MAX_DECKS) {
-    th_set_error(e, TH_ERR_RULES, "decks must be between 1 and %d, not %d", TT_MAX_DECKS, o->decks);
-    return TH_ERR_RULES;
-  }
-  if (o->jokers > 2) {
-    th_set_error(e, TH_ERR_RULES, "jokers per deck must be 0, 1 or 2, not %d", o->jokers);
-    return TH_ERR_RULES;
-  }
-  if (o->meld.ace_either > 1 || o->meld.all_wild_melds > 1 || o->meld.wild_penalty_20 > 1 ||
-      o->rediscard_taken > 1 || o->go_out_first_turn > 1) {
-    th_set_error(e, TH_ERR_RULES, "the on/off options must be 0 or 1");
-    return TH_ERR_RULES;
-  }
-  int cards = o->decks * (52 + o->jokers), need = n * (TT_ROUNDS + 2) + 1;
-  if (cards < need) {
-    th_set_error(e, TH_ERR_PLAYERS, "%d players need %d cards for round 11 (13 each and a discard); %d deck(s) "
-                 "hold %d", n, need, o->decks, cards);
-    return TH_ERR_PLAYERS;
-  }
-  return TH_OK;
-}
 
 /* ------------------------------------------------------------ the deal -- */
 
@@ -52,6 +17,9 @@ static void deal_round(tt_state *s) {
   memset(s->hand, 0, sizeof s->hand);
   memset(s->hand_len, 0, sizeof s->hand_len);
   memset(s->turns, 0, sizeof s->turns);
+  memset(s->known, 0, sizeof s->known);
+  memset(s->pool_hand, 0, sizeof s->pool_hand);
+  s->pool_active = 0;
   int per = s->round + 2, top = n, np = s->num_players;
   for (int c = 0; c < per; c++)
     for (int j = 1; j <= np; j++) {
@@ -89,8 +57,7 @@ int tt_new_game(tt_state *s, const tt_options *o, int n, uint64_t seed, uint32_t
 
 /* ------------------------------------------------------------ deadwood -- */
 
-/* Deadwood of seat p's hand with one card of kind `less` left out (or none). */
-static int deadwood_without(const tt_state *s, int p, int less) {
+int tt_deadwood_without(const tt_state *s, int p, int less) {
   uint8_t rank[TT_MAX_HAND + 2], suit[TT_MAX_HAND + 2];
   int n = 0, skipped = less == TT_NO_KIND;
   for (int k = 0; k < TT_NUM_KINDS; k++)
@@ -110,18 +77,16 @@ static int deadwood_without(const tt_state *s, int p, int less) {
   return a.deadwood;
 }
 
-int tt_hand_deadwood(const tt_state *s, int p) { return deadwood_without(s, p, TT_NO_KIND); }
+int tt_hand_deadwood(const tt_state *s, int p) { return tt_deadwood_without(s, p, TT_NO_KIND); }
 
 /* --------------------------------------------------------------- legal -- */
 
-static int may_discard(const tt_state *s, int p, int k) {
+int tt_may_discard(const tt_state *s, int p, int k) {
   if (!s->hand[p][k]) return 0;
   return !(k == s->taken_kind && s->hand[p][k] == 1 && !s->opt.rediscard_taken);
 }
 
-static int may_go_out(const tt_state *s, int p) {
-  return s->opt.go_out_first_turn || s->turns[p] > 1;
-}
+int tt_may_go_out(const tt_state *s, int p) { return s->opt.go_out_first_turn || s->turns[p] > 1; }
 
 int tt_legal_actions(const tt_state *s, uint16_t *out) {
   int n = 0, p = s->current;
@@ -132,10 +97,10 @@ int tt_legal_actions(const tt_state *s, uint16_t *out) {
     return n;
   }
   for (int k = 0; k < TT_NUM_KINDS; k++)
-    if (may_discard(s, p, k)) out[n++] = (uint16_t)(TT_FIRST_DISCARD + k);
-  if (may_go_out(s, p))
+    if (tt_may_discard(s, p, k)) out[n++] = (uint16_t)(TT_FIRST_DISCARD + k);
+  if (tt_may_go_out(s, p))
     for (int k = 0; k < TT_NUM_KINDS; k++)
-      if (may_discard(s, p, k) && deadwood_without(s, p, k) == 0) out[n++] = (uint16_t)(TT_FIRST_GO_OUT + k);
+      if (tt_may_discard(s, p, k) && tt_deadwood_without(s, p, k) == 0) out[n++] = (uint16_t)(TT_FIRST_GO_OUT + k);
   return n;
 }
 
@@ -144,9 +109,68 @@ int tt_is_legal(const tt_state *s, int a) {
   int p = s->current;
   if (s->phase == TT_PHASE_DRAW) return a == TT_ACTION_STOCK || (a == TT_ACTION_TAKE_DISCARD && s->discard_len);
   if (a < TT_FIRST_DISCARD) return 0;
-  if (a < TT_FIRST_GO_OUT) return may_discard(s, p, a - TT_FIRST_DISCARD);
+  if (a < TT_FIRST_GO_OUT) return tt_may_discard(s, p, a - TT_FIRST_DISCARD);
   int k = a - TT_FIRST_GO_OUT;
-  return may_go_out(s, p) && may_discard(s, p, k) && deadwood_without(s, p, k) == 0;
+  return tt_may_go_out(s, p) && tt_may_discard(s, p, k) && tt_deadwood_without(s, p, k) == 0;
+}
+
+/* ----------------------------------------------------------- knowledge -- */
+
+int tt_pool_count(const tt_state *s, int k) {
+  if (!s->pool_active || k < 0 || k >= TT_NUM_KINDS) return 0;
+  int c = 0;
+  for (int i = 0; i < s->stock_len && i < TT_MAX_CARDS; i++) c += s->stock[i] == k;
+  for (int q = 0; q < s->num_players && q < TT_MAX_PLAYERS; q++) c += s->pool_hand[q][k];
+  return c;
+}
+
+int tt_pool_held(const tt_state *s, int q) {
+  int c = 0;
+  if (q < 0 || q >= TT_MAX_PLAYERS) return 0;
+  for (int k = 0; k < TT_NUM_KINDS; k++) c += s->pool_hand[q][k];
+  return c;
+}
+
+int tt_pool_size(const tt_state *s) {
+  if (!s->pool_active) return 0;
+  int c = s->stock_len;
+  for (int q = 0; q < s->num_players && q < TT_MAX_PLAYERS; q++) c += tt_pool_held(s, q);
+  return c;
+}
+
+int tt_known_len(const tt_state *s, int q) {
+  int c = 0;
+  if (q < 0 || q >= TT_MAX_PLAYERS) return 0;
+  for (int k = 0; k < TT_NUM_KINDS; k++) c += s->known[q][k];
+  return c;
+}
+
+static void dissolve_pool(tt_state *s) {
+  s->pool_active = 0;
+  memset(s->pool_hand, 0, sizeof s->pool_hand);
+}
+
+/* Seat p discards a card of kind k (still in its hand): the public record
+ * (state.h, KNOWLEDGE). */
+static void record_discard(tt_state *s, int p, int k) {
+  if (s->known[p][k]) {
+    s->known[p][k]--;
+    return;
+  }
+  if (!s->pool_active || !tt_pool_held(s, p)) return; /* not a pool card */
+  int hidden_outside = 0; /* copies of k hidden outside the pool, in any hand */
+  for (int q = 0; q < s->num_players; q++) hidden_outside += s->hand[q][k] - s->known[q][k] - s->pool_hand[q][k];
+  if (hidden_outside == 0) {
+    s->pool_hand[p][k]--; /* every hidden k is a pool card: so was this one (> 0: p held one) */
+  } else if (tt_pool_count(s, k) > 0) {
+    dissolve_pool(s); /* a pool card or not: the public record cannot say */
+  }
+}
+
+/* Seat p's whole hand is shown (went out, or scored at the end). */
+static void show_hand(tt_state *s, int p) {
+  memcpy(s->known[p], s->hand[p], sizeof s->known[p]);
+  memset(s->pool_hand[p], 0, sizeof s->pool_hand[p]);
 }
 
 /* --------------------------------------------------------------- apply -- */
@@ -158,6 +182,7 @@ static void score_round(tt_state *s) {
     s->total[q] += v;
   }
   if (s->round == TT_ROUNDS) {
+    for (int q = 0; q < s->num_players; q++) show_hand(s, q);
     s->phase = TT_PHASE_OVER;
     s->current = TT_NO_SEAT;
     return;
@@ -167,7 +192,8 @@ static void score_round(tt_state *s) {
   deal_round(s);
 }
 
-/* T-3: the discard pile less its top card, shuffled, becomes the stock. */
+/* T-3: the discard pile less its top card, shuffled, becomes the stock: a
+ * new pool (T-9), the old one dissolved. */
 static void reshuffle(tt_state *s) {
   if (s->discard_len <= 1) return;
   int n = s->discard_len - 1;
@@ -176,11 +202,16 @@ static void reshuffle(tt_state *s) {
   s->stock_len = (uint16_t)n;
   s->discard[0] = s->discard[n];
   s->discard_len = 1;
+  dissolve_pool(s);
+  s->pool_active = 1;
 }
 
 static void end_turn(tt_state *s, int p, int went_out) {
   s->taken_kind = TT_NO_KIND;
-  if (went_out) s->out_mask |= (uint8_t)(1u << p);
+  if (went_out) {
+    s->out_mask |= (uint8_t)(1u << p);
+    show_hand(s, p);
+  }
   if (s->out_seat == TT_NO_SEAT) {
     if (went_out) {
       s->out_seat = (uint8_t)p;
@@ -209,16 +240,19 @@ void tt_apply_legal(tt_state *s, int a) {
       int k = s->stock[--s->stock_len];
       s->hand[p][k]++;
       s->hand_len[p]++;
+      if (s->pool_active) s->pool_hand[p][k]++; /* hidden again, but a pool card (T-9) */
       s->phase = TT_PHASE_DISCARD;
     }
   } else if (a == TT_ACTION_TAKE_DISCARD) {
     int k = s->discard[--s->discard_len];
     s->hand[p][k]++;
     s->hand_len[p]++;
+    s->known[p][k]++; /* T-9: everyone saw it taken */
     s->taken_kind = (uint8_t)k;
     s->phase = TT_PHASE_DISCARD;
   } else {
     int out = a >= TT_FIRST_GO_OUT, k = a - (out ? TT_FIRST_GO_OUT : TT_FIRST_DISCARD);
+    record_discard(s, p, k);
     s->hand[p][k]--;
     s->hand_len[p]--;
     s->discard[s->discard_len++] = (uint8_t)k;
@@ -271,12 +305,18 @@ void tt_standings(const tt_state *s, double *out) {
   }
 }
 
+/* ----------------------------------------------------------- the check -- */
+
+#define FAIL(...)                                \
+  do {                                           \
+    th_set_error(e, TH_ERR_SETUP, __VA_ARGS__); \
+    return TH_ERR_SETUP;                         \
+  } while (0)
+
 int tt_state_check(const tt_state *s, th_error *e) {
   th_error re;
-  if (tt_options_validate(&s->opt, s->num_players, &re)) {
-    th_set_error(e, TH_ERR_SETUP, "the state's options are not valid: %s", re.msg);
-    return TH_ERR_SETUP;
-  }
+  if (tt_options_validate(&s->opt, s->num_players, &re))
+    FAIL("the state's options are not valid: %s", re.msg);
   int n = s->num_players;
   int count[TT_NUM_KINDS] = {0};
   for (int q = 0; q < n; q++) {
@@ -285,186 +325,53 @@ int tt_state_check(const tt_state *s, th_error *e) {
       len += s->hand[q][k];
       count[k] += s->hand[q][k];
     }
-    if (len != s->hand_len[q]) {
-      th_set_error(e, TH_ERR_SETUP, "seat %d's hand length %d does not match its cards (%d)", q, s->hand_len[q], len);
-      return TH_ERR_SETUP;
-    }
+    if (len != s->hand_len[q]) FAIL("seat %d's hand length %d does not match its cards (%d)", q, s->hand_len[q], len);
   }
-  if (s->stock_len > TT_MAX_CARDS || s->discard_len > TT_MAX_CARDS) {
-    th_set_error(e, TH_ERR_SETUP, "the stock or discard pile is too long");
-    return TH_ERR_SETUP;
-  }
+  for (int q = n; q < TT_MAX_PLAYERS; q++)
+    if (s->hand_len[q] || tt_known_len(s, q) || tt_pool_held(s, q)) FAIL("seat %d holds cards but is no seat", q);
+  if (s->stock_len > TT_MAX_CARDS || s->discard_len > TT_MAX_CARDS) FAIL("the stock or discard pile is too long");
   for (int i = 0; i < s->stock_len; i++) {
-    if (s->stock[i] >= TT_NUM_KINDS) {
-      th_set_error(e, TH_ERR_SETUP, "the stock holds a card that does not exist");
-      return TH_ERR_SETUP;
-    }
+    if (s->stock[i] >= TT_NUM_KINDS) FAIL("the stock holds a card that does not exist");
     count[s->stock[i]]++;
   }
   for (int i = 0; i < s->discard_len; i++) {
-    if (s->discard[i] >= TT_NUM_KINDS) {
-      th_set_error(e, TH_ERR_SETUP, "the discard pile holds a card that does not exist");
-      return TH_ERR_SETUP;
-    }
+    if (s->discard[i] >= TT_NUM_KINDS) FAIL("the discard pile holds a card that does not exist");
     count[s->discard[i]]++;
   }
   for (int k = 0; k < TT_NUM_KINDS; k++) {
-    int want = k < 52 ? s->opt.decks : (k - 52 < s->opt.jokers ? s->opt.decks : 0);
-    if (count[k] != want) {
-      th_set_error(e, TH_ERR_SETUP, "kind %d: %d cards in the game, the deck has %d", k, count[k], want);
-      return TH_ERR_SETUP;
-    }
+    int want = tt_kind_copies(&s->opt, k);
+    if (count[k] != want) FAIL("kind %d: %d cards in the game, the deck has %d", k, count[k], want);
   }
   if (s->round < 1 || s->round > TT_ROUNDS || s->dealer >= n || s->phase > TT_PHASE_OVER ||
-      (s->phase != TT_PHASE_OVER && s->current >= n)) {
-    th_set_error(e, TH_ERR_SETUP, "round, dealer, phase or current player out of range");
-    return TH_ERR_SETUP;
-  }
+      (s->phase != TT_PHASE_OVER && s->current >= n) || (s->phase == TT_PHASE_OVER && s->current != TT_NO_SEAT))
+    FAIL("round, dealer, phase or current player out of range");
   for (int q = 0; q < n; q++)
-    if (s->hand_len[q] > TT_MAX_HAND) {
-      th_set_error(e, TH_ERR_SETUP, "seat %d holds %d cards: at most %d", q, s->hand_len[q], TT_MAX_HAND);
-      return TH_ERR_SETUP;
-    }
+    if (s->hand_len[q] > TT_MAX_HAND) FAIL("seat %d holds %d cards: at most %d", q, s->hand_len[q], TT_MAX_HAND);
   if ((s->out_seat != TT_NO_SEAT && s->out_seat >= n) || s->final_turns >= n || (s->out_mask >> n) ||
       (s->taken_kind != TT_NO_KIND && s->taken_kind >= TT_NUM_KINDS) ||
-      (s->out_seat == TT_NO_SEAT && (s->final_turns || s->out_mask))) {
-    th_set_error(e, TH_ERR_SETUP, "the going-out fields (out seat, final turns, out mask) or the taken card are "
-                 "out of range");
-    return TH_ERR_SETUP;
-  }
+      (s->out_seat == TT_NO_SEAT && (s->final_turns || s->out_mask)) ||
+      (s->out_seat != TT_NO_SEAT && !((s->out_mask >> s->out_seat) & 1)))
+    FAIL("the going-out fields (out seat, final turns, out mask) or the taken card are out of range");
+  if (s->truncated > 1 || (s->truncated && s->phase != TT_PHASE_OVER) || s->move_count > s->max_moves ||
+      s->max_moves == 0 || (s->phase != TT_PHASE_OVER && s->move_count >= s->max_moves))
+    FAIL("truncated, move count or move cap out of range");
+  if (s->rng.s[0] == 0 && s->rng.s[1] == 0 && s->rng.s[2] == 0 && s->rng.s[3] == 0)
+    FAIL("the chance generator's state is all zero (a generator that never leaves 0)");
+  /* knowledge (T-9) */
+  if (s->pool_active > 1) FAIL("pool_active must be 0 or 1");
+  for (int q = 0; q < n; q++)
+    for (int k = 0; k < TT_NUM_KINDS; k++) {
+      if (s->known[q][k] + s->pool_hand[q][k] > s->hand[q][k])
+        FAIL("seat %d: %d known and %d pool cards of kind %d, but only %d in the hand", q, s->known[q][k],
+             s->pool_hand[q][k], k, s->hand[q][k]);
+      if (!s->pool_active && s->pool_hand[q][k]) FAIL("seat %d holds pool cards but there is no pool", q);
+      int shown = ((s->out_mask >> q) & 1) || (s->phase == TT_PHASE_OVER && !s->truncated);
+      if (shown && s->known[q][k] != s->hand[q][k])
+        FAIL("seat %d's hand was shown (out, or scored at the end) but not every card of it is known", q);
+    }
+  if (s->taken_kind != TT_NO_KIND && s->phase != TT_PHASE_OVER && /* a game cut at the cap keeps its taken card */
+      (s->phase != TT_PHASE_DISCARD || s->known[s->current][s->taken_kind] == 0))
+    FAIL("a card taken this turn must be in the discard phase and known in the taker's hand (T-9)");
   if (e) e->code = TH_OK;
   return TH_OK;
-}
-
-/* ---------------------------------------------------------- resampling -- */
-
-int tt_resample(tt_state *s, int observer, th_rng *rng, th_error *e) {
-  if (observer < 0 || observer >= s->num_players) {
-    th_set_error(e, TH_ERR_ARG, "observer must be a seat in 0..%d, not %d", s->num_players - 1, observer);
-    return TH_ERR_ARG;
-  }
-  uint8_t pool[TT_MAX_CARDS];
-  int n = 0;
-  for (int q = 0; q < s->num_players; q++)
-    if (q != observer)
-      for (int k = 0; k < TT_NUM_KINDS; k++)
-        for (int c = 0; c < s->hand[q][k] && n < TT_MAX_CARDS; c++) pool[n++] = (uint8_t)k;
-  for (int i = 0; i < s->stock_len && n < TT_MAX_CARDS; i++) pool[n++] = s->stock[i];
-  /* kind order first, so the result depends only on what the observer knows */
-  int cnt[TT_NUM_KINDS] = {0};
-  for (int i = 0; i < n; i++) cnt[pool[i]]++;
-  n = 0;
-  for (int k = 0; k < TT_NUM_KINDS; k++)
-    for (int c = 0; c < cnt[k]; c++) pool[n++] = (uint8_t)k;
-  th_shuffle_bytes(pool, n, rng);
-  int next = 0;
-  for (int q = 0; q < s->num_players; q++) {
-    if (q == observer) continue;
-    memset(s->hand[q], 0, sizeof s->hand[q]);
-    for (int i = 0; i < s->hand_len[q] && next < n; i++) s->hand[q][pool[next++]]++;
-  }
-  for (int i = 0; i < s->stock_len && next < n; i++) s->stock[i] = pool[next++];
-  th_rng_seed(&s->rng, ((uint64_t)th_rng_below(rng, 0xFFFFFFFFu) << 32) | th_rng_below(rng, 0xFFFFFFFFu));
-  if (e) e->code = TH_OK;
-  return TH_OK;
-}
-
-/* ------------------------------------------------------------ policies -- */
-
-static int greedy_action(const tt_state *s) {
-  int p = s->current;
-  if (s->phase == TT_PHASE_DRAW) {
-    if (!s->discard_len) return TT_ACTION_STOCK;
-    /* take the discard when the best discard afterwards leaves less deadwood than now */
-    tt_state t = *s;
-    int k = t.discard[t.discard_len - 1];
-    int now = tt_hand_deadwood(s, p);
-    t.hand[p][k]++;
-    t.hand_len[p]++;
-    t.taken_kind = (uint8_t)k;
-    int best = 1 << 20;
-    for (int x = 0; x < TT_NUM_KINDS; x++)
-      if (may_discard(&t, p, x)) {
-        int d = deadwood_without(&t, p, x);
-        if (d < best) best = d;
-      }
-    return best < now ? TT_ACTION_TAKE_DISCARD : TT_ACTION_STOCK;
-  }
-  int best = 1 << 20, best_k = -1, best_value = -1;
-  for (int x = 0; x < TT_NUM_KINDS; x++)
-    if (may_discard(s, p, x)) {
-      int d = deadwood_without(s, p, x);
-      int v = tt_card_value(tt_kind_rank(x), tt_wild_rank(s->round), &s->opt.meld);
-      /* least deadwood left; among equals, shed the most valuable card */
-      if (d < best || (d == best && v > best_value)) {
-        best = d;
-        best_k = x;
-        best_value = v;
-      }
-    }
-  if (best == 0 && may_go_out(s, p)) return TT_FIRST_GO_OUT + best_k;
-  return TT_FIRST_DISCARD + best_k;
-}
-
-int tt_policy_action(const tt_state *s, int policy, th_rng *rng) {
-  if (s->phase == TT_PHASE_OVER) return -1;
-  if (policy == TT_POLICY_GREEDY) return greedy_action(s);
-  uint16_t buf[TT_NUM_ACTIONS];
-  int n = tt_legal_actions(s, buf);
-  return buf[th_rng_below(rng, (uint32_t)n)];
-}
-
-uint32_t tt_rollout(tt_state *s, const uint8_t *policies, th_rng *rng) {
-  uint32_t start = s->move_count;
-  /* each step adds one move and the game ends at max_moves: bounded */
-  while (s->phase != TT_PHASE_OVER) tt_apply_legal(s, tt_policy_action(s, policies[s->current], rng));
-  return s->move_count - start;
-}
-
-uint32_t tt_rollout_round(tt_state *s, const uint8_t *policies, th_rng *rng) {
-  uint32_t start = s->move_count;
-  int round = s->round;
-  while (s->phase != TT_PHASE_OVER && s->round == round) tt_apply_legal(s, tt_policy_action(s, policies[s->current], rng));
-  return s->move_count - start;
-}
-
-uint64_t tt_bench_solver(uint64_t seed, int hands, int solve) {
-  th_rng rng;
-  th_rng_seed(&rng, seed);
-  tt_meld_options o = {0, 1, 0};
-  uint64_t sum = 0;
-  for (int i = 0; i < hands; i++) {
-    int wr = 1 + (int)th_rng_below(&rng, 13), w = i % 9;
-    uint8_t rank[TT_MAX_HAND], suit[TT_MAX_HAND];
-    for (int c = 0; c < TT_MAX_HAND; c++) {
-      if (c < w) { /* a wild card: a joker or a card of the wild rank */
-        int joker = th_rng_below(&rng, 4) == 0;
-        rank[c] = (uint8_t)(joker ? 0 : wr);
-        suit[c] = (uint8_t)th_rng_below(&rng, 4);
-      } else { /* a natural card: any rank but the wild one */
-        int r = 1 + (int)th_rng_below(&rng, 12);
-        rank[c] = (uint8_t)(r >= wr ? r + 1 : r);
-        suit[c] = (uint8_t)th_rng_below(&rng, 4);
-      }
-    }
-    if (solve) {
-      tt_arrangement a;
-      tt_min_deadwood(rank, suit, TT_MAX_HAND, wr, &o, &a, NULL);
-      sum += (uint64_t)a.deadwood;
-    } else {
-      sum += rank[i % TT_MAX_HAND];
-    }
-  }
-  return sum;
-}
-
-void tt_round_margin(const tt_state *s, int round, double *out) {
-  int n = s->num_players;
-  if (n < 2 || round < 1 || round > TT_ROUNDS) return;
-  double sum = 0;
-  for (int q = 0; q < n; q++) sum += s->round_score[round - 1][q];
-  for (int q = 0; q < n; q++) {
-    double own = s->round_score[round - 1][q], others = (sum - own) / (n - 1), v = (others - own) / 10.0;
-    out[q] = v > 1.0 ? 1.0 : v < -1.0 ? -1.0 : v;
-  }
 }

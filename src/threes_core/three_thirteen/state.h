@@ -1,44 +1,53 @@
-/* thirteen.h - Three Thirteen, the rummy game (THREE_THIRTEEN.md).
- *
- * The game in short: 11 rounds; in round k every player is dealt k + 2 cards
- * and the rank equal to that number is wild (3s in round 1 ... Kings in round
- * 11; jokers are always wild). A turn: draw the top card of the stock or of
- * the discard pile, then discard one card or go out (the hand less the
- * discard arranges entirely into sets and runs, meld.h). After a player goes
- * out every other player has one more turn; then each player scores the
- * minimum deadwood of their hand (0 for those out) and the deal passes left.
- * The lowest total after 11 rounds wins; equal totals share the place.
- *
- * Cards are kinds (copies of one kind are interchangeable): kind =
- * 4 * (rank - 1) + suit for rank 1..13 (A..K) and suit 0..3 (c d h s); 52 and
- * 53 are the red and black jokers.
- *
- * Action map (the same in every state of every game):
- *   0              draw the top card of the stock
- *   1              take the top card of the discard pile
- *   2 + k          discard one card of kind k          (k < TT_NUM_KINDS)
- *   2 + 54 + k     go out, discarding one card of kind k
+/* state.h - a Three Thirteen position: the deal, legal actions, applying
+ * them, scores, returns and the invariant check (THREE_THIRTEEN.md sections
+ * Rounds, A turn, Going out and scoring, What each player knows; T-2, T-3,
+ * T-7, T-9). The action map is in three_thirteen.h.
  *
  * Chance (later deals, reshuffles of the discard pile) comes from the state's
  * own generator, seeded with the game: the same seed gives the same game.
  * The state is fixed-size and heap-free; every loop is bounded.
+ *
+ * KNOWLEDGE (T-9). Besides the cards, the state records what is public about
+ * the hidden cards, so that observations and resampling (determinize.h) can
+ * follow it:
+ *   known[q][k]      cards of kind k in seat q's hand that everyone knows:
+ *                    taken from the discard pile (one more per take), and the
+ *                    whole hand of a seat that went out or was scored at the
+ *                    end of the game. A discard of kind k by q forgets one
+ *                    known k of q when there is one (the table cannot tell
+ *                    which copy went, so it assumes the known one: the rest
+ *                    of q's hand stays consistent either way).
+ *   pool_active      1 from a reshuffle (T-3) on: the stock was then made of a
+ *                    known multiset, the pool, and every card in the stock is
+ *                    a pool card.
+ *   pool_hand[q][k]  cards of kind k in seat q's hand that q drew from the
+ *                    reshuffled stock: hidden pool cards. Only q knows their
+ *                    kinds; everyone knows how many there are (tt_pool_held)
+ *                    and the pool multiset (tt_pool_count: the stock plus
+ *                    every pool_hand).
+ *   A pool card leaves the pool when it is discarded, or when its holder goes
+ *   out (the hand is shown). When q discards kind k, not known, while holding
+ *   pool cards and the pool holds a k, the table can tell that the card was
+ *   a pool card only when no k lies hidden outside the pool (then it is one:
+ *   always so with one deck); otherwise the public record cannot say, and the
+ *   pool is DISSOLVED (pool_active 0, pool_hand cleared): its cards become
+ *   ordinary hidden cards. This forgets information but never contradicts
+ *   it: every position consistent with the record before is consistent with
+ *   it after. A second reshuffle dissolves the pool of the first (its cards
+ *   are all in hands by then) and starts a new one. Everything in the record
+ *   is public: it depends only on the actions played and the cards shown.
  */
 #ifndef THREES_THREE_THIRTEEN_STATE_H
 #define THREES_THREE_THIRTEEN_STATE_H
 
 #include <stdint.h>
 
-#include "three_thirteen/meld.h"
-#include "common/rng.h"
 #include "common/error.h"
 #include "common/game.h"
+#include "common/rng.h"
+#include "three_thirteen/meld.h"
+#include "three_thirteen/rules.h"
 
-#define TT_MIN_PLAYERS 2
-#define TT_MAX_PLAYERS 8
-#define TT_MAX_DECKS 4
-#define TT_NUM_KINDS 54
-#define TT_MAX_CARDS (TT_MAX_DECKS * TT_NUM_KINDS)
-#define TT_ROUNDS 11
 #define TT_ACTION_STOCK 0
 #define TT_ACTION_TAKE_DISCARD 1
 #define TT_FIRST_DISCARD 2
@@ -49,14 +58,6 @@
 #define TT_DEFAULT_MAX_MOVES 20000u
 
 enum { TT_PHASE_DRAW = 0, TT_PHASE_DISCARD = 1, TT_PHASE_OVER = 2 };
-
-typedef struct tt_options {
-  uint8_t decks;  /* 52-card decks, 1..4 (default ceil(players / 2)) */
-  uint8_t jokers; /* jokers per deck, 0..2 */
-  tt_meld_options meld;
-  uint8_t rediscard_taken;   /* the card taken from the discard pile may be discarded the same turn */
-  uint8_t go_out_first_turn; /* a player may go out on their first turn of a round */
-} tt_options;
 
 typedef struct tt_state {
   tt_options opt;
@@ -81,16 +82,11 @@ typedef struct tt_state {
   uint8_t discard[TT_MAX_CARDS]; /* kinds, the top card last */
   int16_t round_score[TT_ROUNDS][TT_MAX_PLAYERS];
   int32_t total[TT_MAX_PLAYERS];
+  /* knowledge (T-9): see above */
+  uint8_t pool_active;
+  uint8_t known[TT_MAX_PLAYERS][TT_NUM_KINDS];
+  uint8_t pool_hand[TT_MAX_PLAYERS][TT_NUM_KINDS];
 } tt_state;
-
-static inline int tt_kind_rank(int kind) { return kind >= 52 ? 0 : kind / 4 + 1; } /* 0 = joker */
-static inline int tt_kind_suit(int kind) { return kind >= 52 ? kind - 52 : kind % 4; }
-static inline int tt_wild_rank(int round) { return round + 2; }
-
-/* Defaults of THREE_THIRTEEN.md for a player count. */
-void tt_options_default(int num_players, tt_options *out);
-/* 0, or an error code with e set (bad values, or too few cards for round 11). */
-int tt_options_validate(const tt_options *o, int num_players, th_error *e);
 
 /* A new game: options checked, the first dealer drawn from the seed, round 1
  * dealt. max_moves 0 = TT_DEFAULT_MAX_MOVES. */
@@ -104,43 +100,63 @@ int tt_is_legal(const tt_state *s, int action);
 int tt_apply_action(tt_state *s, int action, th_error *e);
 void tt_apply_legal(tt_state *s, int action);
 
-/* Minimum deadwood of seat p's hand now (meld.h), with the round's wild rank. */
+/* Seat p may discard a card of kind k now (holds one; T-2). */
+int tt_may_discard(const tt_state *s, int p, int k);
+/* Seat p may go out this turn at all (option go_out_first_turn). */
+int tt_may_go_out(const tt_state *s, int p);
+/* Minimum deadwood of seat p's hand now (meld.h), with the round's wild rank;
+ * tt_deadwood_without leaves one card of kind `less` out (TT_NO_KIND: none). */
 int tt_hand_deadwood(const tt_state *s, int p);
+int tt_deadwood_without(const tt_state *s, int p, int less);
+
 /* One value per seat: by total score, place k worth (N-1-2k)/(N-1), equal
  * totals sharing their places; all 0 before the end (a game cut at the move
  * cap is ranked by the totals so far). */
 void tt_returns(const tt_state *s, double *out);
-/* Every invariant (card conservation, counts, phase); 0 or TH_ERR_SETUP. */
-int tt_state_check(const tt_state *s, th_error *e);
-
-/* Resamples the cards `observer` cannot see (other hands, the stock) and the
- * chance stream, uniformly; what the observer sees stays. */
-int tt_resample(tt_state *s, int observer, th_rng *rng, th_error *e);
-
-/* Policies: 0 random (uniform over the legal actions), 1 greedy (take the
- * discard when that lowers the deadwood, discard the card leaving the least
- * deadwood, go out when possible). */
-enum { TT_POLICY_RANDOM = 0, TT_POLICY_GREEDY = 1, TT_NUM_POLICIES = 2 };
-int tt_policy_action(const tt_state *s, int policy, th_rng *rng);
-/* Plays to the end with policies[q] for seat q; returns the moves played. */
-uint32_t tt_rollout(tt_state *s, const uint8_t *policies, th_rng *rng);
-/* The same, but only to the end of the current round (for search: a whole
- * game of greedy play is some 350 moves); then the state is over when the
- * game is, else it is the next round's deal. Returns the moves played. */
-uint32_t tt_rollout_round(tt_state *s, const uint8_t *policies, th_rng *rng);
 /* Returns as tt_returns, from the totals so far, whether or not it is over. */
 void tt_standings(const tt_state *s, double *out);
-/* The value of a scored round for search: for each seat, the mean score of
- * the others less its own, over 10, clipped to [-1, 1] (a round's scores
- * say far more about the moves of that round than the standings do). */
-void tt_round_margin(const tt_state *s, int round, double *out);
 
-/* A benchmark of the solver: `hands` random 14-card hands from two decks
- * with jokers, each with 0..8 wild cards (hand i: w = i % 9) and a random
- * wild rank, solved with tt_min_deadwood; returns the sum of the deadwoods
- * (a checksum). The hands are made before the clock matters: see the
- * benchmark in benchmarks/, which times the whole call and subtracts
- * tt_bench_hands, the same loop without the solver. */
-uint64_t tt_bench_solver(uint64_t seed, int hands, int solve);
+/* Knowledge (T-9), all public: the pool's cards of kind k (stock and hidden
+ * hands), its size, and how many pool cards seat q holds. */
+int tt_pool_count(const tt_state *s, int k);
+int tt_pool_size(const tt_state *s);
+int tt_pool_held(const tt_state *s, int q);
+int tt_known_len(const tt_state *s, int q);
+
+/* Every invariant (card conservation, counts, phase, knowledge); 0 or
+ * TH_ERR_SETUP with a message. */
+int tt_state_check(const tt_state *s, th_error *e);
+
+/* Building a position from its parts (setup.c; for State.from_dict): begin
+ * (options and player count checked, everything empty), add every card of
+ * the game one by one, mark the known and pool cards of each hand, finish
+ * with the scalar fields; finish runs tt_state_check. Every value is
+ * checked: on an error the state is no valid position and must not be used
+ * (begin again); it never reads or writes out of bounds. */
+enum {
+  TT_ZONE_HAND = 0,      /* a card in seat's hand */
+  TT_ZONE_KNOWN = 1,     /* marks one unmarked card of the kind in seat's hand as known (T-9) */
+  TT_ZONE_POOL_HAND = 2, /* marks one unmarked card of the kind in seat's hand as a pool card (T-9) */
+  TT_ZONE_STOCK = 3,     /* the next stock card, bottom first (the top card is added last) */
+  TT_ZONE_DISCARD = 4,   /* the next discard, bottom first */
+  TT_NUM_ZONES = 5
+};
+/* The scalar fields, as wide integers so that nothing is cut before it is
+ * checked; seats and kinds use -1 for none. The num_* fields say how many
+ * entries the caller had (it fills at most the room there is): each must be
+ * the player count (turns, totals, each round-score row), the rounds scored
+ * (round-score rows) or 4 (rng). */
+typedef struct tt_setup_fields {
+  int64_t round, dealer, current, phase, out_seat, final_turns, out_mask, taken_kind, truncated;
+  int64_t move_count, max_moves, pool_active;
+  int64_t num_turns, turns[TT_MAX_PLAYERS];
+  int64_t num_totals, total[TT_MAX_PLAYERS];
+  int64_t num_round_scores, round_score_len[TT_ROUNDS], round_score[TT_ROUNDS][TT_MAX_PLAYERS];
+  int64_t num_rng;
+  uint64_t rng[4];
+} tt_setup_fields;
+int tt_setup_begin(tt_state *s, const tt_options *o, int num_players, th_error *e);
+int tt_setup_add(tt_state *s, int zone, int seat, int kind, th_error *e);
+int tt_setup_finish(tt_state *s, const tt_setup_fields *f, th_error *e);
 
 #endif

@@ -1,0 +1,61 @@
+/* determinize.c - see determinize.h. */
+#include "three_thirteen/determinize.h"
+
+#include <string.h>
+
+/* Gathers cnt in kind order into out, shuffles it; returns the card count. */
+static int gather_shuffled(const int *cnt, uint8_t *out, th_rng *rng) {
+  int n = 0;
+  for (int k = 0; k < TT_NUM_KINDS; k++)
+    for (int c = 0; c < cnt[k] && n < TT_MAX_CARDS; c++) out[n++] = (uint8_t)k;
+  th_shuffle_bytes(out, n, rng);
+  return n;
+}
+
+int tt_resample(tt_state *s, int observer, th_rng *rng, th_error *e) {
+  if (observer < 0 || observer >= s->num_players) {
+    th_set_error(e, TH_ERR_ARG, "observer must be a seat in 0..%d, not %d", s->num_players - 1, observer);
+    return TH_ERR_ARG;
+  }
+  int np = s->num_players, pool = s->pool_active;
+  int ord_cnt[TT_NUM_KINDS] = {0}, pool_cnt[TT_NUM_KINDS] = {0};
+  int ord_slots[TT_MAX_PLAYERS] = {0}, pool_slots[TT_MAX_PLAYERS] = {0};
+  for (int q = 0; q < np; q++) {
+    if (q == observer) continue;
+    for (int k = 0; k < TT_NUM_KINDS; k++) {
+      int pk = s->pool_hand[q][k], ok = s->hand[q][k] - s->known[q][k] - pk;
+      ord_cnt[k] += ok;
+      pool_cnt[k] += pk;
+      ord_slots[q] += ok;
+      pool_slots[q] += pk;
+    }
+  }
+  for (int i = 0; i < s->stock_len; i++) (pool ? pool_cnt : ord_cnt)[s->stock[i]]++;
+  uint8_t cards[TT_MAX_CARDS];
+  /* ordinary cards first: with no knowledge this is the whole resampling */
+  int n = gather_shuffled(ord_cnt, cards, rng), next = 0;
+  for (int q = 0; q < np; q++) {
+    if (q == observer) continue;
+    for (int k = 0; k < TT_NUM_KINDS; k++) s->hand[q][k] = (uint8_t)(s->known[q][k] + s->pool_hand[q][k]);
+    for (int i = 0; i < ord_slots[q] && next < n; i++) s->hand[q][cards[next++]]++;
+  }
+  if (!pool) {
+    for (int i = 0; i < s->stock_len && next < n; i++) s->stock[i] = cards[next++];
+  } else {
+    n = gather_shuffled(pool_cnt, cards, rng);
+    next = 0;
+    for (int q = 0; q < np; q++) {
+      if (q == observer) continue;
+      for (int k = 0; k < TT_NUM_KINDS; k++) s->hand[q][k] = (uint8_t)(s->hand[q][k] - s->pool_hand[q][k]);
+      memset(s->pool_hand[q], 0, sizeof s->pool_hand[q]);
+      for (int i = 0; i < pool_slots[q] && next < n; i++) {
+        s->hand[q][cards[next]]++;
+        s->pool_hand[q][cards[next++]]++;
+      }
+    }
+    for (int i = 0; i < s->stock_len && next < n; i++) s->stock[i] = cards[next++];
+  }
+  th_rng_seed(&s->rng, ((uint64_t)th_rng_below(rng, 0xFFFFFFFFu) << 32) | th_rng_below(rng, 0xFFFFFFFFu));
+  if (e) e->code = TH_OK;
+  return TH_OK;
+}

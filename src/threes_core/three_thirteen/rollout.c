@@ -1,0 +1,220 @@
+/* rollout.c - policies, rollouts and batches; see rollout.h. */
+#include "three_thirteen/rollout.h"
+
+#include <pthread.h>
+#include <string.h>
+
+#include "three_thirteen/determinize.h"
+
+/* ------------------------------------------------------------ policies -- */
+
+static int greedy_action(const tt_state *s) {
+  int p = s->current;
+  if (s->phase == TT_PHASE_DRAW) {
+    if (!s->discard_len) return TT_ACTION_STOCK;
+    /* take the discard when the best discard afterwards leaves less deadwood than now */
+    tt_state t;
+    memcpy(&t, s, sizeof t);
+    int k = t.discard[t.discard_len - 1];
+    int now = tt_hand_deadwood(s, p);
+    t.hand[p][k]++;
+    t.hand_len[p]++;
+    t.taken_kind = (uint8_t)k;
+    int best = 1 << 20;
+    for (int x = 0; x < TT_NUM_KINDS; x++)
+      if (tt_may_discard(&t, p, x)) {
+        int d = tt_deadwood_without(&t, p, x);
+        if (d < best) best = d;
+      }
+    return best < now ? TT_ACTION_TAKE_DISCARD : TT_ACTION_STOCK;
+  }
+  int best = 1 << 20, best_k = -1, best_value = -1;
+  for (int x = 0; x < TT_NUM_KINDS; x++)
+    if (tt_may_discard(s, p, x)) {
+      int d = tt_deadwood_without(s, p, x);
+      int v = tt_card_value(tt_kind_rank(x), tt_wild_rank(s->round), &s->opt.meld);
+      /* least deadwood left; among equals, shed the most valuable card */
+      if (d < best || (d == best && v > best_value)) {
+        best = d;
+        best_k = x;
+        best_value = v;
+      }
+    }
+  if (best == 0 && tt_may_go_out(s, p)) return TT_FIRST_GO_OUT + best_k;
+  return TT_FIRST_DISCARD + best_k;
+}
+
+int tt_policy_action(const tt_state *s, int policy, th_rng *rng) {
+  if (s->phase == TT_PHASE_OVER) return -1;
+  if (policy == TT_POLICY_GREEDY) return greedy_action(s);
+  uint16_t buf[TT_NUM_ACTIONS];
+  int n = tt_legal_actions(s, buf);
+  return buf[th_rng_below(rng, (uint32_t)n)];
+}
+
+uint32_t tt_rollout(tt_state *s, const uint8_t *policies, th_rng *rng) {
+  uint32_t start = s->move_count;
+  /* each step adds one move and the game ends at max_moves: bounded */
+  while (s->phase != TT_PHASE_OVER) tt_apply_legal(s, tt_policy_action(s, policies[s->current], rng));
+  return s->move_count - start;
+}
+
+uint32_t tt_rollout_round(tt_state *s, const uint8_t *policies, th_rng *rng) {
+  uint32_t start = s->move_count;
+  int round = s->round;
+  while (s->phase != TT_PHASE_OVER && s->round == round)
+    tt_apply_legal(s, tt_policy_action(s, policies[s->current], rng));
+  return s->move_count - start;
+}
+
+void tt_round_margin(const tt_state *s, int round, double *out) {
+  int n = s->num_players;
+  if (n < 2 || round < 1 || round > TT_ROUNDS) return;
+  double sum = 0;
+  for (int q = 0; q < n; q++) sum += s->round_score[round - 1][q];
+  for (int q = 0; q < n; q++) {
+    double own = s->round_score[round - 1][q], others = (sum - own) / (n - 1), v = (others - own) / 10.0;
+    out[q] = v > 1.0 ? 1.0 : v < -1.0 ? -1.0 : v;
+  }
+}
+
+/* ------------------------------------------------------------- batches -- */
+
+static void play_game(const tt_batch *b, int64_t i) {
+  uint64_t g = (uint64_t)b->first + (uint64_t)i; /* the game's index in the whole batch */
+  tt_state s;
+  th_rng rng;
+  const tt_state *t = b->start;
+  if (b->fresh) {
+    tt_new_game(&s, &t->opt, t->num_players, th_batch_seed(b->seed, g), t->max_moves, NULL);
+    th_batch_rng(b->seed ^ g, 0, &rng);
+  } else {
+    memcpy(&s, t, sizeof s);
+    th_batch_rng(b->seed, g, &rng);
+    if (b->determinize) tt_resample(&s, b->observer, &rng, NULL);
+  }
+  int r0 = s.round, n = s.num_players;
+  uint32_t m = b->round_only ? tt_rollout_round(&s, b->policies, &rng) : tt_rollout(&s, b->policies, &rng);
+  double ret[TT_MAX_PLAYERS];
+  if (b->round_only)
+    tt_round_margin(&s, r0, ret);
+  else
+    tt_returns(&s, ret);
+  for (int q = 0; q < n; q++) {
+    b->totals[i * n + q] = s.total[q];
+    b->returns[i * n + q] = ret[q];
+  }
+  b->moves[i] = m;
+  b->truncated[i] = s.truncated;
+}
+
+typedef struct {
+  const tt_batch *b;
+  int64_t lo, hi;
+} batch_part;
+
+static void play_part(const tt_batch *b, int64_t lo, int64_t hi) {
+  for (int64_t i = lo; i < hi; i++) play_game(b, i);
+}
+
+static void *part_main(void *arg) {
+  batch_part *part = (batch_part *)arg;
+  play_part(part->b, part->lo, part->hi);
+  return NULL;
+}
+
+int tt_rollouts(const tt_batch *b, int threads, th_error *e) {
+  if (!b->start) {
+    th_set_error(e, TH_ERR_ARG, "a batch needs a start state (for fresh games, a template)");
+    return TH_ERR_ARG;
+  }
+  if (b->n < 0 || b->first < 0) {
+    th_set_error(e, TH_ERR_ARG, "the number of games and the first game index must be >= 0");
+    return TH_ERR_ARG;
+  }
+  if (threads < 1 || threads > TH_MAX_THREADS) {
+    th_set_error(e, TH_ERR_ARG, "threads must be between 1 and %d, not %d", TH_MAX_THREADS, threads);
+    return TH_ERR_ARG;
+  }
+  if (b->fresh > 1 || b->determinize > 1 || b->round_only > 1) {
+    th_set_error(e, TH_ERR_ARG, "fresh, determinize and round_only must be 0 or 1");
+    return TH_ERR_ARG;
+  }
+  int rc = tt_state_check(b->start, e);
+  if (rc) return rc;
+  int n = b->start->num_players;
+  if (b->determinize) {
+    if (b->fresh) {
+      th_set_error(e, TH_ERR_ARG, "an observer needs a start state: fresh deals hide nothing to resample");
+      return TH_ERR_ARG;
+    }
+    if (b->observer >= n) {
+      th_set_error(e, TH_ERR_ARG, "observer must be a seat in 0..%d, not %d", n - 1, b->observer);
+      return TH_ERR_ARG;
+    }
+  }
+  for (int q = 0; q < n; q++)
+    if (b->policies[q] >= TT_NUM_POLICIES) {
+      th_set_error(e, TH_ERR_ARG, "policy %d of seat %d does not exist", b->policies[q], q);
+      return TH_ERR_ARG;
+    }
+  if (b->n > 0 && (!b->totals || !b->returns || !b->moves || !b->truncated)) {
+    th_set_error(e, TH_ERR_ARG, "the batch's output arrays are missing");
+    return TH_ERR_ARG;
+  }
+  if (threads > b->n) threads = b->n > 0 ? (int)b->n : 1;
+  if (threads == 1) {
+    play_part(b, 0, b->n);
+    if (e) e->code = TH_OK;
+    return TH_OK;
+  }
+  pthread_t tid[TH_MAX_THREADS];
+  batch_part parts[TH_MAX_THREADS];
+  for (int t = 0; t < threads; t++) {
+    parts[t].b = b;
+    parts[t].lo = b->n * t / threads;
+    parts[t].hi = b->n * (t + 1) / threads;
+    if (t == 0) continue; /* the calling thread plays part 0 */
+    if (pthread_create(&tid[t], NULL, part_main, &parts[t]) != 0) {
+      play_part(b, parts[t].lo, parts[t].hi); /* could not start: play it here */
+      parts[t].hi = parts[t].lo;
+    }
+  }
+  play_part(b, parts[0].lo, parts[0].hi);
+  for (int t = 1; t < threads; t++)
+    if (parts[t].hi > parts[t].lo) pthread_join(tid[t], NULL);
+  if (e) e->code = TH_OK;
+  return TH_OK;
+}
+
+/* ------------------------------------------------------------ benchmark -- */
+
+uint64_t tt_bench_solver(uint64_t seed, int hands, int solve) {
+  th_rng rng;
+  th_rng_seed(&rng, seed);
+  tt_meld_options o = {0, 1, 0};
+  uint64_t sum = 0;
+  for (int i = 0; i < hands; i++) {
+    int wr = 1 + (int)th_rng_below(&rng, 13), w = i % 9;
+    uint8_t rank[TT_MAX_HAND], suit[TT_MAX_HAND];
+    for (int c = 0; c < TT_MAX_HAND; c++) {
+      if (c < w) { /* a wild card: a joker or a card of the wild rank */
+        int joker = th_rng_below(&rng, 4) == 0;
+        rank[c] = (uint8_t)(joker ? 0 : wr);
+        suit[c] = (uint8_t)th_rng_below(&rng, 4);
+      } else { /* a natural card: any rank but the wild one */
+        int r = 1 + (int)th_rng_below(&rng, 12);
+        rank[c] = (uint8_t)(r >= wr ? r + 1 : r);
+        suit[c] = (uint8_t)th_rng_below(&rng, 4);
+      }
+    }
+    if (solve) {
+      tt_arrangement a;
+      tt_min_deadwood(rank, suit, TT_MAX_HAND, wr, &o, &a, NULL);
+      sum += (uint64_t)a.deadwood;
+    } else {
+      sum += rank[i % TT_MAX_HAND];
+    }
+  }
+  return sum;
+}
