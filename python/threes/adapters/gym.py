@@ -70,7 +70,8 @@ class GameEnv(gymnasium.Env):
     registered game.
 
     game: a Game of a registered game, or a registered name (then
-    ``Game(num_players, **game_options)`` of that game); opponents: a bot
+    ``Game(num_players, **game_options)`` of that game, 3 players when
+    num_players is None); opponents: a bot
     spec (a policy of the game, e.g. ``"greedy"``, or ``"ismcts:N"``) or bot
     object for every other seat, or a sequence of ``num_players - 1`` of
     them, in seat order skipping the learner (default ``"greedy"``); specs
@@ -87,7 +88,7 @@ class GameEnv(gymnasium.Env):
 
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
 
-    def __init__(self, game: Any = "three_thirteen", num_players: Optional[int] = None, seat: int = 0,
+    def __init__(self, game: Any, num_players: Optional[int] = None, seat: int = 0,
                  opponents: Any = "greedy", illegal_action: str = "penalize", render_mode: Optional[str] = None,
                  game_options: Optional[Dict[str, Any]] = None):
         super().__init__()

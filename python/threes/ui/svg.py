@@ -1,6 +1,12 @@
 """SVG picture of a game table: ``render(state)``, what ``State._repr_svg_``
 shows in Jupyter (the idea of python-chess's ``chess.svg.board``).
 
+``render`` takes a state of any registered game and draws it with that
+game's own function, found through threes.registry (the ``svg`` hook of the
+game's entry): ``render_shithead`` (described below) or
+``render_three_thirteen`` (the hands, the stock and the discard pile, the
+round and its wild rank, the totals; see its docstring).
+
 ``render(state)`` draws every card face up, the true cards, as ``str(state)``
 lists them; ``render(state, observer=p)`` draws only what seat ``p`` can see
 (RULES.md section 2): its own hand, every face-up card, the pile, the cards
