@@ -852,3 +852,85 @@ def test_greedy_beats_random():
     assert greedy["mean_place"]["mean"] < rnd["mean_place"]["mean"]
     assert greedy["mean_place"]["high"] < rnd["mean_place"]["low"]
     assert greedy["win_rate"]["mean"] > 0.6
+
+
+# ------------------------------------------------- policies through the registry --
+def _tt_state(n=3, seed=1):
+    from threes import three_thirteen as tt
+
+    return tt.Game(n).new_initial_state(seed)
+
+
+def test_policy_bot_plays_every_registered_game():
+    from threes import three_thirteen as tt
+
+    bot = PolicyBot("greedy", seed=2)
+    sh = play_phase_state()
+    assert bot.step(sh) in sh.legal_actions()
+    s = _tt_state()
+    for _ in range(30):
+        a = bot.step(s)
+        assert a in s.legal_actions()
+        s.apply_action(a)
+    # the same id the game's own greedy policy gives: the C policy of that game
+    assert PolicyBot("greedy", game="three_thirteen").policy == "greedy"
+    assert tt.POLICIES.index("greedy") == 1
+
+
+def test_a_policy_a_game_lacks_is_a_clear_value_error():
+    s = _tt_state()
+    bot = make_bot("heuristic")  # no game given: a policy of some registered game
+    with pytest.raises(ValueError) as exc:
+        bot.step(s)
+    msg = str(exc.value)
+    assert "Three Thirteen" in msg and "'heuristic'" in msg and "random, greedy" in msg
+    assert "does not exist" not in msg
+    # with a game, at make time
+    for game in ("three_thirteen", "3-13", s, s.clone()):
+        with pytest.raises(ValueError, match="Three Thirteen has no 'heuristic' policy: its policies are "
+                                             "random, greedy"):
+            make_bot("heuristic", game=game)
+        with pytest.raises(ValueError, match="random, greedy"):
+            PolicyBot("heuristic", game=game)
+    assert make_bot("heuristic", game="shithead").step(play_phase_state()) in play_phase_state().legal_actions()
+
+
+def test_unknown_policies_name_every_game_s_policies():
+    with pytest.raises(ValueError) as exc:
+        PolicyBot("minimax")
+    assert "Shithead: random, greedy, heuristic" in str(exc.value)
+    assert "Three Thirteen: random, greedy" in str(exc.value)
+    with pytest.raises(ValueError, match="for Three Thirteen"):
+        make_bot("minimax", game="three-thirteen")
+    with pytest.raises(ValueError, match="unknown game"):
+        make_bot("greedy", game="chess")
+    with pytest.raises(TypeError):
+        PolicyBot(3)
+
+
+def test_make_bot_for_a_game_plays_it():
+    s = _tt_state(2, 5)
+    for spec in ("random", "greedy", "ismcts:20"):
+        bot = make_bot(spec, seed=1, game=s)
+        assert bot.step(s) in s.legal_actions()
+    final = play_game([make_bot("greedy", game="3-13"), make_bot("random", game="3-13")], s, seed=3)
+    assert final.is_terminal() and sorted(final.returns()) == [-1.0, 1.0]
+
+
+def test_tournament_over_three_thirteen_uses_the_registry_labels():
+    from threes import three_thirteen as tt
+
+    res = threes.tournament(["greedy", "random"], games=2, seed=1, game=tt.Game(2))
+    assert res.game == "three_thirteen" and res.rules == "three_thirteen"
+    table = res.table()
+    assert "| bot | mean place (0 = lowest total) | win rate | last place rate |" in table
+    assert "Three Thirteen, 2 players" in table
+    assert res.to_json()["game"] == "three_thirteen"
+    sh = threes.tournament(["greedy", "random"], games=1, seed=1, rules="classic")
+    assert sh.game == "shithead" and sh.rules == "classic"
+    assert "| bot | mean place (0 = first out) | win rate | shithead rate |" in sh.table()
+    assert "Shithead, classic rules" in sh.table()
+    with pytest.raises(ValueError, match="Three Thirteen has no 'heuristic' policy"):
+        threes.tournament(["heuristic", "random"], games=1, seed=1, game=tt.Game(2))
+    with pytest.raises(TypeError, match="registered game"):
+        threes.tournament(["greedy", "random"], games=1, seed=1, game=object())

@@ -23,10 +23,11 @@ from __future__ import annotations
 import abc
 import math
 import random
-from typing import List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence
 
 import numpy as np
 
+from threes import registry
 from threes.shithead import _core
 from threes.shithead.game import State, _seed64
 from threes.shithead.rollouts import POLICIES
@@ -50,22 +51,63 @@ class Bot(abc.ABC):
         return f"<{type(self).__name__} {self.name}>"
 
 
-class PolicyBot(Bot):
-    """One of the C rollout policies (``threes.POLICIES``) as a bot."""
+def _game_info(game: Any) -> "registry.GameInfo":
+    """A registered game from a name (or alias), a GameInfo, a Game or a State."""
+    return registry.get(game) if isinstance(game, str) else registry.game_of(game)
 
-    def __init__(self, policy: str, seed: Optional[int] = None):
-        if policy not in POLICIES:
-            raise ValueError(f"unknown policy {policy!r}: one of {', '.join(POLICIES)}")
+
+def _policies_text() -> str:
+    return "; ".join(f"{info.title}: {', '.join(info.policies)}" for info in map(registry.get, registry.names()))
+
+
+def _check_policy(policy: str, info: "registry.GameInfo") -> int:
+    """The id of `policy` in `info`'s game, or a ValueError naming its policies."""
+    pols = info.policies
+    if policy not in pols:
+        raise ValueError(f"{info.title} has no {policy!r} policy: its policies are {', '.join(pols)}")
+    return pols.index(policy)
+
+
+class PolicyBot(Bot):
+    """One of a game's C rollout policies as a bot (``POLICIES`` of the
+    game's package: Shithead random, greedy, heuristic; Three Thirteen
+    random, greedy).
+
+    The policy is named, and the name is looked up in the game of each state
+    the bot is asked about (``threes.registry.game_of(state)``), so one
+    ``PolicyBot("greedy")`` plays every registered game that has a greedy
+    policy. ``game`` (a registered game's name, a Game or a State) checks the
+    name against that game at once; without it the name must be a policy of
+    some registered game, and a state of a game without that policy raises a
+    ValueError naming the game's policies. A policy is never silently
+    replaced by another (Three Thirteen has no ``heuristic``).
+    """
+
+    def __init__(self, policy: str, seed: Optional[int] = None, game: Any = None):
+        if not isinstance(policy, str):
+            raise TypeError(f"a policy is named by a string, not {type(policy).__name__}")
+        self.game: Optional[registry.GameInfo] = None if game is None else _game_info(game)
+        if self.game is not None:
+            _check_policy(policy, self.game)
+        elif not any(policy in registry.get(g).policies for g in registry.names()):
+            raise ValueError(f"unknown policy {policy!r}: {_policies_text()}")
         self.policy = policy
         self.name = policy
-        self._policy_id = POLICIES.index(policy)
+        self._ids: Dict[type, int] = {}  # policy id per state class
         self.reset(seed)
 
     def reset(self, seed: Optional[int] = None) -> None:
         self._rng = random.Random(_seed64(seed))
 
+    def _policy_id(self, state: Any) -> int:
+        cls = type(state)
+        pid = self._ids.get(cls)
+        if pid is None:
+            pid = self._ids[cls] = _check_policy(self.policy, registry.game_of(state))
+        return pid
+
     def step(self, state: State) -> int:
-        return state._policy_action(self._policy_id, self._rng.getrandbits(64))
+        return state._policy_action(self._policy_id(state), self._rng.getrandbits(64))
 
 
 class RandomBot(PolicyBot):
@@ -154,19 +196,32 @@ class ISMCTSBot(Bot):
         return self.search(state)["action"]
 
 
-def make_bot(spec, seed: Optional[int] = None):
-    """A bot from a short spec: ``"random"``, ``"greedy"``, ``"heuristic"``,
-    ``"ismcts"`` or ``"ismcts:ITERATIONS"``; a bot object is returned as is."""
+def make_bot(spec, seed: Optional[int] = None, game: Any = None):
+    """A bot from a short spec: a policy name (``"random"``, ``"greedy"``,
+    ``"heuristic"``: see PolicyBot), ``"ismcts"`` or ``"ismcts:ITERATIONS"``;
+    a bot object is returned as is. ``game`` (a registered game's name, a
+    Game or a State) checks a policy name against that game's policies now,
+    so ``make_bot("heuristic", game="three_thirteen")`` is a ValueError
+    naming Three Thirteen's policies rather than a failure in mid-game."""
     if not isinstance(spec, str):
         if not hasattr(spec, "step"):
             raise TypeError(f"a bot needs a step(state) method: {spec!r}")
         return spec
     name, _, arg = spec.strip().lower().partition(":")
-    if name in POLICIES and not arg:
-        return PolicyBot(name, seed)
+    info = None if game is None else _game_info(game)
+    every = tuple(dict.fromkeys(p for g in registry.names() for p in registry.get(g).policies))
+    if name in every and not arg:
+        return PolicyBot(name, seed, info)  # a ValueError naming the game's policies if it lacks this one
+    pols = every if info is None else info.policies
     if name == "ismcts":
-        return ISMCTSBot(int(arg) if arg else 1000, seed=seed)
-    raise ValueError(f"unknown bot {spec!r}: random, greedy, heuristic, ismcts or ismcts:N")
+        try:
+            iterations = int(arg) if arg else 1000
+        except ValueError:
+            raise ValueError(f"bad bot {spec!r}: ismcts:N takes a whole number of iterations") from None
+        return ISMCTSBot(iterations, seed=seed)
+    if info is not None:
+        raise ValueError(f"unknown bot {spec!r} for {info.title}: {', '.join(pols)}, ismcts or ismcts:N")
+    raise ValueError(f"unknown bot {spec!r}: a policy ({_policies_text()}), ismcts or ismcts:N")
 
 
 def play_game(bots: Sequence, state: State, seed: Optional[int] = None) -> State:

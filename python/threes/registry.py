@@ -20,13 +20,19 @@ offers the same contract: ``Game(num_players, ...)`` with
 
 A new game registers itself with :func:`register` (its package, a title and
 the names it answers to); nothing else in the library changes.
+
+Optional hooks a game's entry may name (``"module:function"`` strings,
+imported on first use by :meth:`GameInfo.hook`): ``svg`` draws a state
+(``render(state, observer=None, size=None) -> str``, used by
+``threes.svg.render``). ``first_place`` and ``last_place`` word the
+tournament table ("mean place (0 = first out)", "shithead rate").
 """
 from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any, Dict, Tuple
+from typing import Any, Callable, Dict, Optional, Tuple
 
 __all__ = ["GameInfo", "register", "get", "names", "game_of"]
 
@@ -39,10 +45,34 @@ class GameInfo:
     title: str  #: for people: "Shithead", "Three Thirteen"
     module: str  #: the package that implements the contract
     aliases: Tuple[str, ...] = field(default=())  #: other names it answers to (CLI spellings)
+    first_place: str = "first"  #: what place 0 means, for tables: "first out", "lowest total"
+    last_place: str = "last place"  #: what the last place is called: "shithead", "last place"
+    svg: Optional[str] = None  #: "module:function" that draws a state as SVG (threes.svg.render)
 
     def load(self) -> ModuleType:
         """The game's package (imported on first use)."""
         return importlib.import_module(self.module)
+
+    @property
+    def policies(self) -> Tuple[str, ...]:
+        """The game's C policy names (its package's ``POLICIES``)."""
+        return tuple(self.load().POLICIES)
+
+    def hook(self, name: str) -> Optional[Callable[..., Any]]:
+        """The function a hook field names (e.g. ``hook("svg")``), or None
+        when the game does not provide it."""
+        target = getattr(self, name)
+        if target is None:
+            return None
+        mod, _, attr = target.partition(":")
+        return getattr(importlib.import_module(mod), attr)
+
+    def variant(self, game: Any) -> str:
+        """A short label for a game object of this game: its rule set's name
+        when it has one (Shithead: "threes", "classic" ...), else the game's name."""
+        rules = getattr(game, "rules", None)
+        name = getattr(rules, "name", None)
+        return name if isinstance(name, str) else self.name
 
 
 _GAMES: Dict[str, GameInfo] = {}
@@ -77,13 +107,18 @@ def get(name: str) -> GameInfo:
 
 
 def game_of(obj: Any) -> GameInfo:
-    """The game a Game, State (or any object of a game's package) belongs to."""
-    mod = type(obj).__module__
+    """The game a Game, State (or any object of a game's package) belongs to;
+    a GameInfo is its own game, a game's package (module) is that game."""
+    if isinstance(obj, GameInfo):
+        return obj
+    mod = obj.__name__ if isinstance(obj, ModuleType) else type(obj).__module__
     for info in _GAMES.values():
         if mod == info.module or mod.startswith(info.module + "."):
             return info
     raise TypeError(f"{type(obj).__name__} does not belong to a registered game")
 
 
-register(GameInfo("shithead", "Shithead", "threes.shithead", aliases=("threes",)))
-register(GameInfo("three_thirteen", "Three Thirteen", "threes.three_thirteen", aliases=("three-thirteen", "3-13")))
+register(GameInfo("shithead", "Shithead", "threes.shithead", aliases=("threes",), first_place="first out",
+                  last_place="shithead", svg="threes.ui.svg:render_shithead"))
+register(GameInfo("three_thirteen", "Three Thirteen", "threes.three_thirteen", aliases=("three-thirteen", "3-13"),
+                  first_place="lowest total", last_place="last place", svg="threes.ui.svg:render_three_thirteen"))

@@ -11,6 +11,11 @@ deal are not independent: mean +- 1.96 * sd / sqrt(deals).
 A game cut at the move cap gives the players still in the mean of the open
 places (as ``returns()`` does) and counts as neither a win nor a shithead for
 them.
+
+Any registered game can be played (``game=``, see threes.registry): places
+come from the game's returns, and the table's wording from the game's
+registry entry (Shithead: "0 = first out", "shithead rate"; Three Thirteen:
+"0 = lowest total", "last place rate").
 """
 from __future__ import annotations
 
@@ -24,6 +29,7 @@ from typing import Any, Dict, List, Optional, Sequence
 
 import numpy as np
 
+from threes import registry
 from threes.shithead import _core
 from threes.bots import make_bot, play_game
 from threes.shithead.game import Game, _seed64
@@ -55,13 +61,14 @@ class TournamentResult:
 
     bots: List[str]
     num_players: int
-    rules: str
+    rules: str  #: the variant: a Shithead rule set's name, else the game's registry name
     deals: int
     seed: int
     places: np.ndarray
     truncated: int
     seconds: float
     stats: List[Dict[str, Any]] = field(default_factory=list)
+    game: str = "shithead"  #: the registry name of the game played
 
     def __post_init__(self) -> None:
         n = self.num_players
@@ -84,13 +91,14 @@ class TournamentResult:
             f = "{:.1f}%" if pct else "{:.2f}"
             return f"{f.format(iv['mean'] * k)} [{f.format(iv['low'] * k)}, {f.format(iv['high'] * k)}]"
 
+        info = registry.get(self.game)
+        variant = info.title if self.rules == info.name else f"{info.title}, {self.rules} rules"
         lines = [
             f"{self.deals} duplicate deals x {self.num_players} rotations = {self.deals * self.num_players} games, "
-            f"{self.rules}, {self.num_players} players, seed {self.seed}, {self.truncated} truncated, "
+            f"{variant}, {self.num_players} players, seed {self.seed}, {self.truncated} truncated, "
             f"{self.seconds:.0f} s; 95% confidence intervals over deals",
             "",
-            "| bot | mean place (0 = first out) | win rate | shithead rate |" if self.rules != "three-thirteen"
-            else "| bot | mean place (0 = lowest total) | win rate | last place rate |",
+            f"| bot | mean place (0 = {info.first_place}) | win rate | {info.last_place} rate |",
             "|---|---|---|---|",
         ]
         for s in rows:
@@ -99,7 +107,8 @@ class TournamentResult:
         return "\n".join(lines)
 
     def to_json(self) -> Dict[str, Any]:
-        return {"bots": self.bots, "num_players": self.num_players, "rules": self.rules, "deals": self.deals,
+        return {"game": self.game, "bots": self.bots, "num_players": self.num_players, "rules": self.rules,
+                "deals": self.deals,
                 "seed": self.seed, "games": self.deals * self.num_players, "truncated": self.truncated,
                 "seconds": self.seconds, "stats": self.stats}
 
@@ -129,17 +138,20 @@ def tournament(bots: Sequence, games: int, seed: Optional[int] = None, rules: An
     copies of the bots; ISMCTS searches release the GIL); None uses every
     core. The result does not depend on ``workers``. With ``verbose`` the
     progress and the table are printed; ``json_path`` saves the JSON result.
-    ``game``: another game to play instead of ``Game(len(bots), rules,
-    max_moves)``, e.g. ``threes.three_thirteen.Game(3)``; places then come
-    from its returns (the lowest total first)."""
+    ``game``: a Game of any registered game (threes.registry) to play
+    instead of the Shithead ``Game(len(bots), rules, max_moves)``, e.g.
+    ``threes.three_thirteen.Game(3)``; ``rules`` and ``max_moves`` are then
+    not used. Places come from the game's returns (Three Thirteen: the lowest
+    total first). Bot specs are checked against the game's policies."""
     if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
         raise ValueError(f"games must be an int >= 1, not {games!r}")
-    base = [make_bot(b) for b in bots]
-    n = len(base)
+    n = len(bots)
     if game is None:
         game = Game(n, rules, max_moves)
-    elif game.num_players() != n:
-        raise ValueError(f"the game seats {game.num_players()} players, {n} bots given")
+    info = registry.game_of(game)  # a TypeError for an object of no registered game
+    if game.num_players() != n:
+        raise ValueError(f"the {info.title} game seats {game.num_players()} players, {n} bots given")
+    base = [make_bot(b, game=info) for b in bots]
     names = [getattr(b, "name", type(b).__name__) for b in base]
     if len(set(names)) != n:
         names = [f"{nm}#{i}" for i, nm in enumerate(names)]
@@ -173,9 +185,8 @@ def tournament(bots: Sequence, games: int, seed: Optional[int] = None, rules: An
     else:
         with ThreadPoolExecutor(workers) as ex:
             list(ex.map(play_deals, range(workers)))
-    label = game.rules.name if isinstance(game, Game) else "three-thirteen"
-    result = TournamentResult(names, n, label, int(games), seed, places, sum(truncated),
-                              time.perf_counter() - t0)
+    result = TournamentResult(names, n, info.variant(game), int(games), seed, places, sum(truncated),
+                              time.perf_counter() - t0, game=info.name)
     if verbose:
         print(result.table())
     if json_path:

@@ -23,7 +23,13 @@ deals ``Game.new_initial_state(s)`` exactly; ``reset()`` deals a seed drawn
 from ``np_random``. The bots' seeds and resampling seeds come from
 ``np_random`` too, so a seed fixes the whole episode.
 
-Importing this module registers ``threes/Threes-v0``:
+Any registered game (threes.registry) can be played: ``GameEnv`` is one
+class over the game contract (``ThreesEnv`` is GameEnv with a Shithead
+Game). Importing this module registers ``threes/Threes-v0`` (Shithead) and
+``threes/ThreeThirteen-v0`` (GameEnv with ``game="three_thirteen"``,
+default 3 players; Three Thirteen options go in ``game_options``):
+
+>>> env = gymnasium.make("threes/ThreeThirteen-v0", num_players=2, game_options={"jokers": 2})
 
 >>> import gymnasium, threes.gym
 >>> env = gymnasium.make("threes/Threes-v0", num_players=3, opponents="heuristic")
@@ -42,31 +48,39 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
+from threes import registry
 from threes.bots import make_bot
 from threes.ui.text import render_mode_output
 from threes.errors import IllegalActionError
 from threes.shithead.game import Game, State, _seed64
 
-__all__ = ["ThreesEnv", "ENV_ID"]
+__all__ = ["GameEnv", "ThreesEnv", "ENV_ID", "THREE_THIRTEEN_ENV_ID"]
 
 #: The registered id (``gymnasium.make(ENV_ID)`` after ``import threes.gym``).
 ENV_ID = "threes/Threes-v0"
+#: The registered id of Three Thirteen (GameEnv with game="three_thirteen").
+THREE_THIRTEEN_ENV_ID = "threes/ThreeThirteen-v0"
 #: The high bound of the observation Box: counts are at most the deck size (216).
 OBSERVATION_HIGH = 255
 _ILLEGAL = ("penalize", "raise")
 
 
-class ThreesEnv(gymnasium.Env):
-    """One learner at ``seat`` against bots at the other seats.
+class GameEnv(gymnasium.Env):
+    """One learner at ``seat`` against bots at the other seats, in any
+    registered game.
 
-    opponents: a bot spec (``"random"``, ``"greedy"``, ``"heuristic"``,
-    ``"ismcts:N"``) or bot object for every other seat, or a sequence of
-    ``num_players - 1`` of them, in seat order skipping the learner (default
-    ``"greedy"``). num_players, rules, max_moves: as ``threes.Game``;
-    illegal_action: ``"penalize"`` or ``"raise"`` (module docstring);
-    render_mode: None, ``"ansi"`` or ``"human"``.
+    game: a Game of a registered game, or a registered name (then
+    ``Game(num_players, **game_options)`` of that game, 3 players when
+    num_players is None); opponents: a bot
+    spec (a policy of the game, e.g. ``"greedy"``, or ``"ismcts:N"``) or bot
+    object for every other seat, or a sequence of ``num_players - 1`` of
+    them, in seat order skipping the learner (default ``"greedy"``); specs
+    are checked against the game's policies. illegal_action: ``"penalize"``
+    or ``"raise"`` (module docstring); render_mode: None, ``"ansi"`` or
+    ``"human"``. At the end ``info`` has ``returns`` (and ``finish_order``
+    when the game's states have one).
 
-    >>> env = ThreesEnv(num_players=2, seat=1, opponents=["random"])
+    >>> env = GameEnv("three_thirteen", num_players=2, opponents="greedy")
     >>> obs, info = env.reset(seed=0)
     >>> action = int(info["action_mask"].nonzero()[0][0])
     >>> obs, reward, terminated, truncated, info = env.step(action)
@@ -74,22 +88,31 @@ class ThreesEnv(gymnasium.Env):
 
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
 
-    def __init__(self, num_players: int = 4, rules: Any = "threes", max_moves: Optional[int] = None,
-                 seat: int = 0, opponents: Any = "greedy", illegal_action: str = "penalize",
-                 render_mode: Optional[str] = None):
+    def __init__(self, game: Any, num_players: Optional[int] = None, seat: int = 0,
+                 opponents: Any = "greedy", illegal_action: str = "penalize", render_mode: Optional[str] = None,
+                 game_options: Optional[Dict[str, Any]] = None):
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None, 'ansi' or 'human', not {render_mode!r}")
         if illegal_action not in _ILLEGAL:
             raise ValueError(f"illegal_action must be 'penalize' or 'raise', not {illegal_action!r}")
-        self.game = Game(num_players, rules, max_moves)
+        if isinstance(game, str):
+            game = registry.get(game).load().Game(3 if num_players is None else num_players, **(game_options or {}))
+        elif game_options:
+            raise ValueError("game_options are for a game given by name; a Game object has its options")
+        self.info = registry.game_of(game)  # a TypeError for an object of no registered game
+        if num_players is not None and num_players != game.num_players():
+            raise ValueError(f"the game seats {game.num_players()} players, not {num_players}")
+        num_players = game.num_players()
+        self.game = game
         if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)):
             raise TypeError(f"seat must be an int, not {type(seat).__name__}")
         if not 0 <= seat < num_players:
             raise ValueError(f"seat must be in 0..{num_players - 1}, not {seat}")
         seat = int(seat)
-        # Every seat makes its swap decision in order 0..N-1 first: the learner's first turn is move `seat`.
-        if self.game.max_game_length() <= seat:
+        # Shithead: every seat makes its swap decision in order 0..N-1 first: the learner's first turn is
+        # move `seat`.
+        if hasattr(self.game, "max_game_length") and self.game.max_game_length() <= seat:
             raise ValueError(f"max_moves={self.game.max_game_length()} would end the game before seat {seat} "
                              "ever moves: it must be greater than seat")
         self.seat = seat
@@ -98,8 +121,9 @@ class ThreesEnv(gymnasium.Env):
         self.render_mode = render_mode
         self.opponents: Dict[int, Any] = self._make_opponents(opponents)
         self._num_actions = self.game.num_distinct_actions()
-        obs_size = self.game.new_initial_state(0).observation_tensor_shape()[0]
-        self.observation_space = spaces.Box(0, OBSERVATION_HIGH, (obs_size,), np.float32)
+        obs_size = self.game.observation_tensor_shape()[0]
+        high = float(getattr(self.info.load(), "OBSERVATION_HIGH", OBSERVATION_HIGH))
+        self.observation_space = spaces.Box(0, high, (obs_size,), np.float32)
         self.action_space = spaces.Discrete(self._num_actions)
         self._state: Optional[State] = None
         self._done = False
@@ -118,7 +142,7 @@ class ThreesEnv(gymnasium.Env):
                                  f"(seats {others}), {len(specs)} given")
         else:
             raise TypeError(f"opponents must be a bot spec, a bot or a list of them, not {type(opponents).__name__}")
-        return {q: make_bot(spec) for q, spec in zip(others, specs)}
+        return {q: make_bot(spec, game=self.game) for q, spec in zip(others, specs)}
 
     # ------------------------------------------------------------- helpers --
     @property
@@ -161,7 +185,8 @@ class ThreesEnv(gymnasium.Env):
             self._done = True
             reward = float(state.returns()[self.seat])
             info["returns"] = state.returns()
-            info["finish_order"] = state.finish_order()
+            if hasattr(state, "finish_order"):
+                info["finish_order"] = state.finish_order()
         info["action_mask"] = self._mask()
         return state.observation_tensor(self.seat), reward, terminated, truncated, info
 
@@ -179,8 +204,8 @@ class ThreesEnv(gymnasium.Env):
                 bot.reset(self._seed())
         self._done = False
         self._play_opponents()
-        if self._state.is_terminal():  # pragma: no cover - max_moves > seat rules it out
-            raise RuntimeError("the game ended before the learner's first move")
+        if self._state.is_terminal():  # Shithead: max_moves > seat rules it out
+            raise RuntimeError("the game ended at the move cap before the learner's first move: raise max_moves")
         if self.render_mode == "human":
             self.render()
         return self._state.observation_tensor(self.seat), {"action_mask": self._mask()}
@@ -199,7 +224,7 @@ class ThreesEnv(gymnasium.Env):
         state = self._state
         if not state.is_legal(a):
             if self.illegal_action == "raise":
-                raise IllegalActionError(f"action {a} ({state.decode_action(a)}) is not legal now: "
+                raise IllegalActionError(f"action {a} ({state.action_to_string(a)}) is not legal now: "
                                          "pick one where info['action_mask'] is 1")
             self._done = True
             info = {"illegal_action": True, "action_mask": np.zeros(self._num_actions, dtype=np.int8)}
@@ -220,9 +245,39 @@ class ThreesEnv(gymnasium.Env):
         pass
 
 
+class ThreesEnv(GameEnv):
+    """One learner at ``seat`` against bots at the other seats, in a game of
+    the Shithead family.
+
+    opponents: a bot spec (``"random"``, ``"greedy"``, ``"heuristic"``,
+    ``"ismcts:N"``) or bot object for every other seat, or a sequence of
+    ``num_players - 1`` of them, in seat order skipping the learner (default
+    ``"greedy"``). num_players, rules, max_moves: as ``threes.Game``;
+    illegal_action: ``"penalize"`` or ``"raise"`` (module docstring);
+    render_mode: None, ``"ansi"`` or ``"human"``.
+
+    >>> env = ThreesEnv(num_players=2, seat=1, opponents=["random"])
+    >>> obs, info = env.reset(seed=0)
+    >>> action = int(info["action_mask"].nonzero()[0][0])
+    >>> obs, reward, terminated, truncated, info = env.step(action)
+    """
+
+    def __init__(self, num_players: int = 4, rules: Any = "threes", max_moves: Optional[int] = None,
+                 seat: int = 0, opponents: Any = "greedy", illegal_action: str = "penalize",
+                 render_mode: Optional[str] = None):
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None, 'ansi' or 'human', not {render_mode!r}")
+        if illegal_action not in _ILLEGAL:
+            raise ValueError(f"illegal_action must be 'penalize' or 'raise', not {illegal_action!r}")
+        super().__init__(Game(num_players, rules, max_moves), None, seat, opponents, illegal_action, render_mode)
+
+
 def _register() -> None:
     if ENV_ID not in gymnasium.registry:
         gymnasium.register(id=ENV_ID, entry_point="threes.gym:ThreesEnv")
+    if THREE_THIRTEEN_ENV_ID not in gymnasium.registry:
+        gymnasium.register(id=THREE_THIRTEEN_ENV_ID, entry_point="threes.gym:GameEnv",
+                           kwargs={"game": "three_thirteen"})
 
 
 _register()

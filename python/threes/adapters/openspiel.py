@@ -1,7 +1,15 @@
-"""OpenSpiel adapter: the game registered with pyspiel as ``threes``.
+"""OpenSpiel adapter: the games registered with pyspiel as ``threes`` (the
+Shithead family) and ``three_thirteen``.
 
     import pyspiel, threes.openspiel
     game = pyspiel.load_game("threes", {"players": 4, "rules": "threes"})
+    game = pyspiel.load_game("three_thirteen", {"players": 3})
+
+``three_thirteen`` (ThreeThirteenGame): parameters ``players`` (2..8,
+default 3), ``decks`` (0 = ceil(players / 2)), ``jokers``, ``ace`` and
+``max_moves``; every card dealt and every stock draw is an explicit chance
+node (see the section at the end of this module); the rest is below for
+``threes``.
 
 Parameters: ``players`` (2..12, default 4), ``rules`` (a preset name,
 default ``"threes"``), ``max_moves`` (0 = the engine's default cap).
@@ -265,3 +273,265 @@ class ThreesRolloutEvaluator:
 
 
 pyspiel.register_game(_GAME_TYPE, ThreesGame)
+
+
+# ------------------------------------------------------------ Three Thirteen --
+# Registered with pyspiel as "three_thirteen". Chance is explicit: every card
+# that leaves an unseen place is a chance node. Each round's deal is one chance
+# node per card (one at a time round the table from the seat after the dealer,
+# then the card turned up on the discard pile), drawn from the whole deck;
+# every draw from the stock is a chance node drawn from the stock's cards (the
+# stock is a multiset: its order is never seen, so a reshuffle of the discard
+# pile, rule T-3, needs no chance node of its own). Outcome = card kind 0..53
+# (4 * (rank - 1) + suit, ace low; jokers 52, 53), probability = copies left /
+# cards left. Between chance nodes play continues on a three_thirteen.State.
+
+_TT_DEFAULTS: Dict[str, Any] = {"players": 3, "decks": 0, "jokers": 0, "ace": "low", "max_moves": 0}
+
+_TT_GAME_TYPE = pyspiel.GameType(
+    short_name="three_thirteen",
+    long_name="Three Thirteen (rummy), threes-core engine",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.ZERO_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=8,
+    min_num_players=2,
+    provides_information_state_string=True,
+    provides_information_state_tensor=False,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification=_TT_DEFAULTS,
+)
+
+
+class ThreeThirteenGame(pyspiel.Game):
+    """pyspiel game over the engine's Three Thirteen. Parameters: players
+    (2..8, default 3), decks (0 = ceil(players / 2)), jokers, ace ("low" or
+    "either"), max_moves (0 = the engine's default cap)."""
+
+    def __init__(self, params: Optional[Dict[str, Any]] = None):
+        from threes.three_thirteen import game as tt
+
+        p = dict(_TT_DEFAULTS)
+        p.update(params or {})
+        g = tt.Game(int(p["players"]), decks=int(p["decks"]) or None, jokers=int(p["jokers"]), ace=str(p["ace"]),
+                    max_moves=int(p["max_moves"]) or None)
+        first = g.new_initial_state(0)
+        opts = first._options()
+        deck = [k for _ in range(opts["decks"]) for k in list(range(52)) + [52 + j for j in range(opts["jokers"])]]
+        max_moves = first._fields()["max_moves"]
+        n = g.num_players()
+        deals = sum(n * (r + 2) + 1 for r in range(1, 12))
+        info = pyspiel.GameInfo(
+            num_distinct_actions=g.num_distinct_actions(),
+            max_chance_outcomes=54,
+            num_players=n,
+            min_utility=-1.0,
+            max_utility=1.0,
+            utility_sum=0.0,
+            max_game_length=2 * max_moves + deals,
+        )
+        super().__init__(_TT_GAME_TYPE, info, p)
+        self.threes_game = g
+        self.deck = deck
+
+    def new_initial_state(self) -> "ThreeThirteenState":
+        return ThreeThirteenState(self)
+
+    def make_py_observer(self, iig_obs_type=None, params=None) -> "EngineObserver":
+        return EngineObserver(self, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
+
+
+class ThreeThirteenState(pyspiel.State):
+    """Chance nodes for the deals and the stock draws, play on a
+    three_thirteen.State (``inner``, the true position: with the engine's own
+    deal until the first deal's chance nodes are done)."""
+
+    def __init__(self, game: ThreeThirteenGame, copy_of: Optional["ThreeThirteenState"] = None):
+        super().__init__(game)
+        if copy_of is not None:
+            self._game = copy_of._game
+            self._deck = copy_of._deck
+            self.inner = copy_of.inner.clone()
+            self._dealing: Optional[List[int]] = None if copy_of._dealing is None else list(copy_of._dealing)
+            self._drawing = copy_of._drawing
+            return
+        self._game = game.threes_game
+        self._deck = game.deck
+        self.inner = self._game.new_initial_state(0)
+        self._dealing = []  # the cards dealt so far this round, while dealing; None in play
+        self._drawing = False  # the player to move drew from the stock: chance picks the card
+
+    # -- helpers --------------------------------------------------------------
+    def _fields(self) -> Dict[str, Any]:
+        return self.inner._fields()
+
+    def _deal_size(self) -> int:
+        f = self._fields()
+        return f["num_players"] * (f["round"] + 2) + 1
+
+    def _unseen(self) -> np.ndarray:
+        """Copies of each kind the next chance node draws from."""
+        if self._dealing is not None:
+            left = np.bincount(self._deck, minlength=54)
+            for k in self._dealing:
+                left[k] -= 1
+            return left
+        f = self._fields()
+        stock = f["stock"] if f["stock"] else f["discard"][:-1]
+        return np.bincount(np.asarray(stock, dtype=np.int64), minlength=54)
+
+    def _rebuild(self, hands=None, stock=None, discard=None) -> None:
+        from threes.three_thirteen import game as tt
+
+        d = self.inner.to_dict()
+        if hands is not None:
+            d["hands"] = [sorted((tt.card_text(k) for k in h), key=tt.parse_card) for h in hands]
+        if stock is not None:
+            d["stock"] = [tt.card_text(k) for k in stock]
+        if discard is not None:
+            d["discard"] = [tt.card_text(k) for k in discard]
+        self.inner = tt.State.from_dict(d)
+
+    def _finish_deal(self) -> None:
+        f = self._fields()
+        n, per = f["num_players"], f["round"] + 2
+        hands: List[List[int]] = [[] for _ in range(n)]
+        for i, k in enumerate(self._dealing[:n * per]):
+            hands[(f["dealer"] + 1 + i % n) % n].append(k)
+        left = self._unseen()  # the deck less every card dealt (the turned-up card included)
+        stock = [k for k in range(54) for _ in range(int(left[k]))]
+        self._rebuild(hands, stock, [self._dealing[-1]])
+        self._dealing = None
+
+    # -- pyspiel API --------------------------------------------------------------
+    def current_player(self) -> int:
+        if self._dealing is not None or self._drawing:
+            return pyspiel.PlayerId.CHANCE
+        cp = self.inner.current_player()
+        return pyspiel.PlayerId.TERMINAL if cp < 0 else cp
+
+    def chance_outcomes(self):
+        left = self._unseen()
+        total = float(left.sum())
+        return [(int(k), float(left[k]) / total) for k in np.flatnonzero(left)]
+
+    def _legal_actions(self, player: int) -> List[int]:
+        assert player >= 0
+        return self.inner.legal_actions()
+
+    def _apply_action(self, action: int) -> None:
+        a = int(action)
+        if self._dealing is not None:
+            if not (0 <= a < 54 and self._unseen()[a] > 0):
+                raise pyspiel.SpielError(f"no card of kind {a} is left to deal")
+            self._dealing.append(a)
+            if len(self._dealing) == self._deal_size():
+                self._finish_deal()
+            return
+        if self._drawing:
+            left = self._unseen()
+            if not (0 <= a < 54 and left[a] > 0):
+                raise pyspiel.SpielError(f"no card of kind {a} is in the stock")
+            f = self._fields()
+            if f["stock"]:
+                stock = list(f["stock"])
+                stock.remove(a)
+                self._rebuild(stock=stock + [a])  # the drawn card on top (the end of the list)
+            else:  # rule T-3: the discard pile less its top becomes the stock
+                stock = list(f["discard"][:-1])
+                stock.remove(a)
+                self._rebuild(stock=stock + [a], discard=[f["discard"][-1]])
+            self._drawing = False
+            self.inner.apply_action(0)
+            return
+        f = self._fields()
+        if a == 0 and self.inner.is_legal(0) and (f["stock"] or len(f["discard"]) > 1):
+            self._drawing = True  # the card comes from chance
+            return
+        round_before = f["round"]
+        self.inner.apply_action(a)
+        if not self.inner.is_terminal() and self.inner.round() != round_before:
+            self._dealing = []  # a new round: deal it by chance
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        from threes.three_thirteen import game as tt
+
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"{'deal' if self._dealing is not None else 'draw'} {tt.card_text(int(action))}"
+        return self.inner.action_to_string(action)
+
+    def is_terminal(self) -> bool:
+        return self._dealing is None and not self._drawing and self.inner.is_terminal()
+
+    def returns(self) -> List[float]:
+        if not self.is_terminal():
+            return [0.0] * self._game.num_players()
+        return list(self.inner.returns())
+
+    def resample_from_infostate(self, player_id: int, probability_sampler=None) -> "ThreeThirteenState":
+        """The engine's C resampling of what ``player_id`` cannot see (the
+        sampler is not needed)."""
+        if self._dealing is not None or self._drawing:
+            raise pyspiel.SpielError("resample_from_infostate at a chance node is not supported")
+        seed = random.getrandbits(64) if probability_sampler is None else int(probability_sampler() * 2**53)
+        c = self.__deepcopy__(None)
+        c.inner = self.inner.resample_from_infostate(player_id, seed)
+        return c
+
+    def __deepcopy__(self, memo) -> "ThreeThirteenState":
+        return ThreeThirteenState(self.get_game(), copy_of=self)
+
+    def __str__(self) -> str:
+        if self._dealing is not None:
+            return f"dealing round {self._fields()['round']}: {len(self._dealing)} of {self._deal_size()} cards dealt"
+        return str(self.inner) + ("\ndrawing from the stock" if self._drawing else "")
+
+    # -- what a seat knows, for the observer --------------------------------------
+    def _deal_string(self, player: int) -> str:
+        from threes.three_thirteen import game as tt
+
+        f = self._fields()
+        n = f["num_players"]
+        mine = [tt.card_text(k) for i, k in enumerate(self._dealing[:n * (f["round"] + 2)])
+                if (f["dealer"] + 1 + i % n) % n == player]
+        return (f"round {f['round']}, dealing {len(self._dealing)}/{self._deal_size()}; totals {f['totals']}; "
+                f"dealt to you: {' '.join(mine) or '-'}")
+
+    def _observation_string(self, player: int, perfect_recall: bool) -> str:
+        if self._dealing is not None:
+            return self._deal_string(player)
+        text = self.inner.information_state_string(player) if perfect_recall else self.inner.observation_string(player)
+        return text + ("\ndrawing from the stock" if self._drawing else "")
+
+    def _observation_tensor(self, player: int, out: np.ndarray) -> None:
+        if self._dealing is not None:
+            out.fill(0)
+            return
+        out[:] = self.inner.observation_tensor(player)
+
+
+class EngineObserver:
+    """pyspiel observer over a state's ``observation_tensor`` and strings
+    (``_observation_tensor``, ``_observation_string``); with perfect_recall
+    the string is the information state string (observation plus public
+    history)."""
+
+    def __init__(self, game, iig_obs_type, params):
+        if params:
+            raise ValueError(f"observation parameters are not supported: {params}")
+        self._perfect_recall = bool(iig_obs_type.perfect_recall)
+        shape = game.threes_game.observation_tensor_shape()
+        self.tensor = np.zeros(shape, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state, player: int) -> None:
+        state._observation_tensor(player, self.tensor)
+
+    def string_from(self, state, player: int) -> str:
+        return state._observation_string(player, self._perfect_recall)
+
+
+pyspiel.register_game(_TT_GAME_TYPE, ThreeThirteenGame)

@@ -1,4 +1,8 @@
-"""PettingZoo AEC environment over the threes engine (needs ``pettingzoo``).
+"""PettingZoo AEC environments over the threes engine (needs ``pettingzoo``),
+for every registered game (threes.registry): ``env(...)`` is Shithead,
+``env(game=threes.three_thirteen.Game(3))`` or ``env(3, game="three_thirteen")``
+any registered game (``GameAEC``, one class for every game: it only uses the
+game contract: observation_tensor, legal_actions, returns ...).
 
 Every seat is an agent, ``player_0`` .. ``player_{N-1}``; the agent to move
 is the engine's ``current_player()`` (a seat that went out is never selected
@@ -36,33 +40,59 @@ from gymnasium import logger, spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
+from threes import registry
 from threes.ui.text import render_mode_output
 from threes.errors import IllegalActionError
 from threes.shithead.game import Game, State, _seed64
 
-__all__ = ["ThreesAEC", "env", "raw_env"]
+__all__ = ["GameAEC", "ThreesAEC", "env", "raw_env", "observation_high"]
 
-#: The high bound of the observation Box: counts are at most the deck size (216).
+#: The high bound of the Shithead observation Box: counts are at most the deck size (216).
 OBSERVATION_HIGH = 255
 
 
+def observation_high(game: Any) -> float:
+    """The high bound of a game's observation tensor entries (its package's
+    ``OBSERVATION_HIGH``; Shithead 255)."""
+    return float(getattr(registry.game_of(game).load(), "OBSERVATION_HIGH", OBSERVATION_HIGH))
+
+
+def _make_game(num_players: int, rules: Any, max_moves: Optional[int], game: Any) -> Any:
+    """The Game an environment plays: ``game`` (a Game of a registered game,
+    or a registered name: that game's Game(num_players, max_moves=...)), else
+    the Shithead Game(num_players, rules, max_moves)."""
+    if game is None:
+        return Game(num_players, rules, max_moves)
+    if isinstance(game, str):
+        info = registry.get(game)
+        if rules != "threes":
+            raise ValueError(f"rules= is for Shithead; pass a {info.title} Game object as game= for its options")
+        return info.load().Game(num_players, max_moves=max_moves)
+    registry.game_of(game)  # a TypeError for an object of no registered game
+    return game
+
+
 def env(num_players: int = 4, rules: Any = "threes", max_moves: Optional[int] = None,
-        render_mode: Optional[str] = None) -> AECEnv:
+        render_mode: Optional[str] = None, game: Any = None) -> AECEnv:
     """The AEC environment, wrapped in PettingZoo's OrderEnforcingWrapper
-    (which refuses step/observe before reset).
+    (which refuses step/observe before reset). ``game``: another registered
+    game (a Game object, or a name with num_players and max_moves) instead of
+    Shithead with ``rules``.
 
     >>> e = env(num_players=2, rules="classic")
     >>> e.reset(seed=7)
     >>> e.agent_selection
     'player_0'
     """
-    return wrappers.OrderEnforcingWrapper(raw_env(num_players, rules, max_moves, render_mode))
+    return wrappers.OrderEnforcingWrapper(raw_env(num_players, rules, max_moves, render_mode, game))
 
 
 def raw_env(num_players: int = 4, rules: Any = "threes", max_moves: Optional[int] = None,
-            render_mode: Optional[str] = None) -> "ThreesAEC":
-    """The unwrapped ThreesAEC."""
-    return ThreesAEC(num_players, rules, max_moves, render_mode)
+            render_mode: Optional[str] = None, game: Any = None) -> "GameAEC":
+    """The unwrapped environment (ThreesAEC for Shithead, else GameAEC)."""
+    if game is None:
+        return ThreesAEC(num_players, rules, max_moves, render_mode)
+    return GameAEC(_make_game(num_players, rules, max_moves, game), render_mode)
 
 
 def _action_id(action: Any, num_actions: int, agent: str) -> int:
@@ -78,37 +108,43 @@ def _action_id(action: Any, num_actions: int, agent: str) -> int:
     return a
 
 
-class ThreesAEC(AECEnv):
-    """A game of the Shithead family as a PettingZoo AEC environment.
+class GameAEC(AECEnv):
+    """A registered game (threes.registry) as a PettingZoo AEC environment.
 
-    num_players, rules, max_moves: as ``threes.Game``; render_mode: None,
-    ``"ansi"`` (render() returns the table as text) or ``"human"`` (prints it).
-    ``game_state`` is the true engine state (every card: for evaluation and
-    debugging, not for agents).
+    game: a Game of any registered game (e.g. ``threes.three_thirteen.Game(3)``);
+    render_mode: None, ``"ansi"`` (render() returns the table as text) or
+    ``"human"`` (prints it). ``game_state`` is the true engine state (every
+    card: for evaluation and debugging, not for agents). The metadata name is
+    ``"<registry name>_v0"`` (``threes_v0`` for Shithead, as before).
 
-    >>> e = ThreesAEC(num_players=4)
+    >>> from threes import three_thirteen
+    >>> e = GameAEC(three_thirteen.Game(3))
     >>> e.reset(seed=3)
     >>> obs, *_ = e.last()
     >>> e.step(int(np.flatnonzero(obs["action_mask"])[0]))
     """
 
     metadata: Dict[str, Any] = {"name": "threes_v0", "render_modes": ["ansi", "human"], "is_parallelizable": False}
+    _env_name: Optional[str] = None  # the metadata name; None: "<registry name>_v0"
 
-    def __init__(self, num_players: int = 4, rules: Any = "threes", max_moves: Optional[int] = None,
-                 render_mode: Optional[str] = None):
+    def __init__(self, game: Any, render_mode: Optional[str] = None):
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None, 'ansi' or 'human', not {render_mode!r}")
-        self.game = Game(num_players, rules, max_moves)
+        info = registry.game_of(game)
+        self.metadata = dict(self.metadata, name=self._env_name or f"{info.name}_v0")
+        num_players = game.num_players()
+        self.game = game
         self.render_mode = render_mode
         self.possible_agents: List[str] = [f"player_{i}" for i in range(num_players)]
         self._seat: Dict[str, int] = {a: i for i, a in enumerate(self.possible_agents)}
         self._num_actions = self.game.num_distinct_actions()
-        obs_size = self.game.new_initial_state(0).observation_tensor_shape()[0]
+        obs_size = self.game.observation_tensor_shape()[0]
+        high = observation_high(game)
         # One space object per agent, built once: api_test and seeding need the same object back.
         self.observation_spaces = {
             a: spaces.Dict({
-                "observation": spaces.Box(0, OBSERVATION_HIGH, (obs_size,), np.float32),
+                "observation": spaces.Box(0, high, (obs_size,), np.float32),
                 "action_mask": spaces.Box(0, 1, (self._num_actions,), np.int8),
             })
             for a in self.possible_agents
@@ -176,7 +212,7 @@ class ThreesAEC(AECEnv):
         if not state.is_legal(a):
             legal = state.legal_actions()
             raise IllegalActionError(
-                f"{agent}: action {a} ({state.decode_action(a)}) is not legal now; legal ids: {legal[:20]}"
+                f"{agent}: action {a} ({state.action_to_string(a)}) is not legal now; legal ids: {legal[:20]}"
                 + (" ..." if len(legal) > 20 else "") + " (see observe(agent)['action_mask'])")
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
@@ -203,3 +239,22 @@ class ThreesAEC(AECEnv):
 
     def close(self) -> None:
         pass
+
+
+class ThreesAEC(GameAEC):
+    """A game of the Shithead family as a PettingZoo AEC environment.
+
+    num_players, rules, max_moves: as ``threes.Game``; render_mode: None,
+    ``"ansi"`` or ``"human"``; the rest is GameAEC's (metadata name ``threes_v0``).
+
+    >>> e = ThreesAEC(num_players=4)
+    >>> e.reset(seed=3)
+    >>> obs, *_ = e.last()
+    >>> e.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    """
+
+    def __init__(self, num_players: int = 4, rules: Any = "threes", max_moves: Optional[int] = None,
+                 render_mode: Optional[str] = None):
+        super().__init__(Game(num_players, rules, max_moves), render_mode)
+
+    _env_name = "threes_v0"

@@ -140,6 +140,12 @@ class Game:
     def num_distinct_actions(self) -> int:
         return _core.NUM_ACTIONS
 
+    def observation_tensor_shape(self) -> List[int]:
+        """The shape of State.observation_tensor (threes.three_thirteen.tensor)."""
+        from threes.three_thirteen import tensor
+
+        return [tensor.observation_tensor_size(self._n)]
+
     def options(self) -> Dict[str, Any]:
         s = self.new_initial_state(0)
         return _options_out(s._options())
@@ -204,6 +210,25 @@ class State(_core.StateBase):
     def deadwood(self, seat: int) -> int:
         """The minimum deadwood of a seat's hand now."""
         return self._deadwood(seat)
+
+    def observation_tensor(self, player: int) -> np.ndarray:
+        """What ``player`` can know, as a float32 vector (layout:
+        threes.three_thirteen.tensor)."""
+        from threes.three_thirteen import tensor
+
+        _check_seat(player, self.num_players())
+        return tensor.observation_tensor(self, int(player))
+
+    def observation_tensor_shape(self) -> List[int]:
+        from threes.three_thirteen import tensor
+
+        return [tensor.observation_tensor_size(self.num_players())]
+
+    def _repr_svg_(self) -> str:
+        """The table as an SVG picture (Jupyter shows it): threes.svg.render."""
+        from threes.ui.svg import render
+
+        return render(self)
 
     def legal_actions_mask(self) -> np.ndarray:
         mask = np.zeros(_core.NUM_ACTIONS, dtype=bool)

@@ -1,12 +1,18 @@
 """The ``threes`` command line.
 
-    threes simulate [--games N] [--players N] [--rules PRESET] [--set NAME=VALUE ...]
+    threes simulate [--game G] [--games N] [--players N] [--rules PRESET] [--set NAME=VALUE ...]
                     [--policy P[,P...]] [--threads N] [--seed S] [--json] [--plot FILE.png]
-    threes play [--players N] [--rules PRESET] [--bots SPEC[,SPEC...]] [--seat N] [--seed S]
-    threes tournament --bots SPEC,SPEC,... [--games N] [--rules PRESET] [--seed S] [--workers N] [--json FILE]
+    threes play [--game G] [--players N] [--rules PRESET] [--bots SPEC[,SPEC...]] [--seat N] [--seed S]
+    threes tournament [--game G] --bots SPEC,SPEC,... [--games N] [--rules PRESET] [--seed S] [--workers N]
+                      [--json FILE]
     threes rules [PRESET] [--set NAME=VALUE ...]
 
-Bot specs: random, greedy, heuristic, ismcts, ismcts:ITERATIONS.
+``--game`` takes any name or alias of threes.registry (``threes`` or
+``shithead``, the default; ``three-thirteen``, ``three_thirteen`` or
+``3-13``); simulate, play and tournament then run that game's command.
+
+Bot specs: a policy of the game (Shithead: random, greedy, heuristic; Three
+Thirteen: random, greedy), ismcts, ismcts:ITERATIONS.
 """
 from __future__ import annotations
 
@@ -14,12 +20,13 @@ import argparse
 import json
 import os
 import sys
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from threes import registry
 from threes.shithead import _core
 from threes.bots import make_bot
 from threes.errors import IllegalActionError
@@ -83,21 +90,40 @@ def cmd_rules(args: argparse.Namespace, con: Console) -> int:
 
 
 # ---------------------------------------------------------------- simulate --
-def _policies(spec: str, n: int) -> List[str]:
+def _policies(spec: str, n: int, policies: Sequence[str] = POLICIES) -> List[str]:
     names = [p.strip().lower() for p in spec.split(",") if p.strip()]
     if len(names) == 1:
         names = names * n
     if len(names) != n:
         raise CliError(f"--policy takes one policy or one per seat ({n}), not {len(names)}")
     for p in names:
-        if p not in POLICIES:
-            raise CliError(f"unknown policy {p!r}: one of {', '.join(POLICIES)}")
+        if p not in policies:
+            raise CliError(f"unknown policy {p!r}: one of {', '.join(policies)}")
     return names
 
 
+def _info(args: argparse.Namespace) -> registry.GameInfo:
+    """The registered game ``--game`` names."""
+    try:
+        return registry.get(getattr(args, "game", "shithead"))
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+
+
+def _command(args: argparse.Namespace, command: str):
+    """The function that runs `command` for the game of ``--game``."""
+    info = _info(args)
+    fn = _COMMANDS.get(info.name, {}).get(command)
+    if fn is None:
+        raise CliError(f"threes {command} does not support {info.title} yet")
+    return fn
+
+
 def cmd_simulate(args: argparse.Namespace, con: Console) -> int:
-    if args.game == "three-thirteen":
-        return tt_simulate(args, con)
+    return _command(args, "simulate")(args, con)
+
+
+def sh_simulate(args: argparse.Namespace, con: Console) -> int:
     if args.games < 1:
         raise CliError(f"--games must be at least 1, not {args.games}")
     if args.threads is not None and not 1 <= args.threads <= _core.MAX_THREADS:
@@ -172,11 +198,14 @@ def cmd_tournament(args: argparse.Namespace, con: Console) -> int:
     specs = [b.strip() for b in args.bots.split(",") if b.strip()]
     if len(specs) < 2:
         raise CliError("--bots needs at least two bots, one per seat, e.g. --bots ismcts:500,greedy,random")
+    info = _info(args)
+    args.players = len(specs)
+    make_game = _command(args, "game")
     try:
-        bots = [make_bot(b) for b in specs]
-        rules = _rules(args.rules, args.set)
-        result = tournament(bots, args.games, args.seed, rules=rules, workers=args.workers, verbose=False,
-                            json_path=args.json)
+        bots = [make_bot(b, game=info) for b in specs]
+        game = make_game(args)
+        result = tournament(bots, args.games, args.seed, workers=args.workers, verbose=False,
+                            json_path=args.json, game=game)
     except (TypeError, ValueError) as exc:
         raise CliError(str(exc)) from None
     con.print(result.table(), markup=False, highlight=False)
@@ -300,8 +329,10 @@ def _play_human_move(con: Console, read, state, help_text: str) -> bool:
 
 
 def cmd_play(args: argparse.Namespace, con: Console, read=input) -> int:
-    if args.game == "three-thirteen":
-        return tt_play(args, con, read)
+    return _command(args, "play")(args, con, read)
+
+
+def sh_play(args: argparse.Namespace, con: Console, read=input) -> int:
     game = _game(args)
     n = game.num_players()
     if not 0 <= args.seat < n:
@@ -312,7 +343,7 @@ def cmd_play(args: argparse.Namespace, con: Console, read=input) -> int:
     if len(specs) != n - 1:
         raise CliError(f"--bots takes one bot or one per other seat ({n - 1}), not {len(specs)}")
     try:
-        others = [make_bot(s, seed=args.seed + i) for i, s in enumerate(specs)]
+        others = [make_bot(s, seed=args.seed + i, game=game) for i, s in enumerate(specs)]
     except (TypeError, ValueError) as exc:
         raise CliError(str(exc)) from None
     import random
@@ -397,19 +428,19 @@ def tt_simulate(args: argparse.Namespace, con: Console) -> int:
     if args.games < 1:
         raise CliError(f"--games must be at least 1, not {args.games}")
     if args.plot:
-        raise CliError("--plot draws the threes figures; for three-thirteen use --json")
+        raise CliError("--plot draws the Shithead figures; for Three Thirteen use --json")
     game = _tt_game(args)
-    names = [p.strip().lower() for p in args.policy.split(",") if p.strip()]
+    names = _policies(args.policy, game.num_players(), tt.POLICIES)
     try:
         import time
 
         t0 = time.perf_counter()
-        r = tt.rollouts(game, args.games, names if len(names) > 1 else names[0], args.seed)
+        r = tt.rollouts(game, args.games, names, args.seed)
         seconds = time.perf_counter() - t0
     except (TypeError, ValueError) as exc:
         raise CliError(str(exc)) from None
     n = game.num_players()
-    summary = {"game": "three-thirteen", "players": n, "games": r.num_games, "seed": r.seed,
+    summary = {"game": registry.game_of(game).name, "players": n, "games": r.num_games, "seed": r.seed,
                "policies": list(r.policies), "options": game.options(), "win_rate": r.win_rate.tolist(),
                "mean_score": r.mean_score.tolist(), "mean_moves": r.mean_moves,
                "truncated": int(r.truncated.sum()), "seconds": seconds, "games_per_second": r.num_games / seconds}
@@ -441,7 +472,7 @@ def tt_play(args: argparse.Namespace, con: Console, read=input) -> int:
     if len(specs) != n - 1:
         raise CliError(f"--bots takes one bot or one per other seat ({n - 1}), not {len(specs)}")
     try:
-        others = iter([make_bot(sp, seed=args.seed + i) for i, sp in enumerate(specs)])
+        others = iter([make_bot(sp, seed=args.seed + i, game=game) for i, sp in enumerate(specs)])
     except (TypeError, ValueError) as exc:
         raise CliError(str(exc)) from None
     bots = [None if q == args.seat else next(others) for q in range(n)]
@@ -481,6 +512,22 @@ def tt_play(args: argparse.Namespace, con: Console, read=input) -> int:
 
 
 # -------------------------------------------------------------------- main --
+#: Each registered game's commands, by registry name: how --game dispatches.
+_COMMANDS: Dict[str, Dict[str, Any]] = {
+    "shithead": {"simulate": sh_simulate, "play": sh_play, "game": _game},
+    "three_thirteen": {"simulate": tt_simulate, "play": tt_play, "game": _tt_game},
+}
+
+
+def _game_choices() -> Tuple[str, ...]:
+    """Every name and alias of the registered games (what --game accepts)."""
+    out: List[str] = []
+    for name in registry.names():
+        info = registry.get(name)
+        out += [name] + [a for a in info.aliases if a not in out]
+    return tuple(out)
+
+
 def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="threes", description="The threes-core engine for the Shithead family.",
                                  epilog="Bots: random, greedy, heuristic, ismcts, ismcts:ITERATIONS.")
@@ -490,10 +537,11 @@ def _parser() -> argparse.ArgumentParser:
 
     def common(p: argparse.ArgumentParser, players: bool = True) -> None:
         p.add_argument("--no-color", action="store_true", default=argparse.SUPPRESS, help="plain text output")
-        if players:
-            p.add_argument("--game", default="threes", choices=("threes", "three-thirteen"),
-                           help="threes (the Shithead family, default) or three-thirteen (the rummy); "
-                                "for three-thirteen, --set takes its options (decks, jokers, ace, ...)")
+        p.add_argument("--game", default="threes", choices=_game_choices(), metavar="GAME",
+                       help="the game: " + "; ".join(
+                           f"{' or '.join(info.aliases + (info.name,))} ({info.title})"
+                           for info in map(registry.get, registry.names()))
+                       + " (default threes); for Three Thirteen, --set takes its options (decks, jokers, ace, ...)")
         if players:
             p.add_argument("--players", type=int, default=4, help="number of players (default 4)")
         p.add_argument("--rules", default="threes", help=f"preset: {', '.join(PRESETS)} (default threes)")

@@ -1,6 +1,12 @@
 """SVG picture of a game table: ``render(state)``, what ``State._repr_svg_``
 shows in Jupyter (the idea of python-chess's ``chess.svg.board``).
 
+``render`` takes a state of any registered game and draws it with that
+game's own function, found through threes.registry (the ``svg`` hook of the
+game's entry): ``render_shithead`` (described below) or
+``render_three_thirteen`` (the hands, the stock and the discard pile, the
+round and its wild rank, the totals; see its docstring).
+
 ``render(state)`` draws every card face up, the true cards, as ``str(state)``
 lists them; ``render(state, observer=p)`` draws only what seat ``p`` can see
 (RULES.md section 2): its own hand, every face-up card, the pile, the cards
@@ -29,15 +35,16 @@ from __future__ import annotations
 import math
 import numbers
 import textwrap
-from typing import TYPE_CHECKING, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple
 
+from threes import registry
 from threes.cards import Card
 from threes.ui.text import _place
 
 if TYPE_CHECKING:  # pragma: no cover
     from threes.shithead.game import State
 
-__all__ = ["render"]
+__all__ = ["render", "render_shithead", "render_three_thirteen"]
 
 # Geometry, in user units of the natural size.
 CARD_W = 44
@@ -72,6 +79,7 @@ _TOP = "#ff6f00"
 _BACK = "#1e3a8a"
 _BACK_LINE = "#5b8def"
 _SHITHEAD = "#ffab91"
+_WILD = "#7b1fa2"
 
 _FONT = 'font-family="DejaVu Sans, Arial, Helvetica, sans-serif"'
 _SUIT_SYMBOL = {"c": "\u2663", "d": "\u2666", "h": "\u2665", "s": "\u2660"}
@@ -159,6 +167,8 @@ def _card_face(x: float, y: float, card: Card, extra: Sequence[str] = ()) -> str
         parts.append(_text(4, 15, _RANK_LABEL.get(card.rank, card.rank), 13, colour, bold=True))
         parts.append(_text(4, 28, symbol, 12, colour))
         parts.append(_text(CARD_W / 2 + 4, CARD_H / 2 + 14, symbol, 24, colour, "middle"))
+    if "wild" in extra:
+        parts.append(_text(CARD_W - 4, 13, _STAR, 11, _WILD, "end", cls="wild-mark"))
     parts.append("</g>")
     return "".join(parts)
 
@@ -245,8 +255,26 @@ def _status(state: "State") -> str:
     return f"game over: {order} (seat {out[-1]} is the shithead)" if out else "game over"
 
 
-def render(state: "State", observer: Optional[int] = None, size: Optional[float] = None) -> str:
-    """The table of ``state`` as a standalone SVG document (a string).
+def render(state: Any, observer: Optional[int] = None, size: Optional[float] = None) -> str:
+    """The table of ``state``, a state of any registered game, as a
+    standalone SVG document (a string). The drawing is the game's own (the
+    ``svg`` hook of its threes.registry entry): render_shithead,
+    render_three_thirteen. observer and size: as render_shithead.
+
+    Raises TypeError for an object that is not a state of a registered game."""
+    try:
+        info = registry.game_of(state)
+    except TypeError:
+        raise TypeError(f"render takes a state of a registered game ({', '.join(registry.names())}), "
+                        f"not {type(state).__name__}") from None
+    draw = info.hook("svg")
+    if draw is None:
+        raise TypeError(f"{info.title} has no SVG drawing (no svg hook in its registry entry)")
+    return draw(state, observer=observer, size=size)
+
+
+def render_shithead(state: "State", observer: Optional[int] = None, size: Optional[float] = None) -> str:
+    """A Shithead table as a standalone SVG document (a string).
 
     observer  None: every card face up, the true cards (face-down zones and
               every hand included), as ``str(state)`` shows them. A seat
@@ -442,6 +470,219 @@ def render(state: "State", observer: Optional[int] = None, size: Optional[float]
     else:
         w_attr, h_attr = _num(scale_to), _num(round(scale_to * height / width, 3))
     head_tag = (f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" class="threes-table" '
+                f'width="{w_attr}" height="{h_attr}" viewBox="0 0 {_num(width)} {_num(height)}" {_FONT}>')
+    background = f'<rect class="table" width="{_num(width)}" height="{_num(height)}" fill="{_TABLE}"/>'
+    return head_tag + background + "".join(parts) + "</svg>"
+
+
+# ------------------------------------------------------------ Three Thirteen --
+_TT_RANKS = "A23456789TJQK"
+_TT_SUITS = "cdhs"
+_TT_PHASES = ("draw", "discard", "over")
+
+
+def _tt_card(kind: int) -> Card:
+    """A Three Thirteen card kind (4 * (rank - 1) + suit, ace low; jokers 52,
+    53) as a Card for drawing."""
+    if kind >= 52:
+        return Card("Xr" if kind == 52 else "Xb")
+    return Card(_TT_RANKS[kind // 4] + _TT_SUITS[kind % 4])
+
+
+def render_three_thirteen(state: Any, observer: Optional[int] = None, size: Optional[float] = None) -> str:
+    """A Three Thirteen table as a standalone SVG document (a string).
+
+    observer  None: every hand face up (the true cards). A seat ``p``: what
+              ``p`` can see: its own hand face up, every other hand as backs
+              except the card a player took from the discard pile this turn
+              (every player saw it: drawn face up, class ``known``); the
+              picture then depends only on what ``p`` can see.
+    size      the width in pixels (the height follows); None for the natural size.
+
+    Shown: the round (of 11), its wild rank (wild cards carry a star and the
+    class ``wild``), the phase and who is to move, the stock (one back and its
+    size, ``<g class="stock" data-count>``), the discard pile (its top card
+    face up with class ``top``, and its size, ``<g class="discard"
+    data-count>``), every seat's hand (``<g class="seat" data-seat>`` with
+    tokens ``to-move``, ``observer``, ``dealer``, ``out``; its ``<g
+    class="hand">``), each seat's total score (``<text class="total">``) and,
+    where its cards are shown, its deadwood; at the end, the final totals and
+    the winner (the lowest total).
+    """
+    info = registry.game_of(state)
+    if info.hook("svg") is not render_three_thirteen:
+        raise TypeError(f"render_three_thirteen takes a Three Thirteen state, not a {info.title} one")
+    f: Dict[str, Any] = state._fields()
+    p_obs = _check_observer(state, observer)
+    scale_to = _check_size(size)
+    n = f["num_players"]
+    rnd, phase = f["round"], _TT_PHASES[f["phase"]]
+    terminal = state.is_terminal()
+    truncated = state.is_truncated()
+    cp = -1 if terminal else f["current"]
+    wild = _TT_RANKS[rnd + 1]
+    taken = f["taken_kind"]
+    totals = list(f["totals"])
+    wilds = f"{_RANK_LABEL.get(wild, wild)}s" + (" and jokers" if state._options()["jokers"] else "")
+
+    def face(kind: int, extra: Tuple[str, ...] = ()) -> _Item:
+        card = _tt_card(kind)
+        if card.is_joker or card.rank == wild:
+            extra = extra + ("wild",)
+        return ("face", card, extra)
+
+    seats = []
+    for q in range(n):
+        hand = f["hands"][q]
+        shown = p_obs is None or q == p_obs
+        if shown:
+            items = [face(k) for k in hand]
+        else:
+            items = []
+            if q == cp and taken >= 0 and taken in hand:
+                items.append(face(taken, ("known",)))
+            items += [_BACK_ITEM] * (len(hand) - len(items))
+        seats.append((items, shown))
+
+    # ---- layout --------------------------------------------------------
+    fans = [_Fan(len(it), _HAND_STEP, _HAND_PER_LINE) for it, _ in seats]
+    hand_w = max([fn.width for fn in fans] + [_Fan(14, _HAND_STEP, _HAND_PER_LINE).width])
+    x_hand = _MARGIN + _LABEL_W
+    x_score = x_hand + hand_w + _GAP
+    width = max(x_score + 130 + _MARGIN, 560)
+    parts: List[str] = []
+    y = _MARGIN
+
+    # ---- header ---------------------------------------------------------
+    head = (f"Three Thirteen \u00b7 {n} players \u00b7 round {rnd} of 11 \u00b7 {rnd + 2} cards, wild "
+            f"{_RANK_LABEL.get(wild, wild)} \u00b7 {phase} phase \u00b7 move {f['move_count']}")
+    if terminal:
+        low = min(totals)
+        winners = [q for q in range(n) if totals[q] == low]
+        status = (f"TRUNCATED at the move cap after {f['move_count']} moves; totals {totals}" if truncated else
+                  f"game over: final totals {', '.join(str(t) for t in totals)}; "
+                  + " and ".join(f"seat {q}" for q in winners) + (" win" if len(winners) > 1 else " wins"))
+    else:
+        status = f"seat {cp} to move ({'draw from the stock or take the discard' if phase == 'draw' else 'discard'})"
+        if f["out_seat"] >= 0:
+            status += f"; seat {f['out_seat']} went out: the others' last turns"
+    view = "all cards shown" if p_obs is None else f"as seen by seat {p_obs}"
+    parts.append('<g class="header">')
+    parts.append(_text(_MARGIN, y + 16, head, 16, _TEXT, bold=True))
+    chars = max(20, int((width - 2 * _MARGIN) / (0.62 * 12)))
+    lines = textwrap.wrap(f"{status} \u2014 {view}", chars)
+    for i, line in enumerate(lines):
+        parts.append(_text(_MARGIN, y + 36 + 16 * i, line, 12, _MUTED))
+    parts.append("</g>")
+    y += 48 + 16 * (len(lines) - 1)
+
+    # ---- centre: stock and discard pile -----------------------------------
+    top_y = y + 8
+    card_y = top_y + 20
+    center_h = 20 + CARD_H + 38
+    parts.append(f'<rect class="center" x="{_MARGIN}" y="{_num(y)}" width="{_num(width - 2 * _MARGIN)}" '
+                 f'height="{_num(center_h)}" rx="8" fill="{_PANEL}"/>')
+    x_stock = _MARGIN + 10
+    stock_n = len(f["stock"])
+    parts.append(f'<g class="stock" data-count="{stock_n}">')
+    parts.append(_text(x_stock, top_y + 12, "stock", 12, _MUTED))
+    if stock_n:
+        if stock_n > 1:
+            parts.append(f'<rect class="stack" x="{_num(x_stock + 3)}" y="{_num(card_y + 3)}" width="{CARD_W}" '
+                         f'height="{CARD_H}" rx="{_RADIUS}" fill="#0d1f4d"/>')
+        parts.append(_card_back(x_stock, card_y))
+    else:
+        parts.append(_slot(x_stock, card_y, "empty"))
+    parts.append(_text(x_stock, card_y + CARD_H + 16, f"{stock_n} card{'s' if stock_n != 1 else ''}", 12,
+                       _TEXT, bold=True))
+    parts.append("</g>")
+    x_disc = x_stock + 80 + _GAP
+    pile = f["discard"]
+    parts.append(f'<g class="discard" data-count="{len(pile)}">')
+    parts.append(_text(x_disc, top_y + 12, "discard", 12, _MUTED))
+    if pile:
+        if len(pile) > 1:
+            parts.append(f'<rect class="stack" x="{_num(x_disc + 3)}" y="{_num(card_y + 3)}" width="{CARD_W}" '
+                         f'height="{CARD_H}" rx="{_RADIUS}" fill="#9e9e9e"/>')
+        _, card, extra = face(pile[-1], ("top",))
+        parts.append(_card_face(x_disc, card_y, card, extra))
+    else:
+        parts.append(_slot(x_disc, card_y, "empty"))
+    parts.append(_text(x_disc, card_y + CARD_H + 16, f"{len(pile)} card{'s' if len(pile) != 1 else ''}", 12,
+                       _TEXT, bold=True))
+    parts.append("</g>")
+    x_info = x_disc + 80 + _GAP
+    parts.append('<g class="round-info">')
+    parts.append(_text(x_info, card_y + 14, f"round {rnd} of 11", 14, _TEXT, bold=True, cls="round"))
+    parts.append(_text(x_info, card_y + 34, f"wild: {wilds}",
+                       13, _TEXT, cls="wild-rank"))
+    parts.append(_text(x_info, card_y + 52, f"dealer: seat {f['dealer']}", 12, _MUTED))
+    if taken >= 0:
+        parts.append(_text(x_info, card_y + 70, f"taken from the discard: {_tt_card(taken)}", 12, _MUTED,
+                           cls="taken"))
+    parts.append("</g>")
+    y += center_h + 10
+
+    # ---- seats ----------------------------------------------------------
+    for q, (items, shown) in enumerate(seats):
+        fan = fans[q]
+        row_h = _ZONE_LABEL_H + max(fan.height, 58) + 16
+        tokens = ["seat"]
+        if q == cp:
+            tokens.append("to-move")
+        if q == p_obs:
+            tokens.append("observer")
+        if q == f["dealer"]:
+            tokens.append("dealer")
+        if (f["out_mask"] >> q) & 1:
+            tokens.append("out")
+        parts.append(f'<g class="{" ".join(tokens)}" data-seat="{q}">')
+        stroke = f' stroke="{_HIGHLIGHT}" stroke-width="3"' if q == cp else ""
+        parts.append(f'<rect x="{_MARGIN}" y="{_num(y)}" width="{_num(width - 2 * _MARGIN)}" '
+                     f'height="{_num(row_h)}" rx="8" fill="{_PANEL_TO_MOVE if q == cp else _PANEL}"{stroke}/>')
+        lx = _MARGIN + 10
+        parts.append(_text(lx, y + 24, f"seat {q}", 15, _TEXT, bold=True))
+        ly = y + 44
+        if q == p_obs:
+            parts.append(_text(lx, ly, "(you)", 13, _TEXT))
+            ly += 18
+        if q == cp:
+            parts.append(_text(lx, ly, f"{_TO_MOVE_MARK} to move", 13, _HIGHLIGHT, bold=True, cls="to-move"))
+            ly += 18
+        if (f["out_mask"] >> q) & 1:
+            parts.append(_text(lx, ly, "went out", 13, _HIGHLIGHT, bold=True, cls="went-out"))
+            ly += 18
+        parts.append('<g class="hand">')
+        parts.append(_text(x_hand, y + 16, f"hand ({len(items)})", 11, _MUTED))
+        zy = y + _ZONE_LABEL_H + 6
+        if not items:
+            parts.append(_text(x_hand, zy + CARD_H / 2, "\u2014", 13, _MUTED))
+        for i, (kind, card, extras) in enumerate(items):
+            dx, dy = fan.at(i)
+            if kind == "face" and card is not None:
+                parts.append(_card_face(x_hand + dx, zy + dy, card, extras))
+            else:
+                parts.append(_card_back(x_hand + dx, zy + dy))
+        parts.append("</g>")
+        parts.append(_text(x_score, y + 30, f"total {totals[q]}", 14, _TEXT, bold=True, cls="total"))
+        if shown and f["hands"][q]:
+            parts.append(_text(x_score, y + 50, f"deadwood {state.deadwood(q)}", 12, _MUTED, cls="deadwood"))
+        if terminal and not truncated and totals[q] == min(totals):
+            parts.append(_text(x_score, y + 70, "winner", 13, _HIGHLIGHT, bold=True, cls="place"))
+        parts.append("</g>")
+        y += row_h + 8
+
+    legend = f"\u2605 a wild card ({wilds}) \u00b7 orange edge: the discard's top"
+    legend += "" if p_obs is None else f" \u00b7 gold edge: a card every player saw taken \u00b7 backs: hidden " \
+                                       f"from seat {p_obs}"
+    parts.append(_text(_MARGIN, y + 6, legend, 11, _MUTED, cls="legend"))
+    y += 14
+    height = y - 8 + _MARGIN
+    if scale_to is None:
+        w_attr, h_attr = _num(width), _num(height)
+    else:
+        w_attr, h_attr = _num(scale_to), _num(round(scale_to * height / width, 3))
+    head_tag = (f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" class="threes-table three-thirteen" '
                 f'width="{w_attr}" height="{h_attr}" viewBox="0 0 {_num(width)} {_num(height)}" {_FONT}>')
     background = f'<rect class="table" width="{_num(width)}" height="{_num(height)}" fill="{_TABLE}"/>'
     return head_tag + background + "".join(parts) + "</svg>"

@@ -1,0 +1,212 @@
+"""Three Thirteen through the adapters: the pyspiel game "three_thirteen"
+(OpenSpiel's random simulation test, chance nodes for every dealt card and
+stock draw), the PettingZoo AEC environment (api_test) and the Gymnasium
+environment (check_env), all the generic classes over the registry's game
+contract."""
+import gymnasium
+import numpy as np
+import pytest
+import pyspiel
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import api_test
+
+import threes.gym
+import threes.openspiel  # registers "threes" and "three_thirteen"
+import threes.pettingzoo
+from threes import three_thirteen as tt
+from threes.bots import PolicyBot
+from threes.three_thirteen.tensor import observation_tensor_layout, observation_tensor_size
+
+
+# ------------------------------------------------------------------ OpenSpiel --
+@pytest.mark.parametrize("params", [{"players": 2, "max_moves": 200}, {"players": 3, "max_moves": 300, "jokers": 2},
+                                    {"players": 4, "max_moves": 300, "ace": "either"},
+                                    {"players": 2, "decks": 2, "max_moves": 150}])
+def test_openspiel_random_sim_test(params):
+    game = pyspiel.load_game("three_thirteen", params)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+
+
+def test_game_info():
+    game = pyspiel.load_game("three_thirteen", {"players": 3})
+    assert game.num_players() == 3
+    assert game.num_distinct_actions() == tt.Game(3).num_distinct_actions()
+    assert game.max_chance_outcomes() == 54
+    assert game.observation_tensor_shape() == [observation_tensor_size(3)]
+    t = game.get_type()
+    assert t.short_name == "three_thirteen" and t.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    assert t.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    with pytest.raises(Exception):
+        pyspiel.load_game("three_thirteen", {"players": 1})
+    with pytest.raises(Exception):
+        pyspiel.load_game("three_thirteen", {"ace": "high"})
+
+
+def _chance(state, rng):
+    outcomes = state.chance_outcomes()
+    actions, probs = zip(*outcomes)
+    assert sum(probs) == pytest.approx(1.0)
+    return int(rng.choice(actions, p=probs))
+
+
+def test_a_whole_game_with_chance_deals_and_draws():
+    """Greedy players to the end: every round is dealt by chance (one node
+    per card, from the whole deck), every stock draw is a chance node over
+    the stock's cards, and the engine's returns come out."""
+    game = pyspiel.load_game("three_thirteen", {"players": 3})
+    rng = np.random.default_rng(5)
+    bot = PolicyBot("greedy", seed=1)
+    state = game.new_initial_state()
+    deals, draws, rounds = 0, 0, set()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            inner = state.inner
+            if state._dealing is not None:
+                deals += 1
+                left = np.bincount(game.deck, minlength=54) - np.bincount(state._dealing, minlength=54)
+                assert dict(state.chance_outcomes()) == pytest.approx(
+                    {k: left[k] / left.sum() for k in np.flatnonzero(left)})
+            else:
+                draws += 1
+                f = inner._fields()
+                stock = f["stock"] or f["discard"][:-1]
+                expected = {k: stock.count(k) / len(stock) for k in set(stock)}
+                assert dict(state.chance_outcomes()) == pytest.approx(expected)
+            before = None if state._dealing is not None else inner.hand(inner.current_player())
+            a = _chance(state, rng)
+            state.apply_action(a)
+            if before is not None:  # the drawn card is in the drawer's hand
+                after = state.inner.hand(state.inner.current_player())
+                assert sorted(after) == sorted(before + [tt.card_text(a)])
+            continue
+        rounds.add(state.inner.round())
+        assert state.inner.round() >= 1 and len(state.inner.hand(state.current_player())) >= state.inner.round() + 2
+        a = bot.step(state.inner)
+        assert a in state.legal_actions()
+        state.apply_action(a)
+    assert rounds == set(range(1, 12))
+    assert deals == sum(3 * (r + 2) + 1 for r in range(1, 12))
+    assert draws > 0
+    assert state.returns() == state.inner.returns() and sum(state.returns()) == pytest.approx(0.0)
+
+
+def test_a_draw_from_an_empty_stock_draws_from_the_reshuffled_discards():
+    game = pyspiel.load_game("three_thirteen", {"players": 2})
+    rng = np.random.default_rng(1)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(_chance(state, rng))
+    # move the whole stock under the discard pile's top card
+    d = state.inner.to_dict()
+    d["discard"] = d["stock"] + d["discard"]
+    d["stock"] = []
+    state.inner = tt.State.from_dict(d)
+    top, under = d["discard"][-1], d["discard"][:-1]
+    state.apply_action(0)
+    assert state.is_chance_node()
+    outcomes = dict(state.chance_outcomes())
+    assert outcomes == pytest.approx({tt.parse_card(c): under.count(c) / len(under) for c in set(under)})
+    a = _chance(state, rng)
+    p = state.inner.current_player()
+    state.apply_action(a)
+    assert not state.is_chance_node()
+    assert tt.card_text(a) in state.inner.hand(p)
+    assert state.inner.discard_pile() == [top] and state.inner.stock_size() == len(under) - 1
+
+
+def test_observer_and_resampling():
+    game = pyspiel.load_game("three_thirteen", {"players": 3})
+    rng = np.random.default_rng(2)
+    state = game.new_initial_state()
+    assert state.is_chance_node() and "dealing 0/" in state.observation_string(0)
+    while state.is_chance_node():
+        state.apply_action(_chance(state, rng))
+    p = state.current_player()
+    assert np.array_equal(np.asarray(state.observation_tensor(p)), state.inner.observation_tensor(p))
+    assert state.observation_string(p) == state.inner.observation_string(p)
+    assert state.information_state_string(p) == state.inner.information_state_string(p)
+    other = state.resample_from_infostate(p, None)
+    assert other.inner.hand(p) == state.inner.hand(p)
+    assert other.information_state_string(p) == state.information_state_string(p)
+    clone = state.clone()
+    clone.apply_action(clone.legal_actions()[0])
+    assert clone.history() != state.history()
+
+
+def test_observation_tensor_layout():
+    s = tt.Game(3).new_initial_state(4)
+    lay = observation_tensor_layout(3)
+    assert sum(size for _, size in lay.values()) == observation_tensor_size(3) == s.observation_tensor_shape()[0]
+    t = s.observation_tensor(1)
+    assert t.dtype == np.float32 and t.shape == (observation_tensor_size(3),)
+
+    def block(name):
+        o, size = lay[name]
+        return t[o:o + size]
+
+    assert block("hand").sum() == len(s.hand(1))
+    assert block("discard_top")[tt.parse_card(s.discard_pile()[-1])] == 1
+    assert block("stock_size")[0] == s.stock_size()
+    assert block("round")[0] == 1 and block("phase")[0] == 1
+    assert list(block("current")) == [1.0 if (1 + i) % 3 == s.current_player() else 0.0 for i in range(3)]
+    # the tensor depends only on what the seat can see
+    assert np.array_equal(s.resample_from_infostate(1, 9).observation_tensor(1), t)
+    with pytest.raises(ValueError):
+        s.observation_tensor(3)
+
+
+# ----------------------------------------------------------------- PettingZoo --
+def test_pettingzoo_api_test():
+    api_test(threes.pettingzoo.env(game=tt.Game(3, max_moves=500)), num_cycles=400)
+    api_test(threes.pettingzoo.env(2, game="three-thirteen"), num_cycles=200)
+
+
+def test_pettingzoo_plays_a_game_to_the_end():
+    e = threes.pettingzoo.env(game=tt.Game(2))
+    assert e.unwrapped.metadata["name"] == "three_thirteen_v0"
+    e.reset(seed=3)
+    bot = PolicyBot("greedy", seed=0)
+    assert e.unwrapped.game_state.to_dict() == tt.Game(2).new_initial_state(3).to_dict()
+    for agent in e.agent_iter():
+        obs, reward, term, trunc, info = e.last()
+        assert obs["observation"].shape == (observation_tensor_size(2),)
+        if term or trunc:
+            e.step(None)
+            continue
+        state = e.unwrapped.game_state
+        a = bot.step(state)
+        assert obs["action_mask"][a] == 1
+        e.step(a)
+    final = e.unwrapped.game_state
+    assert final.is_terminal() and sorted(final.returns()) == [-1.0, 1.0]
+    with pytest.raises(ValueError):
+        threes.pettingzoo.env(2, rules="classic", game="three_thirteen")
+    with pytest.raises(TypeError):
+        threes.pettingzoo.env(game=object())
+
+
+# ------------------------------------------------------------------ Gymnasium --
+def test_gymnasium_check_env():
+    check_env(threes.gym.GameEnv(tt.Game(3), opponents="greedy"))
+    check_env(threes.gym.GameEnv("three_thirteen", num_players=2, seat=1, opponents=["random"]))
+    env = gymnasium.make(threes.gym.THREE_THIRTEEN_ENV_ID, num_players=3, game_options={"jokers": 2})
+    check_env(env.unwrapped)
+
+
+def test_gymnasium_episode():
+    env = gymnasium.make("threes/ThreeThirteen-v0", num_players=2, opponents="greedy")
+    obs, info = env.reset(seed=4)
+    assert obs.shape == (observation_tensor_size(2),) and env.observation_space.contains(obs)
+    bot = PolicyBot("greedy", seed=1)
+    done, reward, steps = False, 0.0, 0
+    while not done:
+        a = bot.step(env.unwrapped.game_state)
+        assert info["action_mask"][a] == 1
+        obs, reward, terminated, truncated, info = env.step(a)
+        done = terminated or truncated
+        steps += 1
+    assert reward == info["returns"][0] and "finish_order" not in info
+    with pytest.raises(ValueError, match="Three Thirteen has no 'heuristic' policy"):
+        threes.gym.GameEnv("three_thirteen", num_players=2, opponents="heuristic")
+    with pytest.raises(ValueError):
+        threes.gym.GameEnv(tt.Game(3), num_players=2)
