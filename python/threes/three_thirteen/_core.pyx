@@ -32,6 +32,40 @@ ISMCTS_NODE_BYTES = sizeof(th_ismcts_node)
 MAX_THREADS = TH_MAX_THREADS
 
 
+def observation_size(int num_players):
+    """Floats in the observation tensor of a game of num_players (observation.h)."""
+    if not TT_MIN_PLAYERS <= num_players <= TT_MAX_PLAYERS:
+        raise ValueError(f"num_players must be between {TT_MIN_PLAYERS} and {TT_MAX_PLAYERS}, not {num_players}")
+    return tt_obs_size(num_players)
+
+
+def observation_layout(int n):
+    """The blocks of the observation tensor for n players, name -> (offset,
+    size), from the offsets in observation.h."""
+    if not TT_MIN_PLAYERS <= n <= TT_MAX_PLAYERS:
+        raise ValueError(f"num_players must be between {TT_MIN_PLAYERS} and {TT_MAX_PLAYERS}, not {n}")
+    starts = [
+        ("own_hand", tt_obs_own_hand()),
+        ("own_pool", tt_obs_own_pool()),
+        ("known", tt_obs_known()),
+        ("seats", tt_obs_seats(n)),
+        ("discard", tt_obs_discard(n)),
+        ("discard_top", tt_obs_top(n)),
+        ("pool", tt_obs_pool(n)),
+        ("piles", tt_obs_piles(n)),
+        ("taken", tt_obs_taken(n)),
+        ("round", tt_obs_round(n)),
+        ("dealer", tt_obs_dealer(n)),
+        ("to_move", tt_obs_to_move(n)),
+        ("going_out", tt_obs_out(n)),
+        ("final_turns", tt_obs_final_turns(n)),
+        ("phase", tt_obs_phase(n)),
+        ("totals", tt_obs_totals(n)),
+    ]
+    ends = [o for _, o in starts[1:]] + [tt_obs_size(n)]
+    return {name: (o, end - o) for (name, o), end in zip(starts, ends)}
+
+
 cdef tt_meld_options _tt_meld(bint ace_either, bint all_wild_melds, bint wild_penalty_20):
     cdef tt_meld_options o
     o.ace_either = ace_either

@@ -141,10 +141,12 @@ class Game:
         return _core.NUM_ACTIONS
 
     def observation_tensor_shape(self) -> List[int]:
-        """The shape of State.observation_tensor (threes.three_thirteen.tensor)."""
-        from threes.three_thirteen import tensor
+        """The shape of State.observation_tensor: [size] (three_thirteen/observation.h)."""
+        return [_core.observation_size(self._n)]
 
-        return [tensor.observation_tensor_size(self._n)]
+    def observation_tensor_layout(self) -> Dict[str, Tuple[int, int]]:
+        """The tensor's blocks: name -> (offset, size), as observation.h documents them."""
+        return _core.observation_layout(self._n)
 
     def options(self) -> Dict[str, Any]:
         s = self.new_initial_state(0)
@@ -211,18 +213,9 @@ class State(_core.StateBase):
         """The minimum deadwood of a seat's hand now."""
         return self._deadwood(seat)
 
-    def observation_tensor(self, player: int) -> np.ndarray:
-        """What ``player`` can know, as a float32 vector (layout:
-        threes.three_thirteen.tensor)."""
-        from threes.three_thirteen import tensor
-
-        _check_seat(player, self.num_players())
-        return tensor.observation_tensor(self, int(player))
-
     def observation_tensor_shape(self) -> List[int]:
-        from threes.three_thirteen import tensor
-
-        return [tensor.observation_tensor_size(self.num_players())]
+        """The shape of observation_tensor: [size] (three_thirteen/observation.h)."""
+        return [_core.observation_size(self.num_players())]
 
     def _repr_svg_(self) -> str:
         """The table as an SVG picture (Jupyter shows it): threes.svg.render."""
