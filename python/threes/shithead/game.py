@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
 import numpy as np
 
 from threes.shithead import _core
-from threes.cards import _TEXT, RANKS, Card, rank_index
+from threes.cards import _KIND, _TEXT, RANKS, Card, card_kind, rank_index
 from threes.errors import IllegalActionError
 from threes.shithead.rules import Rules
 
@@ -517,17 +517,11 @@ _OPTIONAL = ("format", "rules", "dealer", "max_moves", "move_count", "truncated"
              "history")
 
 
-_EXACT_KIND = {t: k for k, t in enumerate(_TEXT)}
-
-
 def _parse_card(x: Any, where: str) -> int:
-    k = _EXACT_KIND.get(x) if type(x) is str else None
-    if k is not None:
-        return k
     if not isinstance(x, str):
         raise TypeError(f"{where}: a card is a string such as 'Ah', not {type(x).__name__}")
     try:
-        return Card(x).kind
+        return card_kind(x)
     except ValueError as exc:
         raise ValueError(f"{where}: {exc}") from None
 
@@ -535,7 +529,7 @@ def _parse_card(x: Any, where: str) -> int:
 def _card_list(x: Any, where: str) -> List[int]:
     if not isinstance(x, (list, tuple)):
         raise TypeError(f"{where} must be a list of cards, not {type(x).__name__}")
-    get = _EXACT_KIND.get
+    get = _KIND.get  # the card parser's table: canonical text in one lookup
     out = [get(c) if type(c) is str else None for c in x]
     if None in out:
         return [_parse_card(c, f"{where}[{i}]") for i, c in enumerate(x)]
