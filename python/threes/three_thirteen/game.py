@@ -279,7 +279,7 @@ class State(_core.StateBase):
         return _PHASES[self._phase_id()]
 
     def hand(self, seat: int) -> List[Card]:
-        """The true cards of a seat's hand, sorted."""
+        """The true cards of a seat's hand, sorted A low (the engine's order)."""
         f = self._fields()
         _check_seat(seat, f["num_players"])
         return [_CARD_OF[k] for k in f["hands"][seat]]
@@ -337,14 +337,15 @@ class State(_core.StateBase):
             text = more[0]
         if not isinstance(text, str):
             raise TypeError(f"string_to_action takes a string such as 'discard 7h', not {type(text).__name__}")
-        t = text.strip().lower().split()
+        words = text.split()
+        t = [w.lower() for w in words]
         if t == ["stock"] or t == ["draw"]:
             return 0
         if t == ["take"]:
             return 1
         if len(t) == 2 and t[0] in ("discard", "out"):
             try:
-                k = card_to_kind(t[1])
+                k = card_to_kind(words[1])
             except ValueError as exc:
                 raise ValueError(f"{text!r}: {exc}") from None
             return (_core.FIRST_DISCARD if t[0] == "discard" else _core.FIRST_GO_OUT) + k
