@@ -51,34 +51,21 @@ def _ranks_to_mask(ranks: Iterable[str]) -> int:
     return m
 
 
-def _value_from_raw(kind: Any, raw: Any) -> Any:
-    """A parameter's Python value from its C field."""
-    if kind == "int":
-        return raw
-    if kind == "bool":
-        return bool(raw)
-    if kind == "ranks":
-        return _mask_to_ranks(raw)
-    if kind == "rank_list":
-        return tuple(RANKS[r] for r in raw)
-    if kind == "suit_list":
-        return tuple(SUITS[s] for s in raw)
-    return kind[raw]
+def _same(x: Any) -> Any:
+    return x
 
 
-def _value_to_raw(kind: Any, value: Any) -> Any:
-    """A parameter's C field from its (normalized) Python value."""
-    if kind == "int":
-        return value
-    if kind == "bool":
-        return int(value)
-    if kind == "ranks":
-        return _ranks_to_mask(value)
-    if kind == "rank_list":
-        return tuple(RANKS.index(r) for r in value)
-    if kind == "suit_list":
-        return tuple(SUITS.index(s) for s in value)
-    return kind.index(value)
+#: (C field -> Python value, Python value -> C field) for each type of _FIELD_TYPES.
+_CONVERTERS = {
+    "int": (_same, _same),
+    "bool": (bool, int),
+    "ranks": (_mask_to_ranks, _ranks_to_mask),
+    "rank_list": (lambda raw: tuple(RANKS[r] for r in raw), lambda value: tuple(RANKS.index(r) for r in value)),
+    "suit_list": (lambda raw: tuple(SUITS[s] for s in raw), lambda value: tuple(SUITS.index(s) for s in value)),
+}
+#: (name, from C, to C) of every parameter; a tuple of names is stored as an index into it.
+_FIELD_CONVERTERS = tuple((name,) + (_CONVERTERS[t] if isinstance(t, str) else (t.__getitem__, t.index))
+                          for name, t in _FIELD_TYPES.items())
 
 
 def _split(value) -> list:
@@ -91,7 +78,7 @@ def _split(value) -> list:
 
 
 def _from_raw(raw: Dict[str, Any]) -> Dict[str, Any]:
-    return {name: _value_from_raw(kind, raw[name]) for name, kind in _FIELD_TYPES.items()}
+    return {name: from_c(raw[name]) for name, from_c, _ in _FIELD_CONVERTERS}
 
 
 def _preset_values(name: str) -> Dict[str, Any]:
@@ -148,7 +135,7 @@ class Rules:
     is accepted.
     """
 
-    __slots__ = FIELDS
+    __slots__ = FIELDS + ("_c_fields",)
 
     def __init__(self, **params: Any):
         values = _preset_values("threes")
@@ -158,7 +145,9 @@ class Rules:
             values[name] = _normalize(name, value)
         for name in FIELDS:
             object.__setattr__(self, name, values[name])
-        _core.rules_validate(self._raw())
+        raw = {name: to_c(values[name]) for name, _, to_c in _FIELD_CONVERTERS}
+        object.__setattr__(self, "_c_fields", raw)
+        _core.rules_validate(raw)
 
     @classmethod
     def preset(cls, name: str = "threes", **overrides: Any) -> "Rules":
@@ -238,8 +227,8 @@ class Rules:
         _core.rules_validate(self._raw(), num_players)
 
     def _raw(self) -> Dict[str, Any]:
-        """The C struct's fields (threes.shithead._core's rule dict)."""
-        return {name: _value_to_raw(kind, getattr(self, name)) for name, kind in _FIELD_TYPES.items()}
+        """The C struct's fields (threes.shithead._core's rule dict), made once."""
+        return dict(self._c_fields)
 
     @classmethod
     def _from_raw(cls, raw: Dict[str, Any]) -> "Rules":
