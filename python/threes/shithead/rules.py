@@ -7,7 +7,7 @@ fields and back, and the C engine validates them.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Dict, Iterable, Tuple
+from typing import Any, Callable, Dict, Iterable, Tuple
 
 from threes.shithead import _core
 from threes.cards import RANKS, SUITS, rank_index
@@ -56,16 +56,22 @@ def _same(x: Any) -> Any:
 
 
 #: (C field -> Python value, Python value -> C field) for each type of _FIELD_TYPES.
-_CONVERTERS = {
+_CONVERTERS: Dict[str, Tuple[Callable[[Any], Any], Callable[[Any], Any]]] = {
     "int": (_same, _same),
     "bool": (bool, int),
     "ranks": (_mask_to_ranks, _ranks_to_mask),
     "rank_list": (lambda raw: tuple(RANKS[r] for r in raw), lambda value: tuple(RANKS.index(r) for r in value)),
     "suit_list": (lambda raw: tuple(SUITS[s] for s in raw), lambda value: tuple(SUITS.index(s) for s in value)),
 }
-#: (name, from C, to C) of every parameter; a tuple of names is stored as an index into it.
-_FIELD_CONVERTERS = tuple((name,) + (_CONVERTERS[t] if isinstance(t, str) else (t.__getitem__, t.index))
-                          for name, t in _FIELD_TYPES.items())
+
+
+def _converters_of(t: Any) -> Tuple[Callable[[Any], Any], Callable[[Any], Any]]:
+    """(from C, to C) of a field type; a tuple of names is stored as an index into it."""
+    return _CONVERTERS[t] if isinstance(t, str) else (t.__getitem__, t.index)
+
+
+#: (name, from C, to C) of every parameter.
+_FIELD_CONVERTERS = tuple((name, *_converters_of(t)) for name, t in _FIELD_TYPES.items())
 
 
 def _split(value) -> list:
