@@ -4,6 +4,11 @@ A card is written rank then suit: ``Ah``, ``Td``, ``2c``; jokers are ``Xr``
 and ``Xb``. Ranks in value order are ``2 3 4 5 6 7 8 9 T J Q K A X`` (X, the
 joker, has value 15). The canonical order of cards is rank, then suit
 ``c d h s`` (jokers ``r b``).
+
+Both games use this one card type and this one parser of card text. A
+Card's ``kind`` is its index in the canonical order (the Shithead engine's
+encoding); Three Thirteen converts Cards to its own engine's kinds in one
+place, ``threes.three_thirteen.card_to_kind`` / ``kind_to_card``.
 """
 from __future__ import annotations
 
@@ -20,7 +25,9 @@ JOKER_SUITS = "rb"
 #: Text of every card kind: 4 * rank index + suit for the 52 normal cards, then
 #: the two jokers (the C core's encoding, src/threes_core/shithead/cards.h).
 _TEXT = tuple(r + s for r in RANKS[:-1] for s in SUITS) + tuple("X" + s for s in JOKER_SUITS)
-_KIND_OF = {t.lower(): k for k, t in enumerate(_TEXT)}
+#: Card text -> kind, for the canonical text and its lower-case form (the
+#: parser's lookup table; every other spelling is normalized first).
+_KIND = {**{t.lower(): k for k, t in enumerate(_TEXT)}, **{t: k for k, t in enumerate(_TEXT)}}
 _RANK_ALIASES = {"10": "T", "JOKER": "X", "JK": "X"}
 
 
@@ -76,10 +83,15 @@ class Card:
 
     @staticmethod
     def _parse_kind(text: str) -> int:
+        """The parser of card text (the only one): ``Ah``, ``ah``, ``10d``,
+        `` Td ``, ``Xr``; raises ValueError for anything else."""
+        k = _KIND.get(text)
+        if k is not None:
+            return k
         t = text.strip()
         if t[:2] == "10":
             t = "T" + t[2:]
-        k = _KIND_OF.get(t.lower())
+        k = _KIND.get(t.lower())
         if k is None:
             raise ValueError(f"{text!r} is not a card: write rank then suit, e.g. 'Ah', 'Td', '2c', or 'Xr'/'Xb'")
         return k
@@ -143,11 +155,28 @@ class Card:
         return (Card, (self.kind,))
 
 
+def card_kind(card: Union[str, "Card"]) -> int:
+    """The kind (0..53) of a Card or of card text such as ``"Ah"`` or
+    ``"10d"``. An int is not taken: the games' engines number cards
+    differently, so a bare number is ambiguous."""
+    if type(card) is str:
+        return Card._parse_kind(card)
+    if isinstance(card, Card):
+        return card.kind
+    if isinstance(card, str):
+        return Card._parse_kind(str(card))
+    raise TypeError(f"a card is a Card or text such as 'Ah', not {type(card).__name__}")
+
+
+#: The Card of every kind (Cards are immutable, so they can be shared).
+CARDS = tuple(Card(k) for k in range(len(_TEXT)))
+
+
 def parse_cards(text: str) -> list:
     """Cards from text separated by spaces or commas: ``"Ah Td 2c"``."""
     if not isinstance(text, str):
         raise TypeError(f"parse_cards takes a string such as 'Ah Td', not {type(text).__name__}")
-    return [Card(t) for t in text.replace(",", " ").split()]
+    return [CARDS[Card._parse_kind(t)] for t in text.replace(",", " ").split()]
 
 
 def format_cards(cards) -> str:

@@ -78,7 +78,7 @@ def test_a_whole_game_with_chance_deals_and_draws():
             state.apply_action(a)
             if before is not None:  # the drawn card is in the drawer's hand
                 after = state.inner.hand(state.inner.current_player())
-                assert sorted(after) == sorted(before + [tt.card_text(a)])
+                assert sorted(after) == sorted(before + [tt.kind_to_card(a)])
             continue
         rounds.add(state.inner.round())
         assert state.inner.round() >= 1 and len(state.inner.hand(state.current_player())) >= state.inner.round() + 2
@@ -106,12 +106,12 @@ def test_a_draw_from_an_empty_stock_draws_from_the_reshuffled_discards():
     state.apply_action(0)
     assert state.is_chance_node()
     outcomes = dict(state.chance_outcomes())
-    assert outcomes == pytest.approx({tt.parse_card(c): under.count(c) / len(under) for c in set(under)})
+    assert outcomes == pytest.approx({tt.card_to_kind(c): under.count(c) / len(under) for c in set(under)})
     a = _chance(state, rng)
     p = state.inner.current_player()
     state.apply_action(a)
     assert not state.is_chance_node()
-    assert tt.card_text(a) in state.inner.hand(p)
+    assert str(tt.kind_to_card(a)) in state.inner.hand(p)
     assert state.inner.discard_pile() == [top] and state.inner.stock_size() == len(under) - 1
 
 

@@ -226,6 +226,15 @@ class TestRules:
     def test_presets(self):
         assert PRESETS == ("threes", "classic", "dutch")
 
+    def test_fields_are_the_c_structs_and_cross_to_c_and_back(self):
+        from threes.shithead import _core
+
+        assert sorted(threes.shithead.rules.FIELDS) == sorted(_core.RULE_FIELDS)
+        custom = Rules(start="rank-suit", start_ranks="2 A 3", start_suits="s c", wild="2 X", lower_strict=True)
+        for r in [Rules.preset(p) for p in PRESETS] + [custom]:
+            state = Game(2, rules=r).new_initial_state(1)
+            assert state.rules == r and state._raw_rules() == r._raw()  # rank index 0 ("2") survives the trip
+
     @pytest.mark.parametrize("name", PRESETS)
     def test_preset_values_match_rules_md(self, name):
         r = Rules.preset(name)

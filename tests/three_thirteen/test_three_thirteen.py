@@ -34,7 +34,7 @@ OPTION_COMBOS = list(itertools.product(("low", "either"), (True, False), ("face"
 
 
 def kind(card):
-    return tt.parse_card(card)
+    return tt.card_to_kind(card)
 
 
 def discard_id(card):
@@ -50,8 +50,9 @@ def cards(text):
 
 
 def rank_of(card):
-    """1..13, or 0 for a joker."""
-    return 0 if card[0] == "X" else RANKS.index(card[0]) + 1
+    """1..13, or 0 for a joker (of a Card or its text)."""
+    rank = str(card)[0]
+    return 0 if rank == "X" else RANKS.index(rank) + 1
 
 
 def is_wild(card, wild_rank):
@@ -165,7 +166,7 @@ def run_positions(card_list, wild_rank, ace_high):
 def run_fits(card_list, wild_rank, ace, ordered):
     """True if the cards form a run; with ordered, also in the order given."""
     naturals = [c for c in card_list if not is_wild(c, wild_rank)]
-    if len({c[1] for c in naturals}) > 1:
+    if len({str(c)[1] for c in naturals}) > 1:
         return False
     n = len(card_list)
     for ace_high, lo_bound, hi_bound in ([(False, 1, 13)] + ([(True, 2, 14)] if ace == "either" else [])):
@@ -794,11 +795,11 @@ def _round_flow_check(game, seed, policies, ref_max_cards=7):
                 first_ok = opts["go_out_first_turn"] or d["turns"][p] > 1
                 for a in discards(s):
                     rest = hand[:]
-                    rest.remove(tt.card_text(a - FIRST_DISCARD))
+                    rest.remove(tt.kind_to_card(a - FIRST_DISCARD))
                     kw = {"ace": opts["ace"], "all_wild_melds": opts["all_wild_melds"],
                           "wild_penalty": opts["wild_penalty"]}
                     if len(rest) <= ref_max_cards:
-                        zero = min_deadwood_reference(rest, s.wild_rank(), **kw) == 0
+                        zero = min_deadwood_reference([str(c) for c in rest], s.wild_rank(), **kw) == 0
                     else:
                         zero = tt.min_deadwood(rest, s.wild_rank(), **kw)[0] == 0
                     if zero and first_ok:
@@ -823,7 +824,7 @@ def _round_flow_check(game, seed, policies, ref_max_cards=7):
         # the final hands: the state before the last action, less the last discard
         final = [pre.hand(q) for q in range(n)]
         if a >= FIRST_DISCARD:
-            final[p].remove(tt.card_text((a - FIRST_DISCARD) % 54))
+            final[p].remove(tt.kind_to_card((a - FIRST_DISCARD) % 54))
         if first_out is not None:
             assert after == [(first_out + i) % n for i in range(1, n)]
         else:
@@ -966,7 +967,7 @@ def test_legal_actions_sorted_and_consistent():
         elif s.phase == "discard":
             p = s.current_player()
             assert len(s.hand(p)) == s.round() + 3
-            assert {tt.card_text(a - FIRST_DISCARD) for a in discards(s)} <= set(s.hand(p))
+            assert {tt.kind_to_card(a - FIRST_DISCARD) for a in discards(s)} <= set(s.hand(p))
             for a in go_outs(s):
                 assert a - FIRST_OUT + FIRST_DISCARD in legal
         else:
@@ -1088,7 +1089,7 @@ def test_str_and_repr():
         assert f"round {s.round()}" in text
         for q in range(n):
             assert f"seat {q}" in text
-            assert " ".join(s.hand(q)) in text
+            assert threes.format_cards(s.hand(q)) in text
         assert f"seat {n}" not in text
         assert "Three Thirteen" in repr(s) or "three_thirteen" in repr(s)
     end = play(tt.Game(2).new_initial_state(1))
@@ -1137,17 +1138,17 @@ def test_observation_shows_own_hand_only():
         n = s.num_players()
         for p in range(n):
             o = s.observation(p)
-            assert o["hand"] == s.hand(p)
-            assert o["hand_sizes"] == [len(s.hand(q)) for q in range(n)]
-            assert o["discard_pile"] == s.discard_pile() and o["stock_size"] == s.stock_size()
-            assert o["round"] == s.round() and o["scores"] == s.scores()
-            assert "stock" not in o and "hands" not in o
+            assert o.hand == tuple(s.hand(p))
+            assert o.hand_sizes == tuple(len(s.hand(q)) for q in range(n))
+            assert o.discard_pile == tuple(s.discard_pile()) and o.stock_size == s.stock_size()
+            assert o.round == s.round() and o.scores == tuple(s.scores())
+            assert not hasattr(o, "stock") and not hasattr(o, "hands")
             # nothing in it depends on the cards p cannot see
             r = s.resample_from_infostate(p, 123)
             assert r.observation(p) == o
             assert r.observation_string(p) == s.observation_string(p)
             assert r.information_state_string(p) == s.information_state_string(p)
-            assert " ".join(s.hand(p)) in s.observation_string(p)
+            assert threes.format_cards(s.hand(p)) in s.observation_string(p)
         with pytest.raises((ValueError, TypeError)):
             s.observation(n)
         with pytest.raises((ValueError, TypeError)):
@@ -1157,11 +1158,11 @@ def test_observation_shows_own_hand_only():
 def test_observation_hides_other_hands():
     # a position whose hands share no card: the observation of seat 0 names no card of seat 1
     s = build(hands=["4h 5h 6h", "Kd Qs 9c"], discard="Jd", stock_top="2c")
-    text = json.dumps(s.observation(0)) + s.observation_string(0) + s.information_state_string(0)
+    text = repr(s.observation(0)) + s.observation_string(0) + s.information_state_string(0)
     for c in s.hand(1):
-        assert c not in text
+        assert str(c) not in text
     for c in s.hand(0):
-        assert c in text
+        assert str(c) in text
 
 
 def _hidden(state, p):
@@ -1379,17 +1380,29 @@ def _pool_states(limit=60):
     return out[::max(1, len(out) // limit)]
 
 
+def _obsd(state, p):
+    """The parts of the observation the T-9 tests compare, as text."""
+    o = state.observation(p)
+
+    def cards(xs):
+        return [str(c) for c in xs]
+
+    return {"known": [cards(h) for h in o.known], "taken": None if o.taken is None else str(o.taken),
+            "pool": None if o.pool is None else cards(o.pool), "pool_held": list(o.pool_held),
+            "own_pool": cards(o.own_pool), "stock_size": o.stock_size, "discard_pile": cards(o.discard_pile)}
+
+
 def test_T9_taken_discard_stays_known():
     s = build(3, hands=["7h 8h Kc", "2d 4s 9c", "3d 5s 6s"], discard="Jd Qs", stock_top="5c Tc Th")
     s.apply_action(1)  # seat 0 takes Qs
     for p in (1, 2):
-        o = s.observation(p)
+        o = _obsd(s, p)
         assert o["known"][0] == ["Qs"] and o["taken"] == "Qs"
         assert "known in other hands: 0: Qs" in s.information_state_string(p)
     s.apply_action(discard_id("Kc"))
-    assert s.observation(1)["known"][0] == ["Qs"]  # still known after the turn
+    assert _obsd(s, 1)["known"][0] == ["Qs"]  # still known after the turn
     s.apply_action(0)  # seat 1 draws 5c: hidden
-    assert s.observation(0)["known"][1] == [] and s.observation(2)["known"] == [["Qs"], [], []]
+    assert _obsd(s, 0)["known"][1] == [] and _obsd(s, 2)["known"] == [["Qs"], [], []]
     s.apply_action(discard_id("2d"))
     s.apply_action(0)
     s.apply_action(discard_id("3d"))
@@ -1397,11 +1410,11 @@ def test_T9_taken_discard_stays_known():
     for p in (1, 2):
         for seed in range(20):
             r = s.resample_from_infostate(p, seed)
-            assert "Qs" in r.hand(0) and r.observation(p)["known"][0] == ["Qs"]
+            assert "Qs" in r.hand(0) and _obsd(r, p)["known"][0] == ["Qs"]
             assert r.information_state_string(p) == s.information_state_string(p)
     s.apply_action(0)  # seat 0 draws, then discards the known card: it is known no more
     s.apply_action(discard_id("Qs"))
-    assert s.observation(1)["known"][0] == []
+    assert _obsd(s, 1)["known"][0] == []
     d = s.to_dict()
     assert d["known"] == [[], [], []]
 
@@ -1410,7 +1423,7 @@ def test_T9_another_copy_discarded_forgets_the_known_one():
     # two decks: seat 0 takes a 7h while holding another; discarding a 7h forgets the known one
     s = build(3, hands=["7h 8h Kc", "2d 4s 9c", "3d 5s 6s"], discard="Jd 7h", stock_top="5c")
     s.apply_action(1)
-    assert s.observation(1)["known"][0] == ["7h"] and s.hand(0).count("7h") == 2
+    assert _obsd(s, 1)["known"][0] == ["7h"] and s.hand(0).count("7h") == 2
     s.apply_action(discard_id("Kc"))
     s.apply_action(0)
     s.apply_action(discard_id("2d"))
@@ -1418,7 +1431,7 @@ def test_T9_another_copy_discarded_forgets_the_known_one():
     s.apply_action(discard_id("3d"))
     s.apply_action(1)  # seat 0 takes the 3d: known too
     s.apply_action(discard_id("7h"))
-    assert s.observation(1)["known"][0] == ["3d"]  # the table cannot tell which 7h went
+    assert _obsd(s, 1)["known"][0] == ["3d"]  # the table cannot tell which 7h went
 
 
 def test_T9_reshuffled_stock_is_a_known_pool():
@@ -1433,17 +1446,17 @@ def test_T9_reshuffled_stock_is_a_known_pool():
     d.update({"round": 1, "dealer": 1, "current": 0, "phase": 0, "hands": hands, "discard": discard, "stock": [],
               "turns": [2, 2], "known": [[], []], "pool_hand": [[], []], "pool_active": False})
     s = tt.State.from_dict(d)
-    assert s.observation(1)["pool"] is None
+    assert _obsd(s, 1)["pool"] is None
     s.apply_action(0)
     drawn = [c for c in s.hand(0) if c not in hands[0]]
     assert len(drawn) == 1
     pool = sorted(discard[:-1])
     for p in (0, 1):
-        o = s.observation(p)
+        o = _obsd(s, p)
         assert sorted(o["pool"]) == pool and o["pool_held"] == [1, 0] and o["stock_size"] == len(pool) - 1
         assert o["discard_pile"] == discard[-1:]
-    assert s.observation(0)["own_pool"] == drawn and s.observation(1)["own_pool"] == []
-    assert s.observation(1)["known"] == [[], []]  # hidden again: seat 1 knows only that it is a pool card
+    assert _obsd(s, 0)["own_pool"] == drawn and _obsd(s, 1)["own_pool"] == []
+    assert _obsd(s, 1)["known"] == [[], []]  # hidden again: seat 1 knows only that it is a pool card
     # seat 1's determinizations: the stock and seat 0's pool card come from the pool, seat 0's other cards not
     top = discard[-1]
     for seed in range(25):
@@ -1457,21 +1470,21 @@ def test_T9_reshuffled_stock_is_a_known_pool():
         r._check()
     # the pool card discarded leaves the pool (one deck: the table knows it was one)
     s.apply_action(discard_id(drawn[0]))
-    assert sorted(s.observation(1)["pool"]) == sorted(Counter(pool) - Counter(drawn))
-    assert s.observation(1)["pool_held"] == [0, 0]
+    assert sorted(_obsd(s, 1)["pool"]) == sorted(Counter(pool) - Counter(drawn))
+    assert _obsd(s, 1)["pool_held"] == [0, 0]
 
 
 def test_T9_shown_hand_of_a_player_out_is_known():
     s = build(hands=["4h 5h 6h", "2d 4s 9d"], discard="Jd", stock_top="9c 7c")
     s.apply_action(0)
     s.apply_action(out_id("9c"))
-    o = s.observation(1)
+    o = _obsd(s, 1)
     assert o["known"][0] == s.hand(0) == ["4h", "5h", "6h"]
     for seed in range(5):
         assert s.resample_from_infostate(1, seed).hand(0) == s.hand(0)
     end = play(tt.Game(2).new_initial_state(5))
     assert end.is_terminal() and not end.is_truncated()
-    assert end.observation(0)["known"] == [end.hand(0), end.hand(1)]
+    assert _obsd(end, 0)["known"] == [end.hand(0), end.hand(1)]
 
 
 def test_T9_resample_keeps_known_cards_and_infostate():
@@ -1481,14 +1494,14 @@ def test_T9_resample_keeps_known_cards_and_infostate():
         n = s.num_players()
         d = s.to_dict()
         for p in range(n):
-            info, obs = s.information_state_string(p), s.observation(p)
+            info, obs = s.information_state_string(p), _obsd(s, p)
             tensor = s.observation_tensor(p)
             for seed in (1, 2):
                 r = s.resample_from_infostate(p, seed)
                 r._check()
                 rd = r.to_dict()
                 assert r.information_state_string(p) == info
-                assert r.observation(p) == obs
+                assert _obsd(r, p) == obs
                 assert np.array_equal(r.observation_tensor(p), tensor)
                 assert rd["known"] == d["known"]  # known cards never move
                 for q in range(n):
@@ -1595,10 +1608,10 @@ def test_setup_loads_a_dict_saved_before_the_T9_record():
         d = s.to_dict()
         n = s.num_players()
         over = d["phase"] == 2 and not d["truncated"]
-        implied = [sorted(d["hands"][q], key=tt.parse_card) if over or (d["out_mask"] >> q) & 1 else []
+        implied = [sorted(d["hands"][q], key=tt.card_to_kind) if over or (d["out_mask"] >> q) & 1 else []
                    for q in range(n)]
         if d["taken_kind"] >= 0 and d["current"] >= 0 and not implied[d["current"]]:
-            implied[d["current"]] = [tt.card_text(d["taken_kind"])]
+            implied[d["current"]] = [str(tt.kind_to_card(d["taken_kind"]))]
         old = {k: v for k, v in d.items() if k not in ("known", "pool_hand", "pool_active")}
         r = tt.State.from_dict(old)
         assert r.to_dict()["known"] == implied
@@ -1646,19 +1659,19 @@ def test_T9_ambiguous_discard_dissolves_the_pool():
     hands = ["5c 7h 8h Kc", "7h 4s 9c", "3d 5s 8h"]
     # seat 0's 7h is a pool card, seat 1's 7h is not: the table cannot tell which one a 7h discard was
     s = pooled(hands, "Jd 5c", [["5c", "7h"], [], []])
-    assert s.observation(1)["pool_held"] == [2, 0, 0]
+    assert _obsd(s, 1)["pool_held"] == [2, 0, 0]
     s.apply_action(discard_id("7h"))
-    assert s.observation(1)["pool"] is None and s.observation(1)["pool_held"] == [0, 0, 0]
+    assert _obsd(s, 1)["pool"] is None and _obsd(s, 1)["pool_held"] == [0, 0, 0]
     s._check()
     # no 8h in the pool: an 8h discard is no pool card, the pool stays
     s = pooled(hands, "Jd 5c", [["5c", "7h"], [], []])
-    before = sorted(s.observation(2)["pool"])
+    before = sorted(_obsd(s, 2)["pool"])
     s.apply_action(discard_id("8h"))
-    assert sorted(s.observation(2)["pool"]) == before and s.observation(2)["pool_held"] == [2, 0, 0]
+    assert sorted(_obsd(s, 2)["pool"]) == before and _obsd(s, 2)["pool_held"] == [2, 0, 0]
     # the other 5c lies on the pile: a 5c discard is surely the pool card
     s = pooled(hands, "Jd 5c", [["5c", "7h"], [], []])
     s.apply_action(discard_id("5c"))
-    o = s.observation(1)
+    o = _obsd(s, 1)
     assert o["pool"] is not None and "5c" not in o["pool"] and o["pool_held"] == [1, 0, 0]
     for seed in range(10):  # and the resampled states keep the pool where it is
         r = s.resample_from_infostate(1, seed)

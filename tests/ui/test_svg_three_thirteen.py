@@ -57,7 +57,7 @@ def _states(n=3, seed=1, jokers=0, every=7):
 
 
 def _hand_texts(state, q):
-    return sorted(tt.card_text(k) for k in state._fields()["hands"][q])
+    return sorted(str(tt.kind_to_card(k)) for k in state._fields()["hands"][q])
 
 
 def test_render_dispatches_through_the_registry():
@@ -126,7 +126,7 @@ def test_an_observer_sees_its_hand_and_backs_elsewhere():
                     assert len(faces) + len(_backs(hand)) == size
                     # only the card taken from the discard pile this turn is shown, marked known
                     assert [c.get("data-card") for c in faces] == (
-                        [tt.card_text(f["taken_kind"])] if faces else [])
+                        [str(tt.kind_to_card(f["taken_kind"]))] if faces else [])
                     if faces:
                         assert q == s.current_player() and "known" in _classes(faces[0])
                     assert not any(t.startswith("deadwood") for t in _texts(g))

@@ -388,11 +388,11 @@ class ThreeThirteenState(pyspiel.State):
 
         d = self.inner.to_dict()
         if hands is not None:
-            d["hands"] = [sorted((tt.card_text(k) for k in h), key=tt.parse_card) for h in hands]
+            d["hands"] = [sorted((str(tt.kind_to_card(k)) for k in h), key=tt.card_to_kind) for h in hands]
         if stock is not None:
-            d["stock"] = [tt.card_text(k) for k in stock]
+            d["stock"] = [str(tt.kind_to_card(k)) for k in stock]
         if discard is not None:
-            d["discard"] = [tt.card_text(k) for k in discard]
+            d["discard"] = [str(tt.kind_to_card(k)) for k in discard]
         self.inner = tt.State.from_dict(d)
 
     def _finish_deal(self) -> None:
@@ -460,7 +460,7 @@ class ThreeThirteenState(pyspiel.State):
         from threes.three_thirteen import game as tt
 
         if player == pyspiel.PlayerId.CHANCE:
-            return f"{'deal' if self._dealing is not None else 'draw'} {tt.card_text(int(action))}"
+            return f"{'deal' if self._dealing is not None else 'draw'} {str(tt.kind_to_card(int(action)))}"
         return self.inner.action_to_string(action)
 
     def is_terminal(self) -> bool:
@@ -495,7 +495,7 @@ class ThreeThirteenState(pyspiel.State):
 
         f = self._fields()
         n = f["num_players"]
-        mine = [tt.card_text(k) for i, k in enumerate(self._dealing[:n * (f["round"] + 2)])
+        mine = [str(tt.kind_to_card(k)) for i, k in enumerate(self._dealing[:n * (f["round"] + 2)])
                 if (f["dealer"] + 1 + i % n) % n == player]
         return (f"round {f['round']}, dealing {len(self._dealing)}/{self._deal_size()}; totals {f['totals']}; "
                 f"dealt to you: {' '.join(mine) or '-'}")

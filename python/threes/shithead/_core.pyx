@@ -40,11 +40,6 @@ ZONE_DRAW = SH_ZONE_DRAW
 ZONE_PILE = SH_ZONE_PILE
 ZONE_BURNED = SH_ZONE_BURNED
 
-_RULE_FIELDS = ("decks", "jokers", "cards_per_zone", "lower_strict", "wild", "lower", "invisible", "burn",
-                "run_to_burn", "invisible_in_runs", "burner_plays_again", "pickup_then_play",
-                "merge_hand_with_face_up", "start", "start_ranks", "start_suits")
-
-
 def kind_text(int kind):
     """Two-character text of card kind `kind` (0..53), as the C engine writes it."""
     cdef char buf[3]
@@ -62,49 +57,49 @@ def rng_outputs(uint64_t seed, int n):
     return [th_rng_next(&r) for _ in range(n)]
 
 
+# The rules cross between Python and C as a dict with one key per field of
+# sh_rules (rules.h, declared again in _core.pxd), converted by Cython's
+# struct <-> dict coercion, so no field is named here. The two arrays travel
+# as tuples of their used length (num_start_ranks, num_start_suits). sh_rules
+# has no padding bytes, so equal rules are equal bytes in a state.
+
 cdef dict _rules_to_dict(const sh_rules *r):
-    return {
-        "decks": r.decks, "jokers": r.jokers, "cards_per_zone": r.cards_per_zone,
-        "lower_strict": r.lower_strict, "wild": r.wild, "lower": r.lower, "invisible": r.invisible,
-        "burn": r.burn, "run_to_burn": r.run_to_burn, "invisible_in_runs": r.invisible_in_runs,
-        "burner_plays_again": r.burner_plays_again, "pickup_then_play": r.pickup_then_play,
-        "merge_hand_with_face_up": r.merge_hand_with_face_up, "start": r.start,
-        "start_ranks": tuple(r.start_ranks[i] for i in range(r.num_start_ranks)),
-        "start_suits": tuple(r.start_suits[i] for i in range(r.num_start_suits)),
-    }
+    cdef dict d = r[0]
+    # the arrays by hand: Cython reads a uint8_t array as a NUL-terminated string
+    del d["num_start_ranks"], d["num_start_suits"]
+    d["start_ranks"] = tuple(r.start_ranks[i] for i in range(r.num_start_ranks))
+    d["start_suits"] = tuple(r.start_suits[i] for i in range(r.num_start_suits))
+    return d
+
+
+cdef tuple _rule_fields():
+    cdef sh_rules zero
+    memset(&zero, 0, sizeof(sh_rules))
+    return tuple(_rules_to_dict(&zero))
+
+
+#: The names of the rule parameters, in the order of the C struct sh_rules.
+RULE_FIELDS = _rule_fields()
 
 
 cdef int _rules_from_dict(dict d, sh_rules *r) except -1:
-    memset(r, 0, sizeof(sh_rules))
+    cdef Py_ssize_t max_ranks = sizeof(r.start_ranks), max_suits = sizeof(r.start_suits)  # uint8_t arrays
+    for name in RULE_FIELDS:
+        if name not in d:
+            raise ValueError(f"rule {name!r} is missing")
+    ranks = tuple(d["start_ranks"])
+    suits = tuple(d["start_suits"])
+    if len(ranks) > max_ranks or len(suits) > max_suits:
+        raise ValueError("too many start ranks or start suits")
+    full = dict(d)
+    full["num_start_ranks"] = len(ranks)
+    full["num_start_suits"] = len(suits)
+    full["start_ranks"] = ranks + (0,) * (max_ranks - len(ranks))
+    full["start_suits"] = suits + (0,) * (max_suits - len(suits))
     try:
-        r.decks = d["decks"]
-        r.jokers = d["jokers"]
-        r.cards_per_zone = d["cards_per_zone"]
-        r.lower_strict = d["lower_strict"]
-        r.wild = d["wild"]
-        r.lower = d["lower"]
-        r.invisible = d["invisible"]
-        r.burn = d["burn"]
-        r.run_to_burn = d["run_to_burn"]
-        r.invisible_in_runs = d["invisible_in_runs"]
-        r.burner_plays_again = d["burner_plays_again"]
-        r.pickup_then_play = d["pickup_then_play"]
-        r.merge_hand_with_face_up = d["merge_hand_with_face_up"]
-        r.start = d["start"]
-        ranks = tuple(d["start_ranks"])
-        suits = tuple(d["start_suits"])
-        if len(ranks) > SH_NUM_RANKS or len(suits) > 4:
-            raise ValueError("too many start ranks or start suits")
-        r.num_start_ranks = len(ranks)
-        r.num_start_suits = len(suits)
-        for i, x in enumerate(ranks):
-            r.start_ranks[i] = x
-        for i, x in enumerate(suits):
-            r.start_suits[i] = x
+        r[0] = full
     except OverflowError as exc:
         raise ValueError(f"a rule value is out of range: {exc}") from None
-    except KeyError as exc:
-        raise ValueError(f"rule {exc} is missing") from None
     return 0
 
 

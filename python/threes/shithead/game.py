@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-import secrets
 from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
@@ -11,7 +10,8 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
 import numpy as np
 
 from threes.shithead import _core
-from threes.cards import _TEXT, RANKS, Card, rank_index
+from threes.args import seed64
+from threes.cards import _KIND, _TEXT, RANKS, Card, card_kind, rank_index
 from threes.errors import IllegalActionError
 from threes.shithead.rules import Rules
 
@@ -251,13 +251,7 @@ class Game:
         return f"Game(num_players={self._num_players}, rules={rules}{extra})"
 
 
-def _seed64(seed: Optional[int]) -> int:
-    """A seed as the engine takes it: any int modulo 2**64; None draws one."""
-    if seed is None:
-        return secrets.randbits(64)
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise TypeError(f"seed must be an int or None, not {type(seed).__name__}")
-    return int(seed) & 0xFFFFFFFFFFFFFFFF
+_seed64 = seed64
 
 
 def _check_dealer(dealer: int, num_players: int) -> int:
@@ -532,17 +526,11 @@ _OPTIONAL = ("format", "rules", "dealer", "max_moves", "move_count", "truncated"
              "history")
 
 
-_EXACT_KIND = {t: k for k, t in enumerate(_TEXT)}
-
-
 def _parse_card(x: Any, where: str) -> int:
-    k = _EXACT_KIND.get(x) if type(x) is str else None
-    if k is not None:
-        return k
     if not isinstance(x, str):
         raise TypeError(f"{where}: a card is a string such as 'Ah', not {type(x).__name__}")
     try:
-        return Card(x).kind
+        return card_kind(x)
     except ValueError as exc:
         raise ValueError(f"{where}: {exc}") from None
 
@@ -550,7 +538,7 @@ def _parse_card(x: Any, where: str) -> int:
 def _card_list(x: Any, where: str) -> List[int]:
     if not isinstance(x, (list, tuple)):
         raise TypeError(f"{where} must be a list of cards, not {type(x).__name__}")
-    get = _EXACT_KIND.get
+    get = _KIND.get  # the card parser's table: canonical text in one lookup
     out = [get(c) if type(c) is str else None for c in x]
     if None in out:
         return [_parse_card(c, f"{where}[{i}]") for i, c in enumerate(x)]

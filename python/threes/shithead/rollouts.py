@@ -8,13 +8,13 @@ See src/threes_core/rollout.h for their exact definitions.
 """
 from __future__ import annotations
 
-import os
 import time
 from dataclasses import dataclass, field
 from typing import Callable, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
+from threes.args import threads_arg
 from threes.places import place_value
 from threes.shithead import _core
 from threes.shithead.game import Game, State, _seed64
@@ -44,13 +44,7 @@ def _policy_ids(policy: Union[str, Sequence[str]], num_players: int) -> List[int
 
 
 def _threads(threads: Optional[int]) -> int:
-    if threads is None:
-        return max(1, min(os.cpu_count() or 1, _core.MAX_THREADS))
-    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)):
-        raise TypeError(f"threads must be an int or None, not {type(threads).__name__}")
-    if not 1 <= threads <= _core.MAX_THREADS:
-        raise ValueError(f"threads must be between 1 and {_core.MAX_THREADS}, not {threads}")
-    return int(threads)
+    return threads_arg(threads, _core.MAX_THREADS)
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ fields and back, and the C engine validates them.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Dict, Iterable, Tuple
+from typing import Any, Callable, Dict, Iterable, Tuple
 
 from threes.shithead import _core
 from threes.cards import RANKS, SUITS, rank_index
@@ -17,20 +17,61 @@ PRESETS: Tuple[str, ...] = ("threes", "classic", "dutch")
 
 _RUNS = ("skip", "break")
 _STARTS = ("rank-from-dealer", "rank-suit")
-_RANK_SETS = ("wild", "lower", "invisible", "burn")
-_BOOLS = ("lower_strict", "burner_plays_again", "pickup_then_play", "merge_hand_with_face_up")
-_INTS = ("decks", "jokers", "cards_per_zone", "run_to_burn")
+
+#: The one declaration of the parameters on the Python side: each one, in
+#: the order of RULES.md section 3, with its type. "int" and "bool" are
+#: stored as such in the C struct sh_rules, "ranks" (a rank set) as a bit
+#: mask of rank indexes, "rank_list" / "suit_list" as arrays of indexes, and
+#: a tuple of names as the index of the name. The C struct (rules.h, and its
+#: copy in _core.pxd, which C needs) must have exactly these fields: checked
+#: at import against _core.RULE_FIELDS, which is read off the struct.
+_FIELD_TYPES: Dict[str, Any] = {
+    "decks": "int", "jokers": "int", "cards_per_zone": "int", "wild": "ranks", "lower": "ranks",
+    "lower_strict": "bool", "invisible": "ranks", "burn": "ranks", "run_to_burn": "int",
+    "invisible_in_runs": _RUNS, "burner_plays_again": "bool", "pickup_then_play": "bool",
+    "merge_hand_with_face_up": "bool", "start": _STARTS, "start_ranks": "rank_list", "start_suits": "suit_list",
+}
 
 #: Every parameter, in the order of RULES.md section 3.
-FIELDS: Tuple[str, ...] = (
-    "decks", "jokers", "cards_per_zone", "wild", "lower", "lower_strict", "invisible", "burn",
-    "run_to_burn", "invisible_in_runs", "burner_plays_again", "pickup_then_play",
-    "merge_hand_with_face_up", "start", "start_ranks", "start_suits",
-)
+FIELDS: Tuple[str, ...] = tuple(_FIELD_TYPES)
+
+if sorted(FIELDS) != sorted(_core.RULE_FIELDS):  # pragma: no cover - a build whose C struct changed
+    raise ImportError(f"the rule fields of threes.shithead.rules {sorted(FIELDS)} are not those of the "
+                      f"C struct sh_rules {sorted(_core.RULE_FIELDS)}")
 
 
 def _mask_to_ranks(mask: int) -> Tuple[str, ...]:
     return tuple(RANKS[r] for r in range(len(RANKS)) if (mask >> r) & 1)
+
+
+def _ranks_to_mask(ranks: Iterable[str]) -> int:
+    m = 0
+    for r in ranks:
+        m |= 1 << RANKS.index(r)
+    return m
+
+
+def _same(x: Any) -> Any:
+    return x
+
+
+#: (C field -> Python value, Python value -> C field) for each type of _FIELD_TYPES.
+_CONVERTERS: Dict[str, Tuple[Callable[[Any], Any], Callable[[Any], Any]]] = {
+    "int": (_same, _same),
+    "bool": (bool, int),
+    "ranks": (_mask_to_ranks, _ranks_to_mask),
+    "rank_list": (lambda raw: tuple(RANKS[r] for r in raw), lambda value: tuple(RANKS.index(r) for r in value)),
+    "suit_list": (lambda raw: tuple(SUITS[s] for s in raw), lambda value: tuple(SUITS.index(s) for s in value)),
+}
+
+
+def _converters_of(t: Any) -> Tuple[Callable[[Any], Any], Callable[[Any], Any]]:
+    """(from C, to C) of a field type; a tuple of names is stored as an index into it."""
+    return _CONVERTERS[t] if isinstance(t, str) else (t.__getitem__, t.index)
+
+
+#: (name, from C, to C) of every parameter.
+_FIELD_CONVERTERS = tuple((name, *_converters_of(t)) for name, t in _FIELD_TYPES.items())
 
 
 def _split(value) -> list:
@@ -43,24 +84,7 @@ def _split(value) -> list:
 
 
 def _from_raw(raw: Dict[str, Any]) -> Dict[str, Any]:
-    return {
-        "decks": raw["decks"],
-        "jokers": raw["jokers"],
-        "cards_per_zone": raw["cards_per_zone"],
-        "wild": _mask_to_ranks(raw["wild"]),
-        "lower": _mask_to_ranks(raw["lower"]),
-        "lower_strict": bool(raw["lower_strict"]),
-        "invisible": _mask_to_ranks(raw["invisible"]),
-        "burn": _mask_to_ranks(raw["burn"]),
-        "run_to_burn": raw["run_to_burn"],
-        "invisible_in_runs": _RUNS[raw["invisible_in_runs"]],
-        "burner_plays_again": bool(raw["burner_plays_again"]),
-        "pickup_then_play": bool(raw["pickup_then_play"]),
-        "merge_hand_with_face_up": bool(raw["merge_hand_with_face_up"]),
-        "start": _STARTS[raw["start"]],
-        "start_ranks": tuple(RANKS[r] for r in raw["start_ranks"]),
-        "start_suits": tuple(SUITS[s] for s in raw["start_suits"]),
-    }
+    return {name: from_c(raw[name]) for name, from_c, _ in _FIELD_CONVERTERS}
 
 
 def _preset_values(name: str) -> Dict[str, Any]:
@@ -73,13 +97,14 @@ def _preset_values(name: str) -> Dict[str, Any]:
 
 
 def _normalize(name: str, value: Any) -> Any:
-    if name in _INTS:
+    kind = _FIELD_TYPES.get(name)
+    if kind == "int":
         if isinstance(value, bool) or not isinstance(value, int):
             raise TypeError(f"rule {name} must be an int, not {type(value).__name__}")
         if not 0 <= value <= 255:
             raise ValueError(f"rule {name} is out of range: {value}")
         return value
-    if name in _BOOLS:
+    if kind == "bool":
         if isinstance(value, bool):
             return value
         if isinstance(value, int) and value in (0, 1):
@@ -87,25 +112,21 @@ def _normalize(name: str, value: Any) -> Any:
         if isinstance(value, str) and value.strip().lower() in ("true", "false", "yes", "no", "1", "0"):
             return value.strip().lower() in ("true", "yes", "1")
         raise TypeError(f"rule {name} must be true or false, not {value!r}")
-    if name in _RANK_SETS:
+    if kind == "ranks":
         idx = sorted({rank_index(x) for x in _split(value)})
         return tuple(RANKS[i] for i in idx)
-    if name == "start_ranks":
+    if kind == "rank_list":
         return tuple(RANKS[rank_index(x)] for x in _split(value))
-    if name == "start_suits":
+    if kind == "suit_list":
         out = []
         for s in _split(value):
             if not isinstance(s, str) or s.strip().lower() not in SUITS:
-                raise ValueError(f"start_suits names suits among c d h s, not {s!r}")
+                raise ValueError(f"{name} names suits among c d h s, not {s!r}")
             out.append(s.strip().lower())
         return tuple(out)
-    if name == "invisible_in_runs":
-        if not isinstance(value, str) or value.strip().lower() not in _RUNS:
-            raise ValueError(f"invisible_in_runs must be 'skip' or 'break', not {value!r}")
-        return value.strip().lower()
-    if name == "start":
-        if not isinstance(value, str) or value.strip().lower() not in _STARTS:
-            raise ValueError(f"start must be 'rank-from-dealer' or 'rank-suit', not {value!r}")
+    if isinstance(kind, tuple):
+        if not isinstance(value, str) or value.strip().lower() not in kind:
+            raise ValueError(f"{name} must be {' or '.join(map(repr, kind))}, not {value!r}")
         return value.strip().lower()
     raise TypeError(f"unknown rule {name!r}: the rules are {', '.join(FIELDS)}")
 
@@ -120,7 +141,7 @@ class Rules:
     is accepted.
     """
 
-    __slots__ = FIELDS
+    __slots__ = FIELDS + ("_c_fields",)
 
     def __init__(self, **params: Any):
         values = _preset_values("threes")
@@ -130,7 +151,9 @@ class Rules:
             values[name] = _normalize(name, value)
         for name in FIELDS:
             object.__setattr__(self, name, values[name])
-        _core.rules_validate(self._raw())
+        raw = {name: to_c(values[name]) for name, _, to_c in _FIELD_CONVERTERS}
+        object.__setattr__(self, "_c_fields", raw)
+        _core.rules_validate(raw)
 
     @classmethod
     def preset(cls, name: str = "threes", **overrides: Any) -> "Rules":
@@ -210,30 +233,8 @@ class Rules:
         _core.rules_validate(self._raw(), num_players)
 
     def _raw(self) -> Dict[str, Any]:
-        def mask(ranks: Iterable[str]) -> int:
-            m = 0
-            for r in ranks:
-                m |= 1 << RANKS.index(r)
-            return m
-
-        return {
-            "decks": self.decks,
-            "jokers": self.jokers,
-            "cards_per_zone": self.cards_per_zone,
-            "lower_strict": int(self.lower_strict),
-            "wild": mask(self.wild),
-            "lower": mask(self.lower),
-            "invisible": mask(self.invisible),
-            "burn": mask(self.burn),
-            "run_to_burn": self.run_to_burn,
-            "invisible_in_runs": _RUNS.index(self.invisible_in_runs),
-            "burner_plays_again": int(self.burner_plays_again),
-            "pickup_then_play": int(self.pickup_then_play),
-            "merge_hand_with_face_up": int(self.merge_hand_with_face_up),
-            "start": _STARTS.index(self.start),
-            "start_ranks": tuple(RANKS.index(r) for r in self.start_ranks),
-            "start_suits": tuple(SUITS.index(s) for s in self.start_suits),
-        }
+        """The C struct's fields (threes.shithead._core's rule dict), made once."""
+        return dict(self._c_fields)
 
     @classmethod
     def _from_raw(cls, raw: Dict[str, Any]) -> "Rules":

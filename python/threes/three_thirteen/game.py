@@ -8,74 +8,95 @@
 >>> tt.min_deadwood("Qh Kh Ah", wild_rank="3")[0], tt.min_deadwood("Qh Kh Ah", "3", ace="either")[0]
 (21, 0)
 
-Cards are written rank then suit: ``Ah``, ``Td``, ``7s``; jokers ``Xr`` and
-``Xb``. Ranks run A (low) 2 .. 9 T J Q K. Actions: 0 draws from the stock, 1
-takes the top discard, ``2 + k`` discards a card of kind k, ``56 + k`` goes
-out discarding a card of kind k (kind = 4 * (rank - 1) + suit, jokers 52 and
-53); ``action_to_string`` gives ``stock``, ``take``, ``discard 7h``,
-``out 7h``.
+Cards are ``threes.Card`` values, as in Shithead: written rank then suit,
+``Ah``, ``Td``, ``7s``, jokers ``Xr`` and ``Xb``; every function that takes
+cards also takes their text. In Three Thirteen ranks run A (low) 2 .. 9 T J Q
+K. Actions: 0 draws from the stock, 1 takes the top discard, ``2 + k``
+discards a card of kind k, ``56 + k`` goes out discarding a card of kind k,
+where k is the engine's kind of the card (``card_to_kind``: 4 * (rank - 1) +
+suit, jokers 52 and 53); ``action_to_string`` gives ``stock``, ``take``,
+``discard 7h``, ``out 7h``.
 """
 from __future__ import annotations
 
-import os
-import secrets
+import hashlib
+import json
+import operator
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
 from threes.three_thirteen import _core
+from threes.cards import CARDS, Card, card_kind, parse_cards, rank_index
 from threes.errors import IllegalActionError
-from threes.shithead.game import _seed64
+from threes.args import seed64 as _seed64, threads_arg
 
-__all__ = ["Game", "State", "min_deadwood", "card_value", "rollouts", "TTRolloutResult", "POLICIES",
-           "parse_card", "card_text"]
+__all__ = ["Game", "State", "Observation", "min_deadwood", "card_value", "rollouts", "TTRolloutResult",
+           "POLICIES", "card_to_kind", "kind_to_card"]
 
+#: Three Thirteen's ranks in its order, A low (rank number 1..13).
 RANKS = "A23456789TJQK"
-SUITS = "cdhs"
 POLICIES = ("random", "greedy")
 _PHASES = ("draw", "discard", "over")
 
+CardLike = Union[Card, str]
 
-def card_text(kind: int) -> str:
-    """Text of a card kind: ``Ah``, ``Td``, ``Xr``."""
-    if kind >= 52:
-        return "Xr" if kind == 52 else "Xb"
-    return RANKS[kind // 4] + SUITS[kind % 4]
+# --------------------------------------------------------------- cards --
+# The one conversion between threes.Card and the Three Thirteen engine's card
+# kinds (src/threes_core/three_thirteen/: kind = 4 * (rank - 1) + suit with A
+# = 1, jokers 52 and 53). A Card's kind is 4 * rank index + suit with "2" = 0
+# and A = 12 (threes.cards); the suits and the jokers are numbered alike.
+
+#: The engine kind of each Card kind, and the Card of each engine kind.
+_TT_KIND_OF = tuple(4 * ((k // 4 + 1) % 13) + k % 4 if k < 52 else k for k in range(len(CARDS)))
+_CARD_OF = tuple(CARDS[_TT_KIND_OF.index(t)] for t in range(len(CARDS)))
+_TEXT_OF = tuple(str(c) for c in _CARD_OF)
 
 
-def parse_card(text: Any) -> int:
-    """The kind of a card written ``Ah``, ``10d``, ``7S``, ``Xr``/``Xb`` (jokers)."""
-    if not isinstance(text, str):
-        raise TypeError(f"a card is text such as 'Ah', not {type(text).__name__}")
-    t = text.strip()
-    if t.lower() in ("xr", "xb", "jr", "jb"):
-        return 52 if t.lower()[1] == "r" else 53
-    if len(t) == 3 and t[:2] == "10":
-        t = "T" + t[2]
-    if len(t) != 2 or t[0].upper() not in RANKS or t[1].lower() not in SUITS:
-        raise ValueError(f"{text!r} is not a card: write rank then suit, e.g. 'Ah', 'Td', '7s', or 'Xr' for a joker")
-    return 4 * RANKS.index(t[0].upper()) + SUITS.index(t[1].lower())
+def card_to_kind(card: CardLike) -> int:
+    """The Three Thirteen engine's kind (0..53) of a Card or of card text
+    (``"Ah"`` -> 2, ``"2c"`` -> 4, ``"Xr"`` -> 52)."""
+    return _TT_KIND_OF[card_kind(card)]
+
+
+def kind_to_card(kind: int) -> Card:
+    """The Card of a Three Thirteen engine kind (0..53)."""
+    if isinstance(kind, bool) or not isinstance(kind, (int, np.integer)):
+        raise TypeError(f"a card kind is an int, not {type(kind).__name__}")
+    if not 0 <= kind < len(_CARD_OF):
+        raise ValueError(f"a card kind is 0..{len(_CARD_OF) - 1}, not {kind}")
+    return _CARD_OF[kind]
 
 
 def _rank_number(rank: Any) -> int:
+    """Three Thirteen's rank number 1..13 (A low) of a rank given as text
+    (``"A"``, ``"2"``..``"9"``, ``"T"`` or ``"10"``, ``"J"``, ``"Q"``, ``"K"``)
+    or as that number."""
     if isinstance(rank, bool):
         raise TypeError("a rank is 'A', '2'..'9', 'T', 'J', 'Q', 'K' or 1..13, not a bool")
     if isinstance(rank, (int, np.integer)):
         if 1 <= rank <= 13:
             return int(rank)
         raise ValueError(f"a rank number is 1..13, not {rank}")
-    if isinstance(rank, str):
-        r = rank.strip().upper()
-        r = "T" if r == "10" else r
-        if len(r) == 1 and r in RANKS:
-            return RANKS.index(r) + 1
-    raise ValueError(f"{rank!r} is not a rank: A, 2..9, T (or 10), J, Q, K")
+    if not isinstance(rank, str):
+        raise TypeError(f"a rank is 'A', '2'..'9', 'T', 'J', 'Q', 'K' or 1..13, not {type(rank).__name__}")
+    try:
+        index = rank_index(rank)  # threes.cards: "2" = 0 .. "A" = 12, "X" = 13
+    except ValueError:
+        index = 13
+    if index == 13:
+        raise ValueError(f"{rank!r} is not a rank: A, 2..9, T (or 10), J, Q, K")
+    return (index + 1) % 13 + 1
 
 
 def _meld_flags(ace: str, all_wild_melds: bool, wild_penalty: Union[str, int]) -> Tuple[bool, bool, bool]:
+    if not isinstance(ace, str):
+        raise TypeError(f"ace must be 'low' or 'either', not {type(ace).__name__}")
     if ace not in ("low", "either"):
         raise ValueError(f"ace must be 'low' or 'either', not {ace!r}")
+    if isinstance(wild_penalty, bool) or not isinstance(wild_penalty, (str, int, np.integer)):
+        raise TypeError(f"wild_penalty must be 'face' or 20, not {type(wild_penalty).__name__}")
     if wild_penalty not in ("face", 20, "20"):
         raise ValueError(f"wild_penalty must be 'face' or 20, not {wild_penalty!r}")
     if not isinstance(all_wild_melds, (bool, np.bool_)):
@@ -83,26 +104,26 @@ def _meld_flags(ace: str, all_wild_melds: bool, wild_penalty: Union[str, int]) -
     return ace == "either", bool(all_wild_melds), wild_penalty != "face"
 
 
-def min_deadwood(cards: Union[str, Sequence[str]], wild_rank: Any, ace: str = "low", all_wild_melds: bool = True,
-                 wild_penalty: Union[str, int] = "face") -> Tuple[int, Dict[str, Any]]:
-    """The minimum deadwood of a hand (at most 14 cards) and one best
-    arrangement: ``(value, {"melds": [("set"|"run", [cards])...], "deadwood": [cards]})``.
+def min_deadwood(cards: Union[str, Sequence[CardLike]], wild_rank: Any, ace: str = "low",
+                 all_wild_melds: bool = True, wild_penalty: Union[str, int] = "face") -> Tuple[int, Dict[str, Any]]:
+    """The minimum deadwood of a hand (at most 14 cards: Cards, card text, or
+    one string such as ``"Qh Kh Ah"``) and one best arrangement, in Cards:
+    ``(value, {"melds": [("set"|"run", [cards])...], "deadwood": [cards]})``.
     Exact, in C (src/threes_core/meld.h)."""
-    if isinstance(cards, str):
-        cards = cards.split()
-    kinds = [parse_card(c) for c in cards]
+    hand = parse_cards(cards) if isinstance(cards, str) else cards
+    kinds = [card_to_kind(c) for c in hand]
     wr = _rank_number(wild_rank)
     flags = _meld_flags(ace, all_wild_melds, wild_penalty)
     ranks = [0 if k >= 52 else k // 4 + 1 for k in kinds]
     suits = [k - 52 if k >= 52 else k % 4 for k in kinds]
     value, melds, dead = _core.min_deadwood(ranks, suits, wr, *flags)
-    text = [card_text(k) for k in kinds]
-    return value, {"melds": [(t, [text[i] for i in idx]) for t, idx in melds], "deadwood": [text[i] for i in dead]}
+    out = [_CARD_OF[k] for k in kinds]
+    return value, {"melds": [(t, [out[i] for i in idx]) for t, idx in melds], "deadwood": [out[i] for i in dead]}
 
 
-def card_value(card: str, wild_rank: Any, ace: str = "low", wild_penalty: Union[str, int] = "face") -> int:
-    """What one card scores when left over."""
-    k = parse_card(card)
+def card_value(card: CardLike, wild_rank: Any, ace: str = "low", wild_penalty: Union[str, int] = "face") -> int:
+    """What one card (a Card or its text) scores when left over."""
+    k = card_to_kind(card)
     ace_either, _, w20 = _meld_flags(ace, True, wild_penalty)
     return _core.card_value(0 if k >= 52 else k // 4 + 1, _rank_number(wild_rank), ace_either, w20)
 
@@ -123,8 +144,11 @@ class Game:
         for name, v in (("rediscard_taken", rediscard_taken), ("go_out_first_turn", go_out_first_turn)):
             if not isinstance(v, (bool, np.bool_)):
                 raise TypeError(f"{name} must be True or False")
-        if max_moves is not None and not (isinstance(max_moves, (int, np.integer)) and 1 <= max_moves < 2**32):
-            raise ValueError(f"max_moves must be a positive int or None, not {max_moves!r}")
+        if max_moves is not None:
+            if isinstance(max_moves, bool) or not isinstance(max_moves, (int, np.integer)):
+                raise TypeError(f"max_moves must be an int or None, not {type(max_moves).__name__}")
+            if not 1 <= max_moves < 2**32:
+                raise ValueError(f"max_moves must be a positive int or None, not {max_moves!r}")
         if not 0 <= jokers <= 255 or (decks is not None and not 0 <= decks <= 255):
             raise ValueError("decks and jokers must be small non-negative ints")
         self._n = int(num_players)
@@ -132,7 +156,7 @@ class Game:
                       "ace_either": ace_either, "all_wild_melds": awm, "wild_penalty_20": w20,
                       "rediscard_taken": bool(rediscard_taken), "go_out_first_turn": bool(go_out_first_turn)}
         self._max_moves = 0 if max_moves is None else int(max_moves)
-        self.new_initial_state(0)  # checks the options and the player count now
+        self._resolved = self.new_initial_state(0)._options()  # checks the options and the player count now
 
     def num_players(self) -> int:
         return self._n
@@ -149,15 +173,31 @@ class Game:
         return _core.observation_layout(self._n)
 
     def options(self) -> Dict[str, Any]:
-        s = self.new_initial_state(0)
-        return _options_out(s._options())
+        return _options_out(self._resolved)
 
     def new_initial_state(self, seed: Optional[int] = None) -> "State":
         """Round 1 dealt; the first dealer and every later deal come from the seed."""
         return State._new(self._n, dict(self._opts), _seed64(seed), self._max_moves)
 
+    def _key(self) -> Tuple[Any, ...]:
+        return (self._n, tuple(sorted(self._resolved.items())), self._max_moves)
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, Game):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
     def __repr__(self) -> str:
-        return f"three_thirteen.Game({self._n} players, {_options_out(self.new_initial_state(0)._options())})"
+        """``Game(num_players=3, jokers=2)``: the options that differ from
+        the defaults, as Game takes them (eval-able with Game in scope)."""
+        default = Game(self._n).options()
+        extra = "".join(f", {k}={v!r}" for k, v in self.options().items() if v != default[k])
+        if self._max_moves:
+            extra += f", max_moves={self._max_moves}"
+        return f"Game(num_players={self._n}{extra})"
 
 
 def _options_out(raw: Dict[str, Any]) -> Dict[str, Any]:
@@ -174,10 +214,74 @@ def _options_in(d: Dict[str, Any]) -> Dict[str, Any]:
             "go_out_first_turn": bool(d.get("go_out_first_turn", True))}
 
 
+@dataclass(frozen=True)
+class Observation:
+    """What seat ``observer`` can know of a Three Thirteen position
+    (``state.observation(p)``). Seats are absolute, as in the State."""
+
+    observer: int
+    num_players: int
+    round: int
+    wild_rank: str
+    dealer: int
+    phase: str                       # "draw", "discard" or "over"
+    current_player: Optional[int]    # the seat to move; None when the game is over
+    move_number: int
+    hand: Tuple[Card, ...]           # the observer's own hand, sorted
+    hand_sizes: Tuple[int, ...]
+    discard_pile: Tuple[Card, ...]   # bottom first; the top card is last
+    stock_size: int
+    taken: Optional[Card]            # the card the player to move took from the discard pile this turn
+    out_seat: Optional[int]          # the seat that went out this round, None while nobody has
+    final_turns: int
+    turns: Tuple[int, ...]
+    scores: Tuple[int, ...]          # totals so far (the lowest wins)
+    round_scores: Tuple[Tuple[int, ...], ...]
+    known: Tuple[Tuple[Card, ...], ...]   # per seat, its cards everyone knows (T-9)
+    pool: Optional[Tuple[Card, ...]]      # after a reshuffle: the reshuffled stock's cards still hidden; else None
+    pool_held: Tuple[int, ...]            # per seat, how many of its cards are pool cards
+    own_pool: Tuple[Card, ...]            # which of the observer's own cards are pool cards
+
+    def __str__(self) -> str:
+        return _observation_string(self)
+
+
+def _cards_text(cards) -> str:
+    return " ".join(map(str, cards)) or "-"
+
+
+def _observation_string(o: Observation) -> str:
+    to_move = "-" if o.current_player is None else o.current_player
+    known = "; ".join(f"{q}: {_cards_text(h)}" for q, h in enumerate(o.known) if h and q != o.observer) or "-"
+    pool = "-" if o.pool is None else (" ".join(map(str, o.pool)) or "(empty)")
+    return (f"seat {o.observer} of {o.num_players}, round {o.round} (wild {o.wild_rank}), {o.phase}, "
+            f"to move {to_move}\nhand: {_cards_text(o.hand)}\nhand sizes: {list(o.hand_sizes)}\n"
+            f"discard: {_cards_text(o.discard_pile)}; stock {o.stock_size}; taken {o.taken or '-'}\n"
+            f"known in other hands: {known}\npool: {pool}; pool cards held {list(o.pool_held)}; "
+            f"own pool cards {_cards_text(o.own_pool)}\n"
+            f"out: {'-' if o.out_seat is None else o.out_seat}, final turns {o.final_turns}; "
+            f"scores {list(o.scores)}")
+
+
+def _action_id(action: Any) -> int:
+    """An action id as an int: any int-like but a bool (TypeError)."""
+    if isinstance(action, bool):
+        raise TypeError("an action is an int id, not bool")
+    try:
+        return operator.index(action)
+    except TypeError:
+        raise TypeError(f"an action is an int id, not {type(action).__name__}") from None
+
+
+def _out_of_range(a: int) -> IllegalActionError:
+    return IllegalActionError(f"action {a} is out of range: ids are 0..{_core.NUM_ACTIONS - 1}")
+
+
 class State(_core.StateBase):
     """A position of a Three Thirteen game (made by Game.new_initial_state,
-    State.from_dict or clone). Illegal actions raise IllegalActionError and
-    change nothing."""
+    State.from_dict or clone). Illegal or out-of-range actions raise
+    IllegalActionError and change nothing; a wrong type (a bool, a string)
+    raises TypeError."""
 
     def round(self) -> int:
         return self._round()
@@ -189,15 +293,15 @@ class State(_core.StateBase):
     def phase(self) -> str:
         return _PHASES[self._phase_id()]
 
-    def hand(self, seat: int) -> List[str]:
-        """The true cards of a seat's hand, sorted."""
+    def hand(self, seat: int) -> List[Card]:
+        """The true cards of a seat's hand, sorted A low (the engine's order)."""
         f = self._fields()
         _check_seat(seat, f["num_players"])
-        return [card_text(k) for k in f["hands"][seat]]
+        return [_CARD_OF[k] for k in f["hands"][seat]]
 
-    def discard_pile(self) -> List[str]:
+    def discard_pile(self) -> List[Card]:
         """Bottom first; the top card is last."""
-        return [card_text(k) for k in self._fields()["discard"]]
+        return [_CARD_OF[k] for k in self._fields()["discard"]]
 
     def stock_size(self) -> int:
         return len(self._fields()["stock"])
@@ -211,6 +315,7 @@ class State(_core.StateBase):
 
     def deadwood(self, seat: int) -> int:
         """The minimum deadwood of a seat's hand now."""
+        _check_seat(seat, self.num_players())
         return self._deadwood(seat)
 
     def observation_tensor_shape(self) -> List[int]:
@@ -223,71 +328,85 @@ class State(_core.StateBase):
 
         return render(self)
 
+    def is_legal(self, action: int) -> bool:
+        return _core.StateBase.is_legal(self, action if type(action) is int else _action_id(action))
+
+    def apply_action(self, action: int) -> None:
+        """Applies a legal action id; anything else raises and changes nothing."""
+        _core.StateBase.apply_action(self, action if type(action) is int else _action_id(action))
+
     def legal_actions_mask(self) -> np.ndarray:
         mask = np.zeros(_core.NUM_ACTIONS, dtype=bool)
         mask[self.legal_actions()] = True
         return mask
 
-    def action_to_string(self, action: int) -> str:
-        a = int(action)
+    def action_to_string(self, action: int, *more: int) -> str:
+        """``stock``, ``take``, ``discard 7h`` or ``out 7h``. Also accepts
+        OpenSpiel's ``(player, action)`` form."""
+        a = _action_id(more[0] if more else action)
         if a == 0:
             return "stock"
         if a == 1:
             return "take"
         if _core.FIRST_DISCARD <= a < _core.FIRST_GO_OUT:
-            return "discard " + card_text(a - _core.FIRST_DISCARD)
+            return "discard " + _TEXT_OF[a - _core.FIRST_DISCARD]
         if _core.FIRST_GO_OUT <= a < _core.NUM_ACTIONS:
-            return "out " + card_text(a - _core.FIRST_GO_OUT)
-        raise ValueError(f"action {a} is out of range: ids are 0..{_core.NUM_ACTIONS - 1}")
+            return "out " + _TEXT_OF[a - _core.FIRST_GO_OUT]
+        raise _out_of_range(a)
 
-    def string_to_action(self, text: str) -> int:
-        t = text.strip().lower().split()
+    def string_to_action(self, text: str, *more: str) -> int:
+        """The id of an action written as action_to_string writes it (case
+        and spacing free; ``draw`` for ``stock``, ``10h`` for ``Th``). Also
+        accepts OpenSpiel's ``(player, text)`` form."""
+        if more:
+            text = more[0]
+        if not isinstance(text, str):
+            raise TypeError(f"string_to_action takes a string such as 'discard 7h', not {type(text).__name__}")
+        words = text.split()
+        t = [w.lower() for w in words]
         if t == ["stock"] or t == ["draw"]:
             return 0
         if t == ["take"]:
             return 1
         if len(t) == 2 and t[0] in ("discard", "out"):
-            k = parse_card(t[1])
+            try:
+                k = card_to_kind(words[1])
+            except ValueError as exc:
+                raise ValueError(f"{text!r}: {exc}") from None
             return (_core.FIRST_DISCARD if t[0] == "discard" else _core.FIRST_GO_OUT) + k
         raise ValueError(f"{text!r} is not a move: try 'stock', 'take', 'discard 7h' or 'out 7h'")
 
     # -- what a seat can know ------------------------------------------------
-    def observation(self, player: int) -> Dict[str, Any]:
-        """What ``player`` can know (THREE_THIRTEEN.md, What each player
-        knows): its hand, every hand's size, the discard pile, the stock's
-        size, the round, scores, whose turn, who is out; and the public
+    def observation(self, player: int) -> Observation:
+        """What ``player`` can know (docs/three_thirteen/RULES.md, What each
+        player knows): its hand, every hand's size, the discard pile, the
+        stock's size, the round, scores, whose turn, who is out; and the public
         record of T-9: ``known`` (per seat, the cards everyone knows are in
         that hand: taken from the discard pile, or shown), ``pool`` (after a
         reshuffle, the cards of the reshuffled stock still hidden in the stock
-        or in hands), ``pool_held`` (per seat, how many of its cards are pool
-        cards) and ``own_pool`` (which of the player's own cards are)."""
+        or in hands; None without a reshuffle), ``pool_held`` (per seat, how
+        many of its cards are pool cards) and ``own_pool`` (which of the
+        player's own cards are)."""
         f = self._fields()
         n = f["num_players"]
         _check_seat(player, n)
         kn = self._knowledge()
-        return {"observer": player, "num_players": n, "round": f["round"], "wild_rank": RANKS[f["round"] + 1],
-                "dealer": f["dealer"], "phase": _PHASES[f["phase"]], "current": f["current"],
-                "hand": [card_text(k) for k in f["hands"][player]], "hand_sizes": [len(h) for h in f["hands"]],
-                "discard_pile": [card_text(k) for k in f["discard"]], "stock_size": len(f["stock"]),
-                "out_seat": f["out_seat"], "final_turns": f["final_turns"],
-                "taken": None if f["taken_kind"] < 0 else card_text(f["taken_kind"]),
-                "turns": list(f["turns"]), "scores": list(f["totals"]), "round_scores": f["round_scores"],
-                "move_number": f["move_count"],
-                "known": [[card_text(k) for k in h] for h in kn["known"]],
-                "pool": [card_text(k) for k in kn["pool"]] if kn["pool_active"] else None,
-                "pool_held": list(kn["pool_held"]),
-                "own_pool": [card_text(k) for k in kn["pool_hand"][player]]}
+        return Observation(
+            observer=int(player), num_players=n, round=f["round"], wild_rank=RANKS[f["round"] + 1],
+            dealer=f["dealer"], phase=_PHASES[f["phase"]],
+            current_player=None if f["current"] < 0 else f["current"], move_number=f["move_count"],
+            hand=tuple(_CARD_OF[k] for k in f["hands"][player]), hand_sizes=tuple(len(h) for h in f["hands"]),
+            discard_pile=tuple(_CARD_OF[k] for k in f["discard"]), stock_size=len(f["stock"]),
+            taken=None if f["taken_kind"] < 0 else _CARD_OF[f["taken_kind"]],
+            out_seat=None if f["out_seat"] < 0 else f["out_seat"], final_turns=f["final_turns"],
+            turns=tuple(f["turns"]), scores=tuple(f["totals"]),
+            round_scores=tuple(tuple(r) for r in f["round_scores"]),
+            known=tuple(tuple(_CARD_OF[k] for k in h) for h in kn["known"]),
+            pool=tuple(_CARD_OF[k] for k in kn["pool"]) if kn["pool_active"] else None,
+            pool_held=tuple(kn["pool_held"]), own_pool=tuple(_CARD_OF[k] for k in kn["pool_hand"][player]))
 
     def observation_string(self, player: int) -> str:
-        o = self.observation(player)
-        known = "; ".join(f"{q}: {' '.join(h)}" for q, h in enumerate(o["known"]) if h and q != player) or "-"
-        pool = "-" if o["pool"] is None else (" ".join(o["pool"]) or "(empty)")
-        return (f"seat {player} of {o['num_players']}, round {o['round']} (wild {o['wild_rank']}), {o['phase']}, "
-                f"to move {o['current']}\nhand: {' '.join(o['hand']) or '-'}\nhand sizes: {o['hand_sizes']}\n"
-                f"discard: {' '.join(o['discard_pile']) or '-'}; stock {o['stock_size']}; taken {o['taken'] or '-'}\n"
-                f"known in other hands: {known}\npool: {pool}; pool cards held {o['pool_held']}; "
-                f"own pool cards {' '.join(o['own_pool']) or '-'}\n"
-                f"out: {o['out_seat']}, final turns {o['final_turns']}; scores {o['scores']}")
+        return _observation_string(self.observation(player))
 
     def observation_tensor(self, player: int) -> np.ndarray:
         """The observation as floats, in C (src/threes_core/three_thirteen/observation.h
@@ -322,11 +441,11 @@ class State(_core.StateBase):
         f = self._fields()
         d = {"format": "threes.ThreeThirteen/1", "options": _options_out(self._options())}
         d.update({k: v for k, v in f.items() if k not in ("hands", "stock", "discard", "known", "pool_hand")})
-        d["hands"] = [[card_text(k) for k in h] for h in f["hands"]]
-        d["known"] = [[card_text(k) for k in h] for h in f["known"]]  # T-9: public cards of each hand
-        d["pool_hand"] = [[card_text(k) for k in h] for h in f["pool_hand"]]  # its pool cards
-        d["stock"] = [card_text(k) for k in f["stock"]]
-        d["discard"] = [card_text(k) for k in f["discard"]]
+        d["hands"] = [[_TEXT_OF[k] for k in h] for h in f["hands"]]
+        d["known"] = [[_TEXT_OF[k] for k in h] for h in f["known"]]  # T-9: public cards of each hand
+        d["pool_hand"] = [[_TEXT_OF[k] for k in h] for h in f["pool_hand"]]  # its pool cards
+        d["stock"] = [_TEXT_OF[k] for k in f["stock"]]
+        d["discard"] = [_TEXT_OF[k] for k in f["discard"]]
         d["history"] = self.history()
         return d
 
@@ -338,12 +457,12 @@ class State(_core.StateBase):
             f = {k: d[k] for k in ("round", "dealer", "current", "phase", "out_seat", "final_turns", "out_mask",
                                    "taken_kind", "truncated", "move_count", "max_moves", "turns", "round_scores",
                                    "totals", "rng")}
-            f["hands"] = [[parse_card(c) for c in h] for h in d["hands"]]
-            f["stock"] = [parse_card(c) for c in d["stock"]]
-            f["discard"] = [parse_card(c) for c in d["discard"]]
+            f["hands"] = [[card_to_kind(c) for c in h] for h in d["hands"]]
+            f["stock"] = [card_to_kind(c) for c in d["stock"]]
+            f["discard"] = [card_to_kind(c) for c in d["discard"]]
             if "known" in d:
-                f["known"] = [[parse_card(c) for c in h] for h in d["known"]]
-                f["pool_hand"] = [[parse_card(c) for c in h] for h in d.get("pool_hand") or [[]] * len(d["hands"])]
+                f["known"] = [[card_to_kind(c) for c in h] for h in d["known"]]
+                f["pool_hand"] = [[card_to_kind(c) for c in h] for h in d.get("pool_hand") or [[]] * len(d["hands"])]
                 f["pool_active"] = d.get("pool_active", False)
             else:  # a dict from before T-9 was recorded: the shown hands and the taken card are known
                 f["known"] = _shown_cards(f, int(d["num_players"]))
@@ -373,19 +492,27 @@ class State(_core.StateBase):
         for q in range(f["num_players"]):
             mark = " <- to move" if q == f["current"] else ""
             out = " (out)" if (f["out_mask"] >> q) & 1 else ""
-            lines.append(f"seat {q}: {' '.join(card_text(k) for k in f['hands'][q]) or '-'}   "
+            lines.append(f"seat {q}: {' '.join(_TEXT_OF[k] for k in f['hands'][q]) or '-'}   "
                          f"deadwood {self._deadwood(q)}, total {f['totals'][q]}{out}{mark}")
-        top = card_text(f["discard"][-1]) if f["discard"] else "-"
+        top = _TEXT_OF[f["discard"][-1]] if f["discard"] else "-"
         lines.append(f"discard top {top} ({len(f['discard'])} cards); stock {len(f['stock'])}")
         if f["phase"] == 2:
             lines.append("final scores: " + ", ".join(str(t) for t in f["totals"]) +
                          (" (cut at the move cap)" if f["truncated"] else ""))
         return "\n".join(lines)
 
+    def fingerprint(self) -> str:
+        """A short hex digest of the position (history aside): equal states, equal digests."""
+        d = self.to_dict()
+        del d["history"]
+        return hashlib.blake2b(json.dumps(d, sort_keys=True).encode(), digest_size=4).hexdigest()
+
     def __repr__(self) -> str:
         f = self._fields()
+        cp = f["current"]
+        who = f"seat {cp} to move" if cp >= 0 else ("truncated" if f["truncated"] else "over")
         return (f"<three_thirteen.State {f['num_players']}p round {f['round']} {_PHASES[f['phase']]} "
-                f"move {f['move_count']}>")
+                f"move {f['move_count']}, {who}, #{self.fingerprint()}>")
 
 
 def _shown_cards(f: Dict[str, Any], n: int) -> List[List[int]]:
@@ -437,13 +564,7 @@ class TTRolloutResult:
 
 
 def _threads(threads: Optional[int]) -> int:
-    if threads is None:
-        return max(1, min(os.cpu_count() or 1, _core.MAX_THREADS))
-    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)):
-        raise TypeError(f"threads must be an int or None, not {type(threads).__name__}")
-    if not 1 <= threads <= _core.MAX_THREADS:
-        raise ValueError(f"threads must be between 1 and {_core.MAX_THREADS}, not {threads}")
-    return int(threads)
+    return threads_arg(threads, _core.MAX_THREADS)
 
 
 def rollouts(start: Union[Game, State], n: int, policy: Union[str, Sequence[str]] = "random",

@@ -494,8 +494,8 @@ def tt_play(args: argparse.Namespace, con: Console, read=input) -> int:
             continue
         hand = Text("your hand: ")
         for i, c in enumerate(state.hand(args.seat)):
-            hand.append((" " if i else "") + c[0].replace("T", "10") + _SUIT_SYMBOL.get(c[1], "\u2605"),
-                        style="bold red" if c[1] in _RED else "bold")
+            hand.append((" " if i else "") + c.rank.replace("T", "10") + _SUIT_SYMBOL.get(c.suit, "\u2605"),
+                        style="bold red" if c.suit in _RED else "bold")
         con.print(hand, f"  deadwood {state.deadwood(args.seat)}")
         pile = state.discard_pile()
         con.print(f"discard top: {pile[-1] if pile else '-'}   stock: {state.stock_size()}")
