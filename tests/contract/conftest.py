@@ -4,14 +4,15 @@ A game registered later is tested with no change here, except for the one
 game-specific hook below (``visible``: what a seat sees, by the game's rules),
 which a new game must add; without it its resampling test fails and says so.
 
-Helpers:
+Parameters and fixtures (tests in this folder only):
 
-* ``game_name`` (fixture) -- each registered name in turn; ``pkg`` -- its package.
-* ``PLAYERS`` -- the player counts every game is tried with (a few, to stay fast).
-* ``random_walk(state, rng, steps)`` -- random legal moves, yielding each state.
-* ``Knowledge`` -- what every seat knows in a game it follows move by move
-  (Three Thirteen: cards taken from the discard pile, the hand of the player
-  who went out), for ``visible``.
+* ``game_name`` -- each registered name in turn; ``num_players`` -- PLAYERS;
+  ``seed`` -- SEEDS (unless a test parametrises them itself); ``pkg`` -- the
+  game's package; ``ct`` -- this module, for the helpers below.
+* ``random_walk``, ``play_out``, ``sample_states`` -- random legal play.
+* ``Knowledge`` and ``visible`` -- what a seat sees by the game's rules
+  (Three Thirteen: also the cards taken from the discard pile and the hand
+  of the player who went out), for the resampling tests.
 * the adapter entry points, parametrised by registry name (``openspiel_game``,
   ``pettingzoo_env``, ``gym_env``): the one place that says how a game's
   adapter is reached.
