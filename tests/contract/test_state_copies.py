@@ -1,0 +1,118 @@
+"""Copies of a state: clone, to_dict/from_dict (also through JSON) and pickle
+give equal states with equal futures, and a clone is independent of its
+original. The same seed gives the same game."""
+import copy
+import json
+import pickle
+import random
+
+
+def _same_future(ct, a, b, seed, steps=200, full_every=50):
+    """Plays the same random moves on a and b; they stay equal throughout
+    (Three Thirteen: across new deals too, which come from the state's rng).
+    Whose turn and the legal actions are compared at every move, the whole
+    state every `full_every` moves and at the end. Returns the last state."""
+    rng_a, rng_b = random.Random(seed), random.Random(seed)
+    for i in range(steps + 1):
+        if i % full_every == 0 or a.is_terminal() or i == steps:
+            assert a == b
+            assert a.to_dict() == b.to_dict()
+            assert a.returns() == b.returns()
+        assert a.legal_actions() == b.legal_actions()
+        assert a.current_player() == b.current_player()
+        if a.is_terminal() or i == steps:
+            assert b.is_terminal() == a.is_terminal()
+            return a
+        x, y = rng_a.choice(a.legal_actions()), rng_b.choice(b.legal_actions())
+        assert x == y
+        a.apply_action(x)
+        b.apply_action(y)
+    return a
+
+
+def _copies(state):
+    d = state.to_dict()
+    return {
+        "clone": state.clone(),
+        "from_dict": type(state).from_dict(d),
+        "from_dict(json)": type(state).from_dict(json.loads(json.dumps(d))),
+        "pickle": pickle.loads(pickle.dumps(state)),
+        "pickle protocol 2": pickle.loads(pickle.dumps(state, protocol=2)),
+        "deepcopy": copy.deepcopy(state),
+    }
+
+
+def test_copies_are_equal_and_have_equal_futures(ct, pkg, num_players, seed):
+    for state in ct.sample_states(pkg, num_players, seed, steps=300, every=100):
+        d = state.to_dict()
+        for how, c in _copies(state).items():
+            assert type(c) is type(state), how
+            assert c == state, how
+            assert c.to_dict() == d, how
+            assert c.history() == state.history(), how
+            c._check()
+            _same_future(ct, c, state.clone(), seed * 1000 + len(d["history"]))
+        assert state.to_dict() == d  # copying changed nothing
+
+
+def test_a_copy_has_the_later_deals(ct, pkg, seed):
+    # A state many moves into a game, then a long future: for Three Thirteen
+    # (whose dict has a "round") the future must cross into a new round, so
+    # the copy carries the chance stream of the later deals.
+    state = ct.play_out(pkg.Game(3).new_initial_state(seed), random.Random(seed), 1000)
+    copies = _copies(state)
+    for how in ("clone", "from_dict(json)", "pickle"):
+        end = _same_future(ct, copies[how], state.clone(), seed, steps=2000, full_every=250)
+        if "round" in state.to_dict():
+            assert end.is_terminal() or end.to_dict()["round"] > state.to_dict()["round"], how
+
+
+def test_clone_is_independent(ct, pkg, num_players, seed):
+    for state in ct.sample_states(pkg, num_players, seed, steps=300, every=50):
+        if state.is_terminal():
+            continue
+        d = state.to_dict()
+        c = state.clone()
+        assert c is not state and c == state
+        a = state.legal_actions()[-1]
+        c.apply_action(a)
+        assert c != state
+        assert c.to_dict() != d
+        assert state.to_dict() == d, "applying an action to a clone changed the original"
+        assert state.history() == d["history"]
+        # and the other way round
+        c2 = state.clone()
+        state.apply_action(a)
+        assert c2.to_dict() == d, "applying an action to the original changed its clone"
+        assert state == c
+        # history() hands out a copy
+        h = c2.history()
+        h.append(0)
+        assert c2.history() == d["history"]
+
+
+def test_same_seed_same_game(pkg, num_players, seed):
+    """Two games made apart from the same seed, played with the same random
+    choices, have the same deal, the same legal actions and the same whole
+    history (capped at 2000 moves)."""
+    games = [pkg.Game(num_players, max_moves=2000), pkg.Game(num_players, max_moves=2000)]
+    a, b = (g.new_initial_state(seed) for g in games)
+    assert a.to_dict() == b.to_dict()
+    rng_a, rng_b = random.Random(seed), random.Random(seed)
+    trail_a, trail_b = [], []
+    for s, rng, trail in ((a, rng_a, trail_a), (b, rng_b, trail_b)):
+        while not s.is_terminal():
+            trail.append(tuple(s.legal_actions()))
+            s.apply_action(rng.choice(s.legal_actions()))
+    assert trail_a == trail_b
+    assert a.history() == b.history() and len(a.history()) == len(trail_a)
+    assert a.to_dict() == b.to_dict()
+    assert a.returns() == b.returns()
+
+
+def test_different_seeds_deal_differently(pkg, num_players):
+    game = pkg.Game(num_players)
+    deals = [game.new_initial_state(s).to_dict() for s in range(4)]
+    assert all(deals[i] != deals[j] for i in range(4) for j in range(i))
+    # any int is a seed: one modulo 2**64 is the same seed
+    assert game.new_initial_state(-1).to_dict() == game.new_initial_state(2**64 - 1).to_dict()
