@@ -7,7 +7,13 @@
 #define MEMO_BITS 9
 #define MEMO_SIZE (1u << MEMO_BITS)
 #define MEMO_PROBES 8
-#define VAL_BITS 9           /* values < 512: at most 14 cards of 20 */
+#define VAL_BITS 20          /* memoised values < 2^20: see TIE_BITS and INF_COST */
+#define KEY_SHIFT_W 14       /* memo key: mask (14 bits), w (4), cap (4), drop pending (1) */
+#define KEY_SHIFT_CAP 18
+#define KEY_SHIFT_AVAIL 22
+#define TIE_BITS 9           /* drop search: cost = deadwood << TIE_BITS | tie of the dropped card */
+#define TIE_VALUE_TOP 31     /* tie = (TIE_VALUE_TOP - value) << 4 | input index: < 2^TIE_BITS */
+#define INF_COST (1 << 19)   /* a pending drop that can no longer happen; > any real cost (< 2^18) */
 #define CAP_ALL 15           /* absorbing capacity of a set: unlimited */
 #define MAX_RUN_SPAN 5       /* normal form: a run's naturals lie within 5 positions */
 #define MAX_SET_NATURALS 5   /* normal form: a set holds 1..5 naturals */
@@ -26,14 +32,22 @@ typedef struct choice {
 typedef struct solver {
   int m; /* naturals, sorted by (rank, suit, input index) */
   uint8_t rank[TT_MAX_HAND], suit[TT_MAX_HAND], src[TT_MAX_HAND];
-  int16_t val[TT_MAX_HAND];
+  int32_t val[TT_MAX_HAND]; /* values, scaled by << shift */
   uint16_t kind[14][4]; /* [rank 1..13][suit]: bits of the naturals of that kind */
   int nw;               /* wild cards */
   uint8_t wsrc[TT_MAX_HAND]; /* their input indexes, cheapest first */
-  int16_t left_cost[TT_MAX_HAND + 1]; /* the r cheapest wilds' values */
+  int32_t left_cost[TT_MAX_HAND + 1]; /* the r cheapest wilds' values, scaled by << shift */
   uint8_t all_wild, ace_either;
   uint8_t memo_ready; /* memo cleared yet */
-  uint32_t memo[MEMO_SIZE];
+  int shift;          /* 0: plain solve; TIE_BITS: drop-one solve */
+  /* drop-one solve only: */
+  uint8_t kdrop[14][4];    /* a copy of this natural kind may be dropped */
+  int32_t ktie[14][4];     /* its tie: (TIE_VALUE_TOP - value) << 4 | lowest droppable input index */
+  int nclass;              /* distinct values of the droppable wilds */
+  int cpos[TT_MAX_HAND];   /* per class: index (cheapest first) of the last wild of that value */
+  int32_t cval[TT_MAX_HAND]; /* its value, scaled */
+  int32_t ctie[TT_MAX_HAND]; /* its tie: (TIE_VALUE_TOP - value) << 4 | lowest droppable input index */
+  uint64_t memo[MEMO_SIZE];
 } solver;
 
 static const tt_meld_options default_options = {0, 1, 0};
@@ -72,18 +86,34 @@ static inline int terminal_cost(const solver *s, int w, int cap) {
   return s->left_cost[w - (cap < w ? cap : w)];
 }
 
-static int solve(solver *s, uint16_t mask, int w, int cap);
-static int solve_memo(solver *s, uint16_t mask, int w, int cap);
+/* No naturals left, w wilds unplaced, capacity cap, and the drop still to
+ * make: it must be a wild. Dropping a wild of class j leaves w - 1 wilds and
+ * the wild multiset W minus one card of value cval[j]: its r cheapest are the
+ * r cheapest of W when r <= cpos[j], else the r + 1 cheapest less cval[j]. */
+static inline int terminal_drop(const solver *s, int w, int cap) {
+  if (w == 0) return INF_COST;
+  int w1 = w - 1;
+  int r = (s->all_wild && w1 >= 3) ? 0 : w1 - (cap < w1 ? cap : w1);
+  int best = INF_COST;
+  for (int j = 0; j < s->nclass; j++) {
+    int c = (r <= s->cpos[j] ? s->left_cost[r] : s->left_cost[r + 1] - s->cval[j]) + s->ctie[j];
+    if (c < best) best = c;
+  }
+  return best;
+}
+
+static int solve(solver *s, uint16_t mask, int w, int cap, int avail);
+static int solve_memo(solver *s, uint16_t mask, int w, int cap, int avail);
 
 /* Tries one branch: naturals `used` into a meld needing `need` wilds with
  * absorbing capacity `add_cap`, at local cost `local`. Returns 1 when it is the
  * wanted one (reconstruction: total == target). */
-static inline int try_branch(solver *s, uint16_t mask, int w, int cap, uint16_t used, int need, int add_cap,
-                             int local, int target, int *best) {
+static inline int try_branch(solver *s, uint16_t mask, int w, int cap, int avail, uint16_t used, int need,
+                             int add_cap, int local, int target, int *best) {
   int w2 = w - need;
   int cap2 = add_cap == CAP_ALL ? w2 : cap + add_cap;
   cap2 = norm_cap(s, cap2, w2);
-  int v = local + solve(s, (uint16_t)(mask & ~used), w2, cap2);
+  int v = local + solve(s, (uint16_t)(mask & ~used), w2, cap2, avail);
   if (target >= 0) return v == target;
   if (v < *best) *best = v;
   return 0;
@@ -92,43 +122,50 @@ static inline int try_branch(solver *s, uint16_t mask, int w, int cap, uint16_t 
 /* Every branch for the lowest natural of mask. target < 0: returns the
  * minimum. target >= 0: fills *ch with the first branch reaching target and
  * returns target (-1 if none does, which cannot happen for a true minimum). */
-static int explore(solver *s, uint16_t mask, int w, int cap, int target, choice *ch) {
+static int explore(solver *s, uint16_t mask, int w, int cap, int avail, int target, choice *ch) {
   int best = 1 << 30;
   int i = lowbit_index(mask);
   uint16_t ci = (uint16_t)(1u << i);
   int r = s->rank[i], su = s->suit[i];
 
   /* 1. deadwood */
-  if (try_branch(s, mask, w, cap, ci, 0, 0, s->val[i], target, &best)) {
+  if (try_branch(s, mask, w, cap, avail, ci, 0, 0, s->val[i], target, &best)) {
     ch->type = CH_DEAD, ch->used = ci, ch->need = 0, ch->len = 0, ch->ace_high = 0;
     return target;
+  }
+
+  /* 1b. drop-one solve, the drop still pending: drop c, free of cost but for
+   * its tie (never reached by the plain solve, where avail is 0) */
+  if (avail && s->kdrop[r][su]) {
+    int v = s->ktie[r][su] + solve(s, (uint16_t)(mask & ~ci), w, cap, 0);
+    if (v < best) best = v;
   }
 
   /* 2. a set of rank r: c plus t[q] more cards of suit q (lowest copies). */
   {
     uint16_t pre[4][MAX_SET_NATURALS]; /* pre[q][t]: the lowest t cards of kind (r, q) left */
-    int avail[4], total = 0;
+    int have[4], total = 0;
     for (int q = 0; q < 4; q++) {
       uint16_t g = (uint16_t)(mask & s->kind[r][q] & (uint16_t)~ci);
       pre[q][0] = 0;
-      avail[q] = 0;
+      have[q] = 0;
       for (int k = 1; k < MAX_SET_NATURALS && g; k++) {
         pre[q][k] = (uint16_t)(pre[q][k - 1] | (g & (uint16_t)-g));
         g = (uint16_t)(g & (g - 1u));
-        avail[q] = k;
+        have[q] = k;
       }
-      total += avail[q];
+      total += have[q];
     }
     if (total + w >= 2) /* else no set can be completed */
-      for (int t0 = 0; t0 <= avail[0]; t0++)
-        for (int t1 = 0; t1 <= avail[1] && t0 + t1 <= MAX_SET_NATURALS - 1; t1++)
-          for (int t2 = 0; t2 <= avail[2] && t0 + t1 + t2 <= MAX_SET_NATURALS - 1; t2++)
-            for (int t3 = 0; t3 <= avail[3] && t0 + t1 + t2 + t3 <= MAX_SET_NATURALS - 1; t3++) {
+      for (int t0 = 0; t0 <= have[0]; t0++)
+        for (int t1 = 0; t1 <= have[1] && t0 + t1 <= MAX_SET_NATURALS - 1; t1++)
+          for (int t2 = 0; t2 <= have[2] && t0 + t1 + t2 <= MAX_SET_NATURALS - 1; t2++)
+            for (int t3 = 0; t3 <= have[3] && t0 + t1 + t2 + t3 <= MAX_SET_NATURALS - 1; t3++) {
               int k = 1 + t0 + t1 + t2 + t3;
               int need = k >= 3 ? 0 : 3 - k;
               if (need > w) continue;
               uint16_t used = (uint16_t)(ci | pre[0][t0] | pre[1][t1] | pre[2][t2] | pre[3][t3]);
-              if (try_branch(s, mask, w, cap, used, need, CAP_ALL, 0, target, &best)) {
+              if (try_branch(s, mask, w, cap, avail, used, need, CAP_ALL, 0, target, &best)) {
                 ch->type = CH_SET, ch->used = used, ch->need = need, ch->len = k + need, ch->ace_high = 0;
                 return target;
               }
@@ -163,7 +200,7 @@ static int explore(solver *s, uint16_t mask, int w, int cap, int target, choice 
       int len = maxd + 1 < 3 ? 3 : maxd + 1;
       int need = len - k;
       if (need > w) continue;
-      if (try_branch(s, mask, w, cap, used, need, RUN_POSITIONS - len, 0, target, &best)) {
+      if (try_branch(s, mask, w, cap, avail, used, need, RUN_POSITIONS - len, 0, target, &best)) {
         ch->type = CH_RUN, ch->used = used, ch->need = need, ch->len = len, ch->ace_high = high;
         return target;
       }
@@ -193,36 +230,43 @@ static inline int forced_dead(const solver *s, uint16_t mask, int i, int w) {
   return !(popcount16(same) >= 2 || (up1 && up2) || (top1 && top2));
 }
 
-static int solve(solver *s, uint16_t mask, int w, int cap) {
+/* avail: the drop-one solve's drop is still to make (always 0 in the plain
+ * solve). Costs with avail are INF_COST or more when the drop can no longer
+ * happen. */
+static int solve(solver *s, uint16_t mask, int w, int cap, int avail) {
   int acc = 0;
-  /* Strip leading cards that cannot meld: a chain, nothing to remember. */
+  /* Strip leading cards that cannot meld: a chain, nothing to remember. A
+   * card that could be dropped instead is left to explore(). */
   for (int guard = 0; guard < TT_MAX_HAND && mask; guard++) {
     int i = lowbit_index(mask);
+    if (avail && s->kdrop[s->rank[i]][s->suit[i]]) break;
     if (!forced_dead(s, mask, i, w)) break;
     acc += s->val[i];
     mask = (uint16_t)(mask & (mask - 1u));
   }
-  if (!mask) return acc + terminal_cost(s, w, cap);
-  return acc + solve_memo(s, mask, w, cap);
+  if (!mask) return acc + (avail ? terminal_drop(s, w, cap) : terminal_cost(s, w, cap));
+  return acc + solve_memo(s, mask, w, cap, avail);
 }
 
-static int solve_memo(solver *s, uint16_t mask, int w, int cap) {
+static int solve_memo(solver *s, uint16_t mask, int w, int cap, int avail) {
   if (!s->memo_ready) {
     memset(s->memo, 0, sizeof s->memo);
     s->memo_ready = 1;
   }
-  uint32_t key = (uint32_t)mask | ((uint32_t)w << 14) | ((uint32_t)cap << 18);
+  uint32_t key = (uint32_t)mask | ((uint32_t)w << KEY_SHIFT_W) | ((uint32_t)cap << KEY_SHIFT_CAP) |
+                 ((uint32_t)avail << KEY_SHIFT_AVAIL);
   uint32_t h = (key * 0x9E3779B1u) >> (32 - MEMO_BITS);
   for (int p = 0; p < MEMO_PROBES; p++) {
-    uint32_t e = s->memo[(h + (uint32_t)p) & (MEMO_SIZE - 1)];
+    uint64_t e = s->memo[(h + (uint32_t)p) & (MEMO_SIZE - 1)];
     if (e == 0) break;
-    if ((e >> VAL_BITS) == key) return (int)(e & ((1u << VAL_BITS) - 1));
+    if ((e >> VAL_BITS) == key) return (int)(e & ((UINT64_C(1) << VAL_BITS) - 1));
   }
-  int v = explore(s, mask, w, cap, -1, NULL);
+  int v = explore(s, mask, w, cap, avail, -1, NULL);
+  if (v > INF_COST) v = INF_COST; /* keeps every memoised value below 2^VAL_BITS */
   for (int p = 0; p < MEMO_PROBES; p++) {
-    uint32_t *slot = &s->memo[(h + (uint32_t)p) & (MEMO_SIZE - 1)];
+    uint64_t *slot = &s->memo[(h + (uint32_t)p) & (MEMO_SIZE - 1)];
     if (*slot == 0) {
-      *slot = (key << VAL_BITS) | (uint32_t)v;
+      *slot = ((uint64_t)key << VAL_BITS) | (uint64_t)v;
       break;
     }
   }
@@ -285,40 +329,44 @@ static void emit_run(builder *b, uint16_t used, int len, int ace_high) {
   a->num_melds++;
 }
 
-int tt_min_deadwood(const uint8_t *rank, const uint8_t *suit, int n, int wild_rank, const tt_meld_options *o,
-                     tt_arrangement *out, th_error *e) {
-  if (!out) return th_set_error(e, TH_ERR_ARG, "tt_min_deadwood: out must not be NULL"), TH_ERR_ARG;
+/* Checks the arguments common to both entry points; fn names the caller in
+ * the message. Returns TH_OK or TH_ERR_ARG (e set). */
+static int check_cards(const char *fn, const uint8_t *rank, const uint8_t *suit, int n, int wild_rank,
+                       const tt_meld_options *o, th_error *e) {
   if (n < 0 || n > TT_MAX_HAND)
-    return th_set_error(e, TH_ERR_ARG, "tt_min_deadwood: n must be between 0 and %d, not %d", TT_MAX_HAND, n),
-           TH_ERR_ARG;
+    return th_set_error(e, TH_ERR_ARG, "%s: n must be between 0 and %d, not %d", fn, TT_MAX_HAND, n), TH_ERR_ARG;
   if (n > 0 && (!rank || !suit))
-    return th_set_error(e, TH_ERR_ARG, "tt_min_deadwood: rank and suit must not be NULL"), TH_ERR_ARG;
+    return th_set_error(e, TH_ERR_ARG, "%s: rank and suit must not be NULL", fn), TH_ERR_ARG;
   if (wild_rank < 1 || wild_rank > 13)
-    return th_set_error(e, TH_ERR_ARG, "tt_min_deadwood: wild_rank must be between 1 (A) and 13 (K), not %d",
-                        wild_rank),
+    return th_set_error(e, TH_ERR_ARG, "%s: wild_rank must be between 1 (A) and 13 (K), not %d", fn, wild_rank),
            TH_ERR_ARG;
-  if (!o) o = &default_options;
   if (o->ace_either > 1 || o->all_wild_melds > 1 || o->wild_penalty_20 > 1)
-    return th_set_error(e, TH_ERR_ARG,
-                        "tt_min_deadwood: options ace_either, all_wild_melds and wild_penalty_20 must be 0 or 1"),
+    return th_set_error(e, TH_ERR_ARG, "%s: options ace_either, all_wild_melds and wild_penalty_20 must be 0 or 1",
+                        fn),
            TH_ERR_ARG;
   for (int i = 0; i < n; i++) {
     if (rank[i] > 13)
-      return th_set_error(e, TH_ERR_ARG, "tt_min_deadwood: card %d has rank %d, not 0 (joker) or 1..13", i,
-                          rank[i]),
+      return th_set_error(e, TH_ERR_ARG, "%s: card %d has rank %d, not 0 (joker) or 1..13", fn, i, rank[i]),
              TH_ERR_ARG;
     if (rank[i] != 0 && suit[i] > 3)
-      return th_set_error(e, TH_ERR_ARG, "tt_min_deadwood: card %d has suit %d, not 0..3 (c d h s)", i, suit[i]),
+      return th_set_error(e, TH_ERR_ARG, "%s: card %d has suit %d, not 0..3 (c d h s)", fn, i, suit[i]),
              TH_ERR_ARG;
   }
+  return TH_OK;
+}
 
-  solver s;
-  s.m = 0;
-  s.nw = 0;
-  s.all_wild = o->all_wild_melds;
-  s.ace_either = o->ace_either;
-  s.memo_ready = 0; /* the memo is cleared on first use */
-  memset(s.kind, 0, sizeof s.kind);
+/* Fills the solver from checked cards; values scaled by << shift. */
+static void setup_solver(solver *s, const uint8_t *rank, const uint8_t *suit, int n, int wild_rank,
+                         const tt_meld_options *o, int shift) {
+  s->m = 0;
+  s->nw = 0;
+  s->all_wild = o->all_wild_melds;
+  s->ace_either = o->ace_either;
+  s->memo_ready = 0; /* the memo is cleared on first use */
+  s->shift = shift;
+  s->nclass = 0;
+  memset(s->kind, 0, sizeof s->kind);
+  memset(s->kdrop, 0, sizeof s->kdrop);
   /* Sort by packed keys (all distinct: they end in the input index), each
    * key going to the place given by how many keys are smaller: naturals by
    * (rank, suit, input index), wilds by (value, input index), cheapest first. */
@@ -326,36 +374,45 @@ int tt_min_deadwood(const uint8_t *rank, const uint8_t *suit, int n, int wild_ra
   for (int i = 0; i < n; i++) {
     int rk = rank[i];
     if (rk == 0 || rk == wild_rank)
-      win[s.nw++] = (uint16_t)((tt_card_value(rk, wild_rank, o) << 4) | i);
+      win[s->nw++] = (uint16_t)((tt_card_value(rk, wild_rank, o) << 4) | i);
     else
-      nin[s.m++] = (uint16_t)((((rk << 2) | suit[i]) << 4) | i);
+      nin[s->m++] = (uint16_t)((((rk << 2) | suit[i]) << 4) | i);
   }
-  for (int i = 0; i < s.m; i++) {
+  for (int i = 0; i < s->m; i++) {
     int p = 0;
-    for (int j = 0; j < s.m; j++) p += nin[j] < nin[i];
+    for (int j = 0; j < s->m; j++) p += nin[j] < nin[i];
     nkey[p] = nin[i];
   }
-  for (int i = 0; i < s.nw; i++) {
+  for (int i = 0; i < s->nw; i++) {
     int p = 0;
-    for (int j = 0; j < s.nw; j++) p += win[j] < win[i];
+    for (int j = 0; j < s->nw; j++) p += win[j] < win[i];
     wkey[p] = win[i];
   }
-  for (int j = 0; j < s.m; j++) {
+  for (int j = 0; j < s->m; j++) {
     int i = nkey[j] & 15;
-    s.rank[j] = rank[i];
-    s.suit[j] = suit[i];
-    s.src[j] = (uint8_t)i;
-    s.val[j] = (int16_t)tt_card_value(rank[i], wild_rank, o);
+    s->rank[j] = rank[i];
+    s->suit[j] = suit[i];
+    s->src[j] = (uint8_t)i;
+    s->val[j] = (int32_t)tt_card_value(rank[i], wild_rank, o) << shift;
   }
-  s.left_cost[0] = 0;
-  for (int k = 0; k < s.nw; k++) {
-    s.wsrc[k] = (uint8_t)(wkey[k] & 15);
-    s.left_cost[k + 1] = (int16_t)(s.left_cost[k] + (wkey[k] >> 4));
+  s->left_cost[0] = 0;
+  for (int k = 0; k < s->nw; k++) {
+    s->wsrc[k] = (uint8_t)(wkey[k] & 15);
+    s->left_cost[k + 1] = s->left_cost[k] + ((int32_t)(wkey[k] >> 4) << shift);
   }
-  for (int i = 0; i < s.m; i++) s.kind[s.rank[i]][s.suit[i]] |= (uint16_t)(1u << i);
+  for (int i = 0; i < s->m; i++) s->kind[s->rank[i]][s->suit[i]] |= (uint16_t)(1u << i);
+}
 
+int tt_min_deadwood(const uint8_t *rank, const uint8_t *suit, int n, int wild_rank, const tt_meld_options *o,
+                     tt_arrangement *out, th_error *e) {
+  if (!out) return th_set_error(e, TH_ERR_ARG, "tt_min_deadwood: out must not be NULL"), TH_ERR_ARG;
+  if (!o) o = &default_options;
+  if (check_cards("tt_min_deadwood", rank, suit, n, wild_rank, o, e) != TH_OK) return TH_ERR_ARG;
+
+  solver s;
+  setup_solver(&s, rank, suit, n, wild_rank, o, 0);
   uint16_t full = (uint16_t)((1u << s.m) - 1u);
-  int best = solve(&s, full, s.nw, 0);
+  int best = solve(&s, full, s.nw, 0, 0);
 
   /* Rebuild one optimal arrangement by replaying the choices. */
   memset(out, 0, sizeof *out);
@@ -377,7 +434,7 @@ int tt_min_deadwood(const uint8_t *rank, const uint8_t *suit, int n, int wild_ra
       mask = (uint16_t)(mask & (mask - 1u));
       continue;
     }
-    int ok = explore(&s, mask, w, cap, target, &ch);
+    int ok = explore(&s, mask, w, cap, 0, target, &ch);
     if (ok < 0) /* cannot happen: target is the minimum of these branches */
       return th_set_error(e, TH_ERR_ARG, "tt_min_deadwood: internal error rebuilding the arrangement"), TH_ERR_ARG;
     int i = lowbit_index(ch.used);
@@ -436,6 +493,74 @@ int tt_min_deadwood(const uint8_t *rank, const uint8_t *suit, int n, int wild_ra
     out->order[b.pos++] = s.wsrc[k]; /* the cheapest ones, never handed out */
     out->num_deadwood++;
   }
+  if (e) e->code = TH_OK;
+  return TH_OK;
+}
+
+int tt_min_deadwood_drop_one(const uint8_t *rank, const uint8_t *suit, int n, int wild_rank,
+                             const tt_meld_options *o, const uint8_t *droppable, int *out_deadwood, int *out_index,
+                             th_error *e) {
+  static const char fn[] = "tt_min_deadwood_drop_one";
+  if (!out_deadwood) return th_set_error(e, TH_ERR_ARG, "%s: out_deadwood must not be NULL", fn), TH_ERR_ARG;
+  if (!o) o = &default_options;
+  if (check_cards(fn, rank, suit, n, wild_rank, o, e) != TH_OK) return TH_ERR_ARG;
+  if (n > 0 && !droppable) return th_set_error(e, TH_ERR_ARG, "%s: droppable must not be NULL", fn), TH_ERR_ARG;
+  int any = 0;
+  for (int i = 0; i < n; i++) {
+    if (droppable[i] > 1)
+      return th_set_error(e, TH_ERR_ARG, "%s: droppable[%d] is %d, not 0 or 1", fn, i, droppable[i]), TH_ERR_ARG;
+    any |= droppable[i];
+  }
+  if (!any) return th_set_error(e, TH_ERR_ARG, "%s: no card may be dropped", fn), TH_ERR_ARG;
+
+  solver s;
+  setup_solver(&s, rank, suit, n, wild_rank, o, TIE_BITS);
+  /* Droppable kinds, each with the tie of its lowest droppable input index
+   * (the loop runs by increasing index: the first one found stays). */
+  for (int i = 0; i < n; i++) {
+    int rk = rank[i];
+    if (!droppable[i] || rk == 0 || rk == wild_rank) continue;
+    int su = suit[i];
+    if (s.kdrop[rk][su]) continue;
+    s.kdrop[rk][su] = 1;
+    s.ktie[rk][su] = ((TIE_VALUE_TOP - tt_card_value(rk, wild_rank, o)) << 4) | i;
+  }
+  /* Droppable wild values: wilds of one value are interchangeable to the
+   * solver. wsrc is sorted by (value, input index), so scanning it upward
+   * meets each class's lowest droppable input index first and its last wild
+   * last. */
+  for (int k = 0; k < s.nw; k++) {
+    int i = s.wsrc[k];
+    int v = tt_card_value(rank[i], wild_rank, o);
+    int32_t vs = (int32_t)v << TIE_BITS;
+    int j = 0;
+    while (j < s.nclass && s.cval[j] != vs) j++;
+    if (j == s.nclass) { /* a value not yet seen: a class, droppable or not for now */
+      s.cval[j] = vs;
+      s.ctie[j] = -1;
+      s.nclass++;
+    }
+    s.cpos[j] = k; /* ends as the last wild of the value */
+    if (droppable[i] && s.ctie[j] < 0) s.ctie[j] = ((TIE_VALUE_TOP - v) << 4) | i;
+  }
+  { /* keep only the droppable classes */
+    int kept = 0;
+    for (int j = 0; j < s.nclass; j++)
+      if (s.ctie[j] >= 0) {
+        s.cval[kept] = s.cval[j];
+        s.ctie[kept] = s.ctie[j];
+        s.cpos[kept] = s.cpos[j];
+        kept++;
+      }
+    s.nclass = kept;
+  }
+
+  uint16_t full = (uint16_t)((1u << s.m) - 1u);
+  int best = solve(&s, full, s.nw, 0, 1);
+  if (best >= INF_COST) /* cannot happen: some card is droppable, and dropping it is a real solution */
+    return th_set_error(e, TH_ERR_ARG, "%s: internal error: no drop found", fn), TH_ERR_ARG;
+  *out_deadwood = best >> TIE_BITS;
+  if (out_index) *out_index = best & 15;
   if (e) e->code = TH_OK;
   return TH_OK;
 }

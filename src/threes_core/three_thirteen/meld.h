@@ -64,8 +64,41 @@
  *    lowest index first, so equal states look equal. The recursion depth is at
  *    most the number of naturals (14); the arrangement is rebuilt by replaying
  *    the branch that reaches the minimum at each step.
+ * 5. Dropping one card (tt_min_deadwood_drop_one): the minimum over the
+ *    droppable cards d of the minimum deadwood of the hand without d, found in
+ *    ONE search whose states carry a flag "the drop is still to make".
+ *    (a) Copies of one card are interchangeable (the hand without one copy is
+ *    the same multiset whichever copy goes), so a copy may be dropped when
+ *    any copy of that card may. Wilds of one value are interchangeable too
+ *    (the search counts them), so "drop a wild of value v" is one choice.
+ *    (b) Dropping a natural d. Take an optimal arrangement A of the hand
+ *    without d and remove, step by step, the meld of the lowest natural left,
+ *    d still in the multiset: while the lowest natural is not of d's kind, it
+ *    is also the lowest of the multiset without d, and A's meld for it is a
+ *    branch of step 4, the flag kept; once it is of d's kind, the new branch
+ *    "drop the lowest natural, at no cost, flag cleared" applies, and from
+ *    there on the search is step 4 exactly. A forced-dead card (see step 4)
+ *    is stripped without branching only when it cannot be dropped.
+ *    (c) Dropping a wild. The search keeps counting all the wilds while the
+ *    flag is set and drops one only at the end: there, with w wilds unplaced
+ *    and capacity cap, it drops a wild of a droppable value v and leaves the
+ *    r = (w-1) - min(cap, w-1) cheapest of the rest (0 when all_wild_melds and
+ *    w-1 >= 3), or has no solution (w = 0). A path of step 4 on the hand
+ *    without that wild (start w-1) is the same path here with one wild more
+ *    unplaced at every step (its branches need no more wilds than they had),
+ *    and ends at the same cost; a path here that ends with w >= 1 is such a
+ *    path; capacities clamped to w instead of w-1 lose nothing, as the end
+ *    only looks at min(cap, w-1). Extra wilds only make fewer cards
+ *    forced-dead, so stripping stays exact. So the flag's states take the
+ *    minimum of both kinds of drop, and one search needs no per-value pass.
+ *    (d) Costs are scaled: deadwood * 512 + tie, the tie, (31 - value) * 16 +
+ *    input index, added once by the drop. The search minimises the pair
+ *    (deadwood, tie) exactly, so the answer is the least deadwood, then the
+ *    dearest dropped card, then the lowest input index (the lowest droppable
+ *    copy of that card, or wild of that value), read back from the tie.
  * tests/c/test_meld.c checks all this against an exhaustive search over every
- * partition of the hand, and checks every returned arrangement.
+ * partition of the hand, and checks every returned arrangement; for the drop,
+ * against the minimum over every droppable card of the exhaustive deadwood.
  *
  * SAFETY: no allocation, no global state (reentrant, thread-safe), every loop
  * bounded, every argument checked.
@@ -107,6 +140,24 @@ enum { TT_MELD_SET = 0, TT_MELD_RUN = 1 };
  * e may be NULL. Deterministic: the same input gives the same arrangement. */
 int tt_min_deadwood(const uint8_t *rank, const uint8_t *suit, int n, int wild_rank, const tt_meld_options *o,
                      tt_arrangement *out, th_error *e);
+
+/* The best card to drop (THREE_THIRTEEN.md's greedy policy): the minimum,
+ * over the cards i with droppable[i] == 1, of the minimum deadwood of the hand
+ * without card i, in one search (meld.h step 5) instead of one
+ * tt_min_deadwood call per card. n 1..TT_MAX_HAND: 14 is the largest hand
+ * before a discard (13 dealt + 1 drawn), and the draw phase asks about the
+ * hand of up to 13 plus the top discard, 14 again. Cards, wild_rank and o as
+ * for tt_min_deadwood; droppable: n flags, each 0 or 1, at least one 1 (a copy
+ * of a card is droppable when any copy is: the result is the same). Returns 0
+ * with *out_deadwood set and, when out_index is not NULL, *out_index set to a
+ * droppable index achieving it: among those, the card of the highest
+ * tt_card_value, then the lowest index (so with the cards listed in kind
+ * order, the greedy policy's choice). TH_ERR_ARG with e set for bad input (as
+ * tt_min_deadwood, plus out_deadwood or droppable NULL, a flag not 0/1, no
+ * flag set, n = 0). No allocation, reentrant, deterministic. */
+int tt_min_deadwood_drop_one(const uint8_t *rank, const uint8_t *suit, int n, int wild_rank,
+                             const tt_meld_options *o, const uint8_t *droppable, int *out_deadwood, int *out_index,
+                             th_error *e);
 
 /* Value of one leftover card under the options (A=1 or 15 with ace_either,
  * 2..10 face, J Q K 10, a joker 20, a card of the wild rank its face value or
