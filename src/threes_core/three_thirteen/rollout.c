@@ -8,40 +8,56 @@
 
 /* ------------------------------------------------------------ policies -- */
 
+/* Seat p's hand as the solver takes it (cards in kind order) with each
+ * card's droppable flag (tt_may_discard); returns the number of cards. */
+static int hand_cards(const tt_state *s, int p, uint8_t *rank, uint8_t *suit, uint8_t *kind, uint8_t *drop) {
+  int n = 0;
+  for (int k = 0; k < TT_NUM_KINDS; k++) {
+    int may = tt_may_discard(s, p, k);
+    for (int c = s->hand[p][k]; c > 0 && n < TT_MAX_HAND; c--) {
+      rank[n] = (uint8_t)tt_kind_rank(k);
+      suit[n] = (uint8_t)tt_kind_suit(k);
+      kind[n] = (uint8_t)k;
+      drop[n] = (uint8_t)may;
+      n++;
+    }
+  }
+  return n;
+}
+
+/* The least deadwood seat p can keep by discarding one card, and the kind
+ * to discard: least deadwood, then the most valuable card, then the lowest
+ * kind (one search of tt_min_deadwood_drop_one, meld.h, instead of one
+ * solve per candidate). Returns the deadwood, or 1 << 20 (kind -1) when no
+ * card may be discarded. */
+static int best_discard(const tt_state *s, int p, int *kind_out) {
+  uint8_t rank[TT_MAX_HAND], suit[TT_MAX_HAND], kind[TT_MAX_HAND], drop[TT_MAX_HAND];
+  int n = hand_cards(s, p, rank, suit, kind, drop), d = 1 << 20, at = -1;
+  *kind_out = -1;
+  if (tt_min_deadwood_drop_one(rank, suit, n, tt_wild_rank(s->round), &s->opt.meld, drop, &d, &at, NULL) != TH_OK)
+    return 1 << 20;
+  *kind_out = kind[at];
+  return d;
+}
+
 static int greedy_action(const tt_state *s) {
-  int p = s->current;
+  int p = s->current, k;
   if (s->phase == TT_PHASE_DRAW) {
     if (!s->discard_len) return TT_ACTION_STOCK;
     /* take the discard when the best discard afterwards leaves less deadwood than now */
     tt_state t;
     memcpy(&t, s, sizeof t);
-    int k = t.discard[t.discard_len - 1];
+    int top = t.discard[t.discard_len - 1];
     int now = tt_hand_deadwood(s, p);
-    t.hand[p][k]++;
+    t.hand[p][top]++;
     t.hand_len[p]++;
-    t.taken_kind = (uint8_t)k;
-    int best = 1 << 20;
-    for (int x = 0; x < TT_NUM_KINDS; x++)
-      if (tt_may_discard(&t, p, x)) {
-        int d = tt_deadwood_without(&t, p, x);
-        if (d < best) best = d;
-      }
-    return best < now ? TT_ACTION_TAKE_DISCARD : TT_ACTION_STOCK;
+    t.taken_kind = (uint8_t)top;
+    return best_discard(&t, p, &k) < now ? TT_ACTION_TAKE_DISCARD : TT_ACTION_STOCK;
   }
-  int best = 1 << 20, best_k = -1, best_value = -1;
-  for (int x = 0; x < TT_NUM_KINDS; x++)
-    if (tt_may_discard(s, p, x)) {
-      int d = tt_deadwood_without(s, p, x);
-      int v = tt_card_value(tt_kind_rank(x), tt_wild_rank(s->round), &s->opt.meld);
-      /* least deadwood left; among equals, shed the most valuable card */
-      if (d < best || (d == best && v > best_value)) {
-        best = d;
-        best_k = x;
-        best_value = v;
-      }
-    }
-  if (best == 0 && tt_may_go_out(s, p)) return TT_FIRST_GO_OUT + best_k;
-  return TT_FIRST_DISCARD + best_k;
+  int best = best_discard(s, p, &k);
+  if (k < 0) return TT_FIRST_DISCARD; /* unreachable: a discard-phase hand always holds a card it may discard */
+  if (best == 0 && tt_may_go_out(s, p)) return TT_FIRST_GO_OUT + k;
+  return TT_FIRST_DISCARD + k;
 }
 
 int tt_policy_action(const tt_state *s, int policy, th_rng *rng) {
