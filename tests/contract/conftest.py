@@ -238,10 +238,11 @@ def pettingzoo_env(game_name: str, num_players: int, max_moves: Optional[int] = 
 
 
 def gym_env(game_name: str, num_players: int, max_moves: Optional[int] = None, **kwargs):
-    """threes.gym.ThreesEnv for the game (keyword ``game``, a registry name)."""
+    """threes.gym.GameEnv for the game (a registry name; the game's options in ``game_options``)."""
     import threes.gym
 
-    return threes.gym.ThreesEnv(game=game_name, num_players=num_players, max_moves=max_moves, **kwargs)
+    options = None if max_moves is None else {"max_moves": max_moves}
+    return threes.gym.GameEnv(game_name, num_players=num_players, game_options=options, **kwargs)
 
 
 _THIS = sys.modules[__name__]
