@@ -119,7 +119,7 @@ def test_three_thirteen_kinds_round_trip_through_card():
 
 
 def test_three_thirteen_kind_is_four_rank_minus_one_plus_suit():
-    # THREE_THIRTEEN.md: kind = 4 * (rank - 1) + suit, A = 1 .. K = 13, suits c d h s; jokers 52, 53
+    # docs/three_thirteen/RULES.md: kind = 4 * (rank - 1) + suit, A = 1 .. K = 13, suits c d h s; jokers 52, 53
     for r, rank in enumerate(TT_RANKS, start=1):
         for s, suit in enumerate(SUITS):
             assert tt.card_to_kind(rank + suit) == 4 * (r - 1) + s

@@ -102,7 +102,7 @@ def cards(xs) -> Counter:
 # ------------------------------------------------------------------ visible --
 class Knowledge:
     """What every seat knows beyond its own cards, updated move by move, for
-    games where that depends on the play. Three Thirteen (THREE_THIRTEEN.md
+    games where that depends on the play. Three Thirteen (docs/three_thirteen/RULES.md
     "What each player knows"): the card a player took from the discard pile
     stays known in their hand until they discard it (T-9), and the hand of a
     player who went out is public (melds laid down) until the next deal.
@@ -160,7 +160,7 @@ def _visible_shithead(s, p: int, know: Optional[Knowledge]) -> Dict[str, Any]:
 
 
 def _visible_three_thirteen(s, p: int, know: Optional[Knowledge]) -> Dict[str, Any]:
-    """THREE_THIRTEEN.md "What each player knows": p sees its hand, the
+    """docs/three_thirteen/RULES.md "What each player knows": p sees its hand, the
     discard pile in order, the card each other player took from it (until
     discarded, T-9), the hand of a player who went out (melds laid down),
     every hand's size, the stock's size, scores and the round."""

@@ -5,7 +5,7 @@ This module is deliberately independent of the engine: it does not import
 ``threes.shithead._core`` or anything else of the package, and it was written from
 RULES.md and the README (the action map and the ``to_dict`` format), not
 from the C sources. Only the PRNG (``Xoshiro256``, documented in
-``src/threes_core/rng.h``) and the action-id layout (``actions.h``, also in
+``src/threes_core/common/rng.h``) and the action-id layout (``actions.h``, also in
 the README) are shared definitions.
 
 Cards are handled as *kinds*: ``kind = 4 * rank_index + suit_index``, with
@@ -118,7 +118,7 @@ def _rotl(x: int, k: int) -> int:
 
 class Xoshiro256:
     """xoshiro256** (Blackman and Vigna), seeded by four outputs of
-    splitmix64 from one 64-bit seed, as documented in src/threes_core/rng.h."""
+    splitmix64 from one 64-bit seed, as documented in src/threes_core/common/rng.h."""
 
     def __init__(self, seed: int):
         x = seed & _MASK64

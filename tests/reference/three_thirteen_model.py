@@ -3,7 +3,7 @@
 Pure Python, written to be obviously correct rather than fast (fine up to
 about 10 cards): it tries every partition of the hand into melds and leftover
 cards, checking each candidate meld straight from the wording of the rules in
-THREE_THIRTEEN.md (sections Melds, Going out and scoring, Options, T-4..T-8):
+docs/three_thirteen/RULES.md (sections Melds, Going out and scoring, Options, T-4..T-8):
 
 - A card of the round's wild rank, or a joker, is wild and may stand for any
   card in a meld. It never counts as a natural card (so with wild rank K,

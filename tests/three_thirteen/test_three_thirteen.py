@@ -1,4 +1,4 @@
-"""Three Thirteen (THREE_THIRTEEN.md): the exact minimum-deadwood solver, the
+"""Three Thirteen (docs/three_thirteen/RULES.md): the exact minimum-deadwood solver, the
 game rules (decisions T-1 .. T-8, going out, scoring, the end), the State API,
 the policies, rollouts and bots.
 

@@ -4,7 +4,7 @@ Policies (chosen per seat): ``"random"`` (uniform over the legal actions,
 swap phase included), ``"greedy"`` (lowest plain rank with every copy, powers
 kept for when nothing else goes, strongest cards face up) and ``"heuristic"``
 (greedy that also burns big piles and keeps the pressure on with its powers).
-See src/threes_core/rollout.h for their exact definitions.
+See src/threes_core/shithead/rollout.h for their exact definitions.
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Three Thirteen, the rummy game, on the same C core (THREE_THIRTEEN.md).
+"""Three Thirteen, the rummy game, on the same C core (docs/three_thirteen/RULES.md).
 
 >>> from threes import three_thirteen as tt
 >>> game = tt.Game(num_players=3)
@@ -109,7 +109,7 @@ def min_deadwood(cards: Union[str, Sequence[CardLike]], wild_rank: Any, ace: str
     """The minimum deadwood of a hand (at most 14 cards: Cards, card text, or
     one string such as ``"Qh Kh Ah"``) and one best arrangement, in Cards:
     ``(value, {"melds": [("set"|"run", [cards])...], "deadwood": [cards]})``.
-    Exact, in C (src/threes_core/meld.h)."""
+    Exact, in C (src/threes_core/three_thirteen/meld.h)."""
     hand = parse_cards(cards) if isinstance(cards, str) else cards
     kinds = [card_to_kind(c) for c in hand]
     wr = _rank_number(wild_rank)
@@ -129,7 +129,7 @@ def card_value(card: CardLike, wild_rank: Any, ace: str = "low", wild_penalty: U
 
 
 class Game:
-    """A Three Thirteen game: players and options (THREE_THIRTEEN.md,
+    """A Three Thirteen game: players and options (docs/three_thirteen/RULES.md,
     Options). ``decks=None`` is ceil(players / 2)."""
 
     def __init__(self, num_players: int = 2, decks: Optional[int] = None, jokers: int = 0, ace: str = "low",

@@ -1,4 +1,4 @@
-/* determinize.h - resampling what one seat cannot see (THREE_THIRTEEN.md,
+/* determinize.h - resampling what one seat cannot see (docs/three_thirteen/RULES.md,
  * What each player knows; T-9).
  *
  * tt_resample deals the cards `observer` cannot see again at random, keeping

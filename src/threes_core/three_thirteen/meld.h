@@ -1,4 +1,4 @@
-/* meld.h - exact minimum deadwood of a Three Thirteen hand (THREE_THIRTEEN.md).
+/* meld.h - exact minimum deadwood of a Three Thirteen hand (docs/three_thirteen/RULES.md).
  *
  * THE RULES SOLVED (spec sections Melds, Going out and scoring, Options,
  * decisions T-4 .. T-8).
@@ -141,7 +141,7 @@ enum { TT_MELD_SET = 0, TT_MELD_RUN = 1 };
 int tt_min_deadwood(const uint8_t *rank, const uint8_t *suit, int n, int wild_rank, const tt_meld_options *o,
                      tt_arrangement *out, th_error *e);
 
-/* The best card to drop (THREE_THIRTEEN.md's greedy policy): the minimum,
+/* The best card to drop (docs/three_thirteen/RULES.md's greedy policy): the minimum,
  * over the cards i with droppable[i] == 1, of the minimum deadwood of the hand
  * without card i, in one search (meld.h step 5) instead of one
  * tt_min_deadwood call per card. n 1..TT_MAX_HAND: 14 is the largest hand

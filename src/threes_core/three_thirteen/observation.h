@@ -1,5 +1,5 @@
 /* observation.h - what one seat can know, as a flat tensor of floats
- * (THREE_THIRTEEN.md, What each player knows; T-9).
+ * (docs/three_thirteen/RULES.md, What each player knows; T-9).
  *
  * The observation of seat p holds only what p can know: its own hand (and
  * which of its cards are pool cards), the known cards of every hand, every

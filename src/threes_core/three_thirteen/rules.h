@@ -1,4 +1,4 @@
-/* rules.h - Three Thirteen's cards, sizes and options (THREE_THIRTEEN.md,
+/* rules.h - Three Thirteen's cards, sizes and options (docs/three_thirteen/RULES.md,
  * sections Cards and players, Options; decisions T-1, T-2, T-6, T-8).
  *
  * Cards are kinds (copies of one kind are interchangeable): kind =
@@ -40,7 +40,7 @@ static inline int tt_kind_copies(const tt_options *o, int k) {
   return k < 52 ? o->decks : (k - 52 < o->jokers ? o->decks : 0);
 }
 
-/* Defaults of THREE_THIRTEEN.md for a player count. */
+/* Defaults of docs/three_thirteen/RULES.md for a player count. */
 void tt_options_default(int num_players, tt_options *out);
 /* 0, or an error code with e set (bad values, or too few cards for round 11). */
 int tt_options_validate(const tt_options *o, int num_players, th_error *e);

@@ -1,5 +1,5 @@
 /* state.h - a Three Thirteen position: the deal, legal actions, applying
- * them, scores, returns and the invariant check (THREE_THIRTEEN.md sections
+ * them, scores, returns and the invariant check (docs/three_thirteen/RULES.md sections
  * Rounds, A turn, Going out and scoring, What each player knows; T-2, T-3,
  * T-7, T-9). The action map is in three_thirteen.h.
  *

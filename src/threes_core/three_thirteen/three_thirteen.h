@@ -1,6 +1,6 @@
 /* three_thirteen.h - Three Thirteen, the rummy game: one header for its C API.
  *
- * THE RULES IN SHORT (the specification is THREE_THIRTEEN.md). 2..8 players,
+ * THE RULES IN SHORT (the specification is docs/three_thirteen/RULES.md). 2..8 players,
  * ceil(players / 2) 52-card decks, optional jokers. 11 rounds; in round k
  * every player is dealt k + 2 cards and the rank equal to that number is
  * wild (3s in round 1 ... Kings in round 11; jokers are always wild). The
