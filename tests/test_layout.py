@@ -132,3 +132,9 @@ def test_no_absolute_machine_paths_in_the_repository():
             if pattern.search(line):
                 bad.append(f"{f}:{i}: {line.strip()[:80]}")
     assert bad == []
+
+
+def test_test_file_names_are_unique():
+    """pytest imports test files by basename (the test folders are not packages)."""
+    names = [p.name for p in (ROOT / "tests").rglob("test_*.py")]
+    assert sorted(set(n for n in names if names.count(n) > 1)) == []

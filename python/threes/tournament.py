@@ -30,6 +30,7 @@ from typing import Any, Dict, List, Optional, Sequence
 import numpy as np
 
 from threes import registry
+from threes.places import place_of_return
 from threes.shithead import _core
 from threes.bots import make_bot, play_game
 from threes.shithead.game import Game, _seed64
@@ -124,8 +125,7 @@ def _places(state) -> np.ndarray:
     """Place of each seat from its return, (N-1-2*place)/(N-1): 0 = first
     out (or lowest score); shared places (a truncated Shithead game, equal
     Three Thirteen totals) give the mean of the places they share."""
-    n = state.num_players()
-    return (n - 1) * (1.0 - np.asarray(state.returns(), dtype=float)) / 2.0
+    return place_of_return(state.returns(), state.num_players())
 
 
 def tournament(bots: Sequence, games: int, seed: Optional[int] = None, rules: Any = "threes",

@@ -20,4 +20,12 @@ void th_batch_rng(uint64_t seed, uint64_t i, th_rng *rng);
 /* The seed of game i of a batch seeded with `seed`. */
 uint64_t th_batch_seed(uint64_t seed, uint64_t i);
 
+/* Plays games [0, n) of a batch on `threads` native threads (1..TH_MAX_THREADS;
+ * at most n are used): part t gets games [n*t/threads, n*(t+1)/threads) and
+ * calls part(ctx, lo, hi); the calling thread plays part 0 and a part whose
+ * thread cannot start is played on the calling thread too. Which games a part
+ * holds never changes a game, so results do not depend on the thread count. */
+typedef void (*th_part_fn)(const void *ctx, int64_t lo, int64_t hi);
+void th_run_parts(th_part_fn part, const void *ctx, int64_t n, int threads);
+
 #endif

@@ -6,7 +6,6 @@
 #include "shithead/rank_rows.h"
 #include "shithead/determinize.h"
 
-#include <pthread.h>
 #include <string.h>
 
 static inline int lowest(uint16_t m) { return __builtin_ctz(m); }
@@ -274,11 +273,6 @@ uint32_t sh_rollout_full(sh_state *s, const uint8_t *policies, th_rng *rng, int 
   return s->move_count - start;
 }
 
-typedef struct {
-  const sh_batch *b;
-  int64_t lo, hi;
-} batch_part;
-
 /* Game i of a batch: its start position and its rng. */
 static void batch_game(const sh_batch *b, int64_t i, sh_state *s, th_rng *rng) {
   uint64_t g = (uint64_t)b->first + (uint64_t)i; /* the game's index in the whole batch */
@@ -361,11 +355,8 @@ static void play_part(const sh_batch *b, int64_t lo, int64_t hi) {
   }
 }
 
-static void *part_main(void *arg) {
-  batch_part *part = (batch_part *)arg;
-  play_part(part->b, part->lo, part->hi);
-  return NULL;
-}
+/* th_run_parts's part function over this game's batch. */
+static void run_part(const void *ctx, int64_t lo, int64_t hi) { play_part((const sh_batch *)ctx, lo, hi); }
 
 int sh_rollouts(const sh_batch *b, int threads, th_error *e) {
   if (b->n < 0 || b->first < 0) {
@@ -400,27 +391,7 @@ int sh_rollouts(const sh_batch *b, int threads, th_error *e) {
       th_set_error(e, TH_ERR_ARG, "policy %d of seat %d does not exist", b->policies[q], q);
       return TH_ERR_ARG;
     }
-  if (threads > b->n) threads = b->n > 0 ? (int)b->n : 1;
-  if (threads == 1) {
-    play_part(b, 0, b->n);
-    if (e) e->code = TH_OK;
-    return TH_OK;
-  }
-  pthread_t tid[TH_MAX_THREADS];
-  batch_part parts[TH_MAX_THREADS];
-  for (int t = 0; t < threads; t++) {
-    parts[t].b = b;
-    parts[t].lo = b->n * t / threads;
-    parts[t].hi = b->n * (t + 1) / threads;
-    if (t == 0) continue; /* the calling thread plays part 0 */
-    if (pthread_create(&tid[t], NULL, part_main, &parts[t]) != 0) {
-      play_part(b, parts[t].lo, parts[t].hi); /* could not start: play it here */
-      parts[t].hi = parts[t].lo;
-    }
-  }
-  play_part(b, parts[0].lo, parts[0].hi);
-  for (int t = 1; t < threads; t++)
-    if (parts[t].hi > parts[t].lo) pthread_join(tid[t], NULL);
+  th_run_parts(run_part, b, b->n, threads);
   if (e) e->code = TH_OK;
   return TH_OK;
 }

@@ -51,16 +51,7 @@ int sh_setup_begin(sh_state *s, const sh_rules *r, int num_players, int dealer, 
                    th_error *e) {
   int rc = sh_check_game_args(r, num_players, &dealer, &max_moves, e);
   if (rc) return rc;
-  memset(s, 0, sizeof *s);
-  s->rules = *r;
-  s->num_players = (uint8_t)num_players;
-  s->dealer = (uint8_t)dealer;
-  s->max_moves = max_moves;
-  s->eff_top = SH_OPEN;
-  s->run_rank = SH_NO_RANK;
-  memset(s->loc, SH_LOC_ABSENT, sizeof s->loc);
-  memset(s->down, SH_NO_CARD, sizeof s->down);
-  sh_state_init_tables(s);
+  sh_state_clear(s, r, num_players, dealer, max_moves);
   if (e) e->code = TH_OK;
   return TH_OK;
 }

@@ -61,7 +61,7 @@ static inline int next_active(const sh_state *s, int p) { return s->next_seat[p]
 
 /* ---------------------------------------------------------------- deal -- */
 
-static void clear_state(sh_state *s, const sh_rules *r, int num_players, int dealer, uint32_t max_moves) {
+void sh_state_clear(sh_state *s, const sh_rules *r, int num_players, int dealer, uint32_t max_moves) {
   memset(s, 0, sizeof *s);
   s->rules = *r;
   s->num_players = (uint8_t)num_players;
@@ -111,7 +111,7 @@ int sh_state_deal(sh_state *s, const sh_rules *r, int num_players, int dealer, u
                   uint64_t seed, th_error *e) {
   int rc = sh_check_game_args(r, num_players, &dealer, &max_moves, e);
   if (rc) return rc;
-  clear_state(s, r, num_players, dealer, max_moves);
+  sh_state_clear(s, r, num_players, dealer, max_moves);
 
   /* 4.1: the deck in canonical order per deck, then a Fisher-Yates shuffle. */
   uint8_t deck[SH_MAX_CARDS];

@@ -80,6 +80,10 @@ int sh_state_deal(sh_state *s, const sh_rules *r, int num_players, int dealer, u
  * is replaced by it). Returns 0 or an error code with e set. */
 int sh_check_game_args(const sh_rules *r, int num_players, int *dealer, uint32_t *max_moves, th_error *e);
 
+/* An empty table for checked arguments (sh_check_game_args): no card placed
+ * anywhere, tables and seats set up. The deal and sh_setup_begin start here. */
+void sh_state_clear(sh_state *s, const sh_rules *r, int num_players, int dealer, uint32_t max_moves);
+
 static inline int sh_state_current_player(const sh_state *s) {
   return s->phase == SH_PHASE_OVER ? TH_TERMINAL_PLAYER : s->current;
 }

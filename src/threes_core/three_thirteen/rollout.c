@@ -1,7 +1,6 @@
 /* rollout.c - policies, rollouts and batches; see rollout.h. */
 #include "three_thirteen/rollout.h"
 
-#include <pthread.h>
 #include <string.h>
 
 #include "three_thirteen/determinize.h"
@@ -124,20 +123,12 @@ static void play_game(const tt_batch *b, int64_t i) {
   b->truncated[i] = s.truncated;
 }
 
-typedef struct {
-  const tt_batch *b;
-  int64_t lo, hi;
-} batch_part;
-
 static void play_part(const tt_batch *b, int64_t lo, int64_t hi) {
   for (int64_t i = lo; i < hi; i++) play_game(b, i);
 }
 
-static void *part_main(void *arg) {
-  batch_part *part = (batch_part *)arg;
-  play_part(part->b, part->lo, part->hi);
-  return NULL;
-}
+/* th_run_parts's part function over this game's batch. */
+static void run_part(const void *ctx, int64_t lo, int64_t hi) { play_part((const tt_batch *)ctx, lo, hi); }
 
 int tt_rollouts(const tt_batch *b, int threads, th_error *e) {
   if (!b->start) {
@@ -178,27 +169,7 @@ int tt_rollouts(const tt_batch *b, int threads, th_error *e) {
     th_set_error(e, TH_ERR_ARG, "the batch's output arrays are missing");
     return TH_ERR_ARG;
   }
-  if (threads > b->n) threads = b->n > 0 ? (int)b->n : 1;
-  if (threads == 1) {
-    play_part(b, 0, b->n);
-    if (e) e->code = TH_OK;
-    return TH_OK;
-  }
-  pthread_t tid[TH_MAX_THREADS];
-  batch_part parts[TH_MAX_THREADS];
-  for (int t = 0; t < threads; t++) {
-    parts[t].b = b;
-    parts[t].lo = b->n * t / threads;
-    parts[t].hi = b->n * (t + 1) / threads;
-    if (t == 0) continue; /* the calling thread plays part 0 */
-    if (pthread_create(&tid[t], NULL, part_main, &parts[t]) != 0) {
-      play_part(b, parts[t].lo, parts[t].hi); /* could not start: play it here */
-      parts[t].hi = parts[t].lo;
-    }
-  }
-  play_part(b, parts[0].lo, parts[0].hi);
-  for (int t = 1; t < threads; t++)
-    if (parts[t].hi > parts[t].lo) pthread_join(tid[t], NULL);
+  th_run_parts(run_part, b, b->n, threads);
   if (e) e->code = TH_OK;
   return TH_OK;
 }
