@@ -21,11 +21,9 @@ MEASURE = r'''
 import json, time
 import threes
 from threes import three_thirteen as tt
-try:
-    from threes.three_thirteen import _core as ttc
-    solve = ttc.bench_solver
-except ImportError:  # the builds before the per-game modules
-    solve = threes._core.tt_bench_solver
+from threes.three_thirteen import _core as ttc
+# the builds before the per-game modules had one _core with tt_bench_solver
+solve = getattr(ttc, "bench_solver", None) or ttc.tt_bench_solver
 out = {}
 r = threes.rollouts(threes.Game(4), 20000, seed=SEED, threads=1)
 out["shithead_ns_per_move"] = r.ns_per_move
@@ -60,8 +58,7 @@ def main() -> int:
             res = run(getattr(a, which), k + 1)
             for name, v in res.items():
                 b = best[which].get(name)
-                better = v > b if name.endswith("_per_s") else (b is None or v < b)
-                if b is None or better:
+                if b is None or (v > b if name.endswith("_per_s") else v < b):
                     best[which][name] = v
     for name in best["old"]:
         o, n = best["old"][name], best["new"][name]
