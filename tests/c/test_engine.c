@@ -1663,7 +1663,9 @@ static int tt_rebuild(const tt_state *s, tt_state *out, th_error *e) {
     f.total[q] = s->total[q];
   }
   f.num_round_scores = s->round - 1 + (s->phase == TT_PHASE_OVER && !s->truncated);
-  for (int r = 0; r < f.num_round_scores; r++) {
+  /* an altered state may claim more rounds than the arrays hold: the count
+   * goes to setup as it is (which must refuse it), the rows stop at the end */
+  for (int r = 0; r < f.num_round_scores && r < TT_ROUNDS; r++) {
     f.round_score_len[r] = n;
     for (int q = 0; q < n; q++) f.round_score[r][q] = s->round_score[r][q];
   }
