@@ -8,6 +8,7 @@
 #define MEMO_SIZE (1u << MEMO_BITS)
 #define MEMO_PROBES 8
 #define VAL_BITS 20          /* memoised values < 2^20: see TIE_BITS and INF_COST */
+#define PLAIN_VAL_BITS 9     /* plain solve: deadwood <= 14 cards * 20 = 280 < 2^9; key (23 bits) + 9 = 32 */
 #define KEY_SHIFT_W 14       /* memo key: mask (14 bits), w (4), cap (4), drop pending (1) */
 #define KEY_SHIFT_CAP 18
 #define KEY_SHIFT_AVAIL 22
@@ -47,7 +48,15 @@ typedef struct solver {
   int cpos[TT_MAX_HAND];   /* per class: index (cheapest first) of the last wild of that value */
   int32_t cval[TT_MAX_HAND]; /* its value, scaled */
   int32_t ctie[TT_MAX_HAND]; /* its tie: (TIE_VALUE_TOP - value) << 4 | lowest droppable input index */
-  uint64_t memo[MEMO_SIZE];
+  /* The memo: 32-bit entries (key << PLAIN_VAL_BITS | value) in the plain
+   * solve, whose values are unscaled deadwood; 64-bit entries (key <<
+   * VAL_BITS | value) in the drop-one solve, whose values are scaled. Only
+   * the half in use is cleared. 0 marks a free slot (a key is never 0: its
+   * mask is not empty). */
+  union {
+    uint32_t plain[MEMO_SIZE];
+    uint64_t drop[MEMO_SIZE];
+  } memo;
 } solver;
 
 static const tt_meld_options default_options = {0, 1, 0};
@@ -102,113 +111,6 @@ static inline int terminal_drop(const solver *s, int w, int cap) {
   return best;
 }
 
-static int solve(solver *s, uint16_t mask, int w, int cap, int avail);
-static int solve_memo(solver *s, uint16_t mask, int w, int cap, int avail);
-
-/* Tries one branch: naturals `used` into a meld needing `need` wilds with
- * absorbing capacity `add_cap`, at local cost `local`. Returns 1 when it is the
- * wanted one (reconstruction: total == target). */
-static inline int try_branch(solver *s, uint16_t mask, int w, int cap, int avail, uint16_t used, int need,
-                             int add_cap, int local, int target, int *best) {
-  int w2 = w - need;
-  int cap2 = add_cap == CAP_ALL ? w2 : cap + add_cap;
-  cap2 = norm_cap(s, cap2, w2);
-  int v = local + solve(s, (uint16_t)(mask & ~used), w2, cap2, avail);
-  if (target >= 0) return v == target;
-  if (v < *best) *best = v;
-  return 0;
-}
-
-/* Every branch for the lowest natural of mask. target < 0: returns the
- * minimum. target >= 0: fills *ch with the first branch reaching target and
- * returns target (-1 if none does, which cannot happen for a true minimum). */
-static int explore(solver *s, uint16_t mask, int w, int cap, int avail, int target, choice *ch) {
-  int best = 1 << 30;
-  int i = lowbit_index(mask);
-  uint16_t ci = (uint16_t)(1u << i);
-  int r = s->rank[i], su = s->suit[i];
-
-  /* 1. deadwood */
-  if (try_branch(s, mask, w, cap, avail, ci, 0, 0, s->val[i], target, &best)) {
-    ch->type = CH_DEAD, ch->used = ci, ch->need = 0, ch->len = 0, ch->ace_high = 0;
-    return target;
-  }
-
-  /* 1b. drop-one solve, the drop still pending: drop c, free of cost but for
-   * its tie (never reached by the plain solve, where avail is 0) */
-  if (avail && s->kdrop[r][su]) {
-    int v = s->ktie[r][su] + solve(s, (uint16_t)(mask & ~ci), w, cap, 0);
-    if (v < best) best = v;
-  }
-
-  /* 2. a set of rank r: c plus t[q] more cards of suit q (lowest copies). */
-  {
-    uint16_t pre[4][MAX_SET_NATURALS]; /* pre[q][t]: the lowest t cards of kind (r, q) left */
-    int have[4], total = 0;
-    for (int q = 0; q < 4; q++) {
-      uint16_t g = (uint16_t)(mask & s->kind[r][q] & (uint16_t)~ci);
-      pre[q][0] = 0;
-      have[q] = 0;
-      for (int k = 1; k < MAX_SET_NATURALS && g; k++) {
-        pre[q][k] = (uint16_t)(pre[q][k - 1] | (g & (uint16_t)-g));
-        g = (uint16_t)(g & (g - 1u));
-        have[q] = k;
-      }
-      total += have[q];
-    }
-    if (total + w >= 2) /* else no set can be completed */
-      for (int t0 = 0; t0 <= have[0]; t0++)
-        for (int t1 = 0; t1 <= have[1] && t0 + t1 <= MAX_SET_NATURALS - 1; t1++)
-          for (int t2 = 0; t2 <= have[2] && t0 + t1 + t2 <= MAX_SET_NATURALS - 1; t2++)
-            for (int t3 = 0; t3 <= have[3] && t0 + t1 + t2 + t3 <= MAX_SET_NATURALS - 1; t3++) {
-              int k = 1 + t0 + t1 + t2 + t3;
-              int need = k >= 3 ? 0 : 3 - k;
-              if (need > w) continue;
-              uint16_t used = (uint16_t)(ci | pre[0][t0] | pre[1][t1] | pre[2][t2] | pre[3][t3]);
-              if (try_branch(s, mask, w, cap, avail, used, need, CAP_ALL, 0, target, &best)) {
-                ch->type = CH_SET, ch->used = used, ch->need = need, ch->len = k + need, ch->ace_high = 0;
-                return target;
-              }
-            }
-  }
-
-  /* 3. a run in suit su with c as its lowest natural (ace low, or any other
-   * rank), and with ace_either an ace as the top of a run ending Q-K-A. */
-  for (int high = 0; high <= (r == 1 && s->ace_either ? 1 : 0); high++) {
-    uint16_t pick[MAX_RUN_SPAN]; /* pick[d]: the natural d positions away, or 0 */
-    unsigned present = 0;         /* bit d-1: pick[d] != 0 */
-    pick[0] = ci;
-    for (int d = 1; d < MAX_RUN_SPAN; d++) {
-      int rr = high ? 14 - d : r + d; /* rank at that position */
-      pick[d] = 0;
-      if (rr >= 2 && rr <= 13) {
-        uint16_t gg = (uint16_t)(mask & s->kind[rr][su]);
-        pick[d] = (uint16_t)(gg & (uint16_t)-gg);
-        if (gg) present |= 1u << (d - 1);
-      }
-    }
-    /* every nonempty subset of the present ones, largest first */
-    for (unsigned sub = present; sub; sub = (sub - 1u) & present) {
-      uint16_t used = ci;
-      int k = 1, maxd = 0;
-      for (int d = 1; d < MAX_RUN_SPAN; d++)
-        if (sub & (1u << (d - 1))) {
-          used |= pick[d];
-          k++;
-          maxd = d;
-        }
-      int len = maxd + 1 < 3 ? 3 : maxd + 1;
-      int need = len - k;
-      if (need > w) continue;
-      if (try_branch(s, mask, w, cap, avail, used, need, RUN_POSITIONS - len, 0, target, &best)) {
-        ch->type = CH_RUN, ch->used = used, ch->need = need, ch->len = len, ch->ace_high = high;
-        return target;
-      }
-    }
-  }
-  return target >= 0 ? -1 : best;
-}
-
 /* Is the lowest natural of mask (index i) deadwood in every arrangement, for
  * lack of partners? With 2+ wilds never (c and two wilds are a set); with 1
  * wild it needs one more card of its rank or of its suit 1 or 2 ranks up (or,
@@ -230,48 +132,14 @@ static inline int forced_dead(const solver *s, uint16_t mask, int i, int w) {
   return !(popcount16(same) >= 2 || (up1 && up2) || (top1 && top2));
 }
 
-/* avail: the drop-one solve's drop is still to make (always 0 in the plain
- * solve). Costs with avail are INF_COST or more when the drop can no longer
- * happen. */
-static int solve(solver *s, uint16_t mask, int w, int cap, int avail) {
-  int acc = 0;
-  /* Strip leading cards that cannot meld: a chain, nothing to remember. A
-   * card that could be dropped instead is left to explore(). */
-  for (int guard = 0; guard < TT_MAX_HAND && mask; guard++) {
-    int i = lowbit_index(mask);
-    if (avail && s->kdrop[s->rank[i]][s->suit[i]]) break;
-    if (!forced_dead(s, mask, i, w)) break;
-    acc += s->val[i];
-    mask = (uint16_t)(mask & (mask - 1u));
-  }
-  if (!mask) return acc + (avail ? terminal_drop(s, w, cap) : terminal_cost(s, w, cap));
-  return acc + solve_memo(s, mask, w, cap, avail);
-}
-
-static int solve_memo(solver *s, uint16_t mask, int w, int cap, int avail) {
-  if (!s->memo_ready) {
-    memset(s->memo, 0, sizeof s->memo);
-    s->memo_ready = 1;
-  }
-  uint32_t key = (uint32_t)mask | ((uint32_t)w << KEY_SHIFT_W) | ((uint32_t)cap << KEY_SHIFT_CAP) |
-                 ((uint32_t)avail << KEY_SHIFT_AVAIL);
-  uint32_t h = (key * 0x9E3779B1u) >> (32 - MEMO_BITS);
-  for (int p = 0; p < MEMO_PROBES; p++) {
-    uint64_t e = s->memo[(h + (uint32_t)p) & (MEMO_SIZE - 1)];
-    if (e == 0) break;
-    if ((e >> VAL_BITS) == key) return (int)(e & ((UINT64_C(1) << VAL_BITS) - 1));
-  }
-  int v = explore(s, mask, w, cap, avail, -1, NULL);
-  if (v > INF_COST) v = INF_COST; /* keeps every memoised value below 2^VAL_BITS */
-  for (int p = 0; p < MEMO_PROBES; p++) {
-    uint64_t *slot = &s->memo[(h + (uint32_t)p) & (MEMO_SIZE - 1)];
-    if (*slot == 0) {
-      *slot = ((uint64_t)key << VAL_BITS) | (uint64_t)v;
-      break;
-    }
-  }
-  return v;
-}
+/* The two searches (meld_search.inc): solve_plain, explore_plain, ... and
+ * solve_drop, explore_drop, ... */
+#define SEARCH_DROP 0
+#include "three_thirteen/meld_search.inc"
+#undef SEARCH_DROP
+#define SEARCH_DROP 1
+#include "three_thirteen/meld_search.inc"
+#undef SEARCH_DROP
 
 /* ---- building the arrangement ------------------------------------------ */
 
@@ -412,7 +280,7 @@ int tt_min_deadwood(const uint8_t *rank, const uint8_t *suit, int n, int wild_ra
   solver s;
   setup_solver(&s, rank, suit, n, wild_rank, o, 0);
   uint16_t full = (uint16_t)((1u << s.m) - 1u);
-  int best = solve(&s, full, s.nw, 0, 0);
+  int best = solve_plain(&s, full, s.nw, 0, 0);
 
   /* Rebuild one optimal arrangement by replaying the choices. */
   memset(out, 0, sizeof *out);
@@ -434,7 +302,7 @@ int tt_min_deadwood(const uint8_t *rank, const uint8_t *suit, int n, int wild_ra
       mask = (uint16_t)(mask & (mask - 1u));
       continue;
     }
-    int ok = explore(&s, mask, w, cap, 0, target, &ch);
+    int ok = explore_plain(&s, mask, w, cap, 0, target, &ch);
     if (ok < 0) /* cannot happen: target is the minimum of these branches */
       return th_set_error(e, TH_ERR_ARG, "tt_min_deadwood: internal error rebuilding the arrangement"), TH_ERR_ARG;
     int i = lowbit_index(ch.used);
@@ -556,7 +424,7 @@ int tt_min_deadwood_drop_one(const uint8_t *rank, const uint8_t *suit, int n, in
   }
 
   uint16_t full = (uint16_t)((1u << s.m) - 1u);
-  int best = solve(&s, full, s.nw, 0, 1);
+  int best = solve_drop(&s, full, s.nw, 0, 1);
   if (best >= INF_COST) /* cannot happen: some card is droppable, and dropping it is a real solution */
     return th_set_error(e, TH_ERR_ARG, "%s: internal error: no drop found", fn), TH_ERR_ARG;
   *out_deadwood = best >> TIE_BITS;
