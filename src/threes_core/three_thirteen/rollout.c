@@ -7,39 +7,55 @@
 
 /* ------------------------------------------------------------ policies -- */
 
-/* Seat p's hand as the solver takes it (cards in kind order) with each
- * card's droppable flag (tt_may_discard); returns the number of cards. */
-static int hand_cards(const tt_state *s, int p, uint8_t *rank, uint8_t *suit, uint8_t *kind, uint8_t *drop) {
-  int n = 0;
-  for (int k = 0; k < TT_NUM_KINDS; k++) {
-    int may = tt_may_discard(s, p, k);
-    for (int c = s->hand[p][k]; c > 0 && n < TT_MAX_HAND; c--) {
-      rank[n] = (uint8_t)tt_kind_rank(k);
-      suit[n] = (uint8_t)tt_kind_suit(k);
-      kind[n] = (uint8_t)k;
-      drop[n] = (uint8_t)may;
-      n++;
-    }
-  }
-  return n;
+/* The greedy policy's memo within one rollout: per seat, the deadwood of
+ * its hand (`now`, the draw phase's comparison) and the best discard of its
+ * hand (tt_best_discard), each keyed by everything it depends on in a
+ * rollout (round, hand, and for the discard the kind taken this turn; the
+ * options do not change). Exact: a hit returns what the search would. A
+ * seat's hand changes only on its own moves, so the deadwood left by its
+ * discard (the search's own result) is its `now` at its next turn, and a
+ * take answers the discard phase that follows. */
+typedef struct memo_entry {
+  uint8_t set, round, taken;
+  uint8_t hand[TT_NUM_KINDS];
+  int value, kind;
+} memo_entry;
+
+typedef struct greedy_memo {
+  memo_entry now[TT_MAX_PLAYERS], discard[TT_MAX_PLAYERS];
+} greedy_memo;
+
+static int memo_hit(const memo_entry *m, const tt_state *s, int p, int taken) {
+  return m->set && m->round == s->round && m->taken == taken && !memcmp(m->hand, s->hand[p], TT_NUM_KINDS);
 }
 
-/* The least deadwood seat p can keep by discarding one card, and the kind
- * to discard: least deadwood, then the most valuable card, then the lowest
- * kind (one search of tt_min_deadwood_drop_one, meld.h, instead of one
- * solve per candidate). Returns the deadwood, or 1 << 20 (kind -1) when no
- * card may be discarded. */
-static int best_discard(const tt_state *s, int p, int *kind_out) {
-  uint8_t rank[TT_MAX_HAND], suit[TT_MAX_HAND], kind[TT_MAX_HAND], drop[TT_MAX_HAND];
-  int n = hand_cards(s, p, rank, suit, kind, drop), d = 1 << 20, at = -1;
-  *kind_out = -1;
-  if (tt_min_deadwood_drop_one(rank, suit, n, tt_wild_rank(s->round), &s->opt.meld, drop, &d, &at, NULL) != TH_OK)
-    return 1 << 20;
-  *kind_out = kind[at];
+static void memo_put(memo_entry *m, int round, const uint8_t *hand, int taken, int value, int kind) {
+  m->set = 1;
+  m->round = (uint8_t)round;
+  m->taken = (uint8_t)taken;
+  memcpy(m->hand, hand, TT_NUM_KINDS);
+  m->value = value;
+  m->kind = kind;
+}
+
+static int best_discard(const tt_state *s, int p, int *kind, greedy_memo *g) {
+  if (g && memo_hit(&g->discard[p], s, p, s->taken_kind)) {
+    *kind = g->discard[p].kind;
+    return g->discard[p].value;
+  }
+  int d = tt_best_discard(s, p, kind);
+  if (g) memo_put(&g->discard[p], s->round, s->hand[p], s->taken_kind, d, *kind);
   return d;
 }
 
-static int greedy_action(const tt_state *s) {
+static int hand_deadwood(const tt_state *s, int p, greedy_memo *g) {
+  if (g && memo_hit(&g->now[p], s, p, TT_NO_KIND)) return g->now[p].value;
+  int d = tt_hand_deadwood(s, p);
+  if (g) memo_put(&g->now[p], s->round, s->hand[p], TT_NO_KIND, d, -1);
+  return d;
+}
+
+static int greedy_action(const tt_state *s, greedy_memo *g) {
   int p = s->current, k;
   if (s->phase == TT_PHASE_DRAW) {
     if (!s->discard_len) return TT_ACTION_STOCK;
@@ -47,38 +63,50 @@ static int greedy_action(const tt_state *s) {
     tt_state t;
     memcpy(&t, s, sizeof t);
     int top = t.discard[t.discard_len - 1];
-    int now = tt_hand_deadwood(s, p);
+    int now = hand_deadwood(s, p, g);
     t.hand[p][top]++;
     t.hand_len[p]++;
     t.taken_kind = (uint8_t)top;
-    return best_discard(&t, p, &k) < now ? TT_ACTION_TAKE_DISCARD : TT_ACTION_STOCK;
+    return best_discard(&t, p, &k, g) < now ? TT_ACTION_TAKE_DISCARD : TT_ACTION_STOCK;
   }
-  int best = best_discard(s, p, &k);
+  int best = best_discard(s, p, &k, g);
   if (k < 0) return TT_FIRST_DISCARD; /* unreachable: a discard-phase hand always holds a card it may discard */
+  if (g) { /* the hand after this discard keeps `best`: its `now` at this seat's next turn */
+    uint8_t after[TT_NUM_KINDS];
+    memcpy(after, s->hand[p], TT_NUM_KINDS);
+    after[k]--;
+    memo_put(&g->now[p], s->round, after, TT_NO_KIND, best, -1);
+  }
   if (best == 0 && tt_may_go_out(s, p)) return TT_FIRST_GO_OUT + k;
   return TT_FIRST_DISCARD + k;
 }
 
-int tt_policy_action(const tt_state *s, int policy, th_rng *rng) {
+static int policy_action(const tt_state *s, int policy, th_rng *rng, greedy_memo *g) {
   if (s->phase == TT_PHASE_OVER) return -1;
-  if (policy == TT_POLICY_GREEDY) return greedy_action(s);
+  if (policy == TT_POLICY_GREEDY) return greedy_action(s, g);
   uint16_t buf[TT_NUM_ACTIONS];
   int n = tt_legal_actions(s, buf);
   return buf[th_rng_below(rng, (uint32_t)n)];
 }
 
+int tt_policy_action(const tt_state *s, int policy, th_rng *rng) { return policy_action(s, policy, rng, NULL); }
+
 uint32_t tt_rollout(tt_state *s, const uint8_t *policies, th_rng *rng) {
   uint32_t start = s->move_count;
+  greedy_memo g;
+  memset(&g, 0, sizeof g);
   /* each step adds one move and the game ends at max_moves: bounded */
-  while (s->phase != TT_PHASE_OVER) tt_apply_legal(s, tt_policy_action(s, policies[s->current], rng));
+  while (s->phase != TT_PHASE_OVER) tt_apply_legal(s, policy_action(s, policies[s->current], rng, &g));
   return s->move_count - start;
 }
 
 uint32_t tt_rollout_round(tt_state *s, const uint8_t *policies, th_rng *rng) {
   uint32_t start = s->move_count;
   int round = s->round;
+  greedy_memo g;
+  memset(&g, 0, sizeof g);
   while (s->phase != TT_PHASE_OVER && s->round == round)
-    tt_apply_legal(s, tt_policy_action(s, policies[s->current], rng));
+    tt_apply_legal(s, policy_action(s, policies[s->current], rng, &g));
   return s->move_count - start;
 }
 

@@ -79,12 +79,32 @@ int tt_deadwood_without(const tt_state *s, int p, int less) {
 
 int tt_hand_deadwood(const tt_state *s, int p) { return tt_deadwood_without(s, p, TT_NO_KIND); }
 
-/* --------------------------------------------------------------- legal -- */
-
-int tt_may_discard(const tt_state *s, int p, int k) {
-  if (!s->hand[p][k]) return 0;
-  return !(k == s->taken_kind && s->hand[p][k] == 1 && !s->opt.rediscard_taken);
+int tt_hand_cards(const tt_state *s, int p, uint8_t *rank, uint8_t *suit, uint8_t *kind, uint8_t *drop) {
+  int n = 0;
+  for (int k = 0; k < TT_NUM_KINDS; k++) {
+    int may = tt_may_discard(s, p, k);
+    for (int c = s->hand[p][k]; c > 0 && n < TT_MAX_HAND; c--) {
+      rank[n] = (uint8_t)tt_kind_rank(k);
+      suit[n] = (uint8_t)tt_kind_suit(k);
+      kind[n] = (uint8_t)k;
+      drop[n] = (uint8_t)may;
+      n++;
+    }
+  }
+  return n;
 }
+
+int tt_best_discard(const tt_state *s, int p, int *kind_out) {
+  uint8_t rank[TT_MAX_HAND], suit[TT_MAX_HAND], kind[TT_MAX_HAND], drop[TT_MAX_HAND];
+  int n = tt_hand_cards(s, p, rank, suit, kind, drop), d = 1 << 20, at = -1;
+  *kind_out = -1;
+  if (tt_min_deadwood_drop_one(rank, suit, n, tt_wild_rank(s->round), &s->opt.meld, drop, &d, &at, NULL) != TH_OK)
+    return 1 << 20;
+  *kind_out = kind[at];
+  return d;
+}
+
+/* --------------------------------------------------------------- legal -- */
 
 int tt_may_go_out(const tt_state *s, int p) { return s->opt.go_out_first_turn || s->turns[p] > 1; }
 
@@ -98,7 +118,10 @@ int tt_legal_actions(const tt_state *s, uint16_t *out) {
   }
   for (int k = 0; k < TT_NUM_KINDS; k++)
     if (tt_may_discard(s, p, k)) out[n++] = (uint16_t)(TT_FIRST_DISCARD + k);
-  if (tt_may_go_out(s, p))
+  /* Going out with k needs no deadwood without k: none can when the best
+   * discard leaves some (one search instead of one solve per kind). */
+  int k0;
+  if (tt_may_go_out(s, p) && tt_best_discard(s, p, &k0) == 0)
     for (int k = 0; k < TT_NUM_KINDS; k++)
       if (tt_may_discard(s, p, k) && tt_deadwood_without(s, p, k) == 0) out[n++] = (uint16_t)(TT_FIRST_GO_OUT + k);
   return n;

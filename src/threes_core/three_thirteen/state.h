@@ -100,14 +100,28 @@ int tt_is_legal(const tt_state *s, int action);
 int tt_apply_action(tt_state *s, int action, th_error *e);
 void tt_apply_legal(tt_state *s, int action);
 
-/* Seat p may discard a card of kind k now (holds one; T-2). */
-int tt_may_discard(const tt_state *s, int p, int k);
+/* Seat p may discard a card of kind k now (holds one; T-2): not the one card
+ * of the kind it took this turn, unless option rediscard_taken. Inline: the
+ * policies ask it for every kind of every hand. */
+static inline int tt_may_discard(const tt_state *s, int p, int k) {
+  if (!s->hand[p][k]) return 0;
+  return !(k == s->taken_kind && s->hand[p][k] == 1 && !s->opt.rediscard_taken);
+}
 /* Seat p may go out this turn at all (option go_out_first_turn). */
 int tt_may_go_out(const tt_state *s, int p);
 /* Minimum deadwood of seat p's hand now (meld.h), with the round's wild rank;
  * tt_deadwood_without leaves one card of kind `less` out (TT_NO_KIND: none). */
 int tt_hand_deadwood(const tt_state *s, int p);
 int tt_deadwood_without(const tt_state *s, int p, int less);
+/* Seat p's hand as the solver takes it, cards in kind order: rank, suit,
+ * kind and the droppable flag (tt_may_discard) of each; returns the number of
+ * cards (at most TT_MAX_HAND). */
+int tt_hand_cards(const tt_state *s, int p, uint8_t *rank, uint8_t *suit, uint8_t *kind, uint8_t *drop);
+/* The least deadwood seat p can keep by discarding one card it may discard,
+ * and in *kind_out the kind to discard: least deadwood, then the most
+ * valuable card, then the lowest kind (one tt_min_deadwood_drop_one search,
+ * meld.h). Returns 1 << 20 (kind -1) when no card may be discarded. */
+int tt_best_discard(const tt_state *s, int p, int *kind_out);
 
 /* One value per seat: by total score, place k worth (N-1-2k)/(N-1), equal
  * totals sharing their places; all 0 before the end (a game cut at the move

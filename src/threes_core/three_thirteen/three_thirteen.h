@@ -22,8 +22,9 @@
  *   2 + k          discard one card of kind k              TT_FIRST_DISCARD + k
  *   2 + 54 + k     go out, discarding one card of kind k   TT_FIRST_GO_OUT + k
  *
- * FILES: rules.h (cards, options), meld.h (the minimum-deadwood solver),
- * state.h (the position, its rules of play, the knowledge record, the
+ * FILES: rules.h (cards, options), meld.h (the minimum-deadwood solver;
+ * its search, meld_search.inc, is compiled twice by meld.c: plain and
+ * drop-one), state.h (the position, its rules of play, the knowledge record, the
  * invariant check, the setup API of setup.c), determinize.h (resampling),
  * observation.h (the observation tensor), rollout.h (policies, rollouts,
  * threaded batches).
@@ -36,7 +37,8 @@
  *                           test_t1_rounds_deal_wild_rank_and_dealer, test_t1_first_dealer_from_seed
  *   A turn, T-2             tt_legal_actions, tt_is_legal, tt_may_discard, tt_apply_action
  *                           test_t2_taken_card_not_discarded_same_turn, test_legal_actions_sorted_and_consistent,
- *                           test_illegal_actions_raise_and_change_nothing
+ *                           test_illegal_actions_raise_and_change_nothing,
+ *                           test_go_out_actions_are_exactly_the_definition (test_three_thirteen_shortcuts.py)
  *   T-3 (reshuffle)         reshuffle (state.c), tt_apply_legal
  *                           test_t3_empty_stock_reshuffles_discard_pile, test_t3_no_card_left_ends_the_round
  *   Melds, T-4 .. T-6       tt_min_deadwood (meld.h)
@@ -62,7 +64,8 @@
  *                           test_setup_loads_a_dict_saved_before_the_T9_record, test_from_dict_rejects_malformed;
  *                           C "Three Thirteen setup"
  *   Rollouts                tt_policy_action, tt_rollout, tt_rollout_round, tt_rollouts (rollout.h)
- *                           test_rollouts_threads_give_the_same_games, test_rollouts_*;
+ *                           test_rollouts_threads_give_the_same_games, test_rollouts_*,
+ *                           test_greedy_batch_games_equal_memo_free_play (test_three_thirteen_shortcuts.py);
  *                           C "Three Thirteen batches"
  */
 #ifndef THREES_THREE_THIRTEEN_THREE_THIRTEEN_H
