@@ -43,23 +43,31 @@ from threes.shithead.rollouts import rollouts
 _MAX_PLAYERS = _core.MAX_PLAYERS
 _DEFAULTS: Dict[str, Any] = {"players": 4, "rules": "threes", "max_moves": 0}
 
-_GAME_TYPE = pyspiel.GameType(
-    short_name="threes",
-    long_name="Threes (the Shithead family), threes-core engine",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.ZERO_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=_MAX_PLAYERS,
-    min_num_players=_core.MIN_PLAYERS,
-    provides_information_state_string=True,
-    provides_information_state_tensor=False,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification=_DEFAULTS,
-)
+def _game_type(short_name: str, long_name: str, min_players: int, max_players: int,
+               params: Dict[str, Any]) -> "pyspiel.GameType":
+    """The GameType both games share: sequential, explicit chance,
+    imperfect information, zero-sum, terminal rewards, strings and an
+    observation tensor."""
+    return pyspiel.GameType(
+        short_name=short_name,
+        long_name=long_name,
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=max_players,
+        min_num_players=min_players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=params,
+    )
 
+
+_GAME_TYPE = _game_type("threes", "Threes (the Shithead family), threes-core engine", _core.MIN_PLAYERS,
+                        _MAX_PLAYERS, _DEFAULTS)
 
 class ThreesGame(pyspiel.Game):
     """pyspiel game over the threes-core engine."""
@@ -288,23 +296,7 @@ pyspiel.register_game(_GAME_TYPE, ThreesGame)
 
 _TT_DEFAULTS: Dict[str, Any] = {"players": 3, "decks": 0, "jokers": 0, "ace": "low", "max_moves": 0}
 
-_TT_GAME_TYPE = pyspiel.GameType(
-    short_name="three_thirteen",
-    long_name="Three Thirteen (rummy), threes-core engine",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.ZERO_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=8,
-    min_num_players=2,
-    provides_information_state_string=True,
-    provides_information_state_tensor=False,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification=_TT_DEFAULTS,
-)
-
+_TT_GAME_TYPE = _game_type("three_thirteen", "Three Thirteen (rummy), threes-core engine", 2, 8, _TT_DEFAULTS)
 
 class ThreeThirteenGame(pyspiel.Game):
     """pyspiel game over the engine's Three Thirteen. Parameters: players

@@ -113,6 +113,28 @@ def _text(x: float, y: float, text: str, size: int = 13, fill: str = _TEXT, anch
     return f"<text {attrs}>{_esc(text)}</text>"
 
 
+def _seat_panel(parts: List[str], q: int, y: float, width: float, row_h: float, cp: int, p_obs: Optional[int],
+                extra_classes: Sequence[str] = ()) -> Tuple[float, float]:
+    """Opens seat q's group (classes seat, to-move, observer and any
+    extra_classes), draws its panel, its name and the "(you)" and "to move"
+    marks, and returns where the next line of the seat's label column goes."""
+    tokens = ["seat"] + (["to-move"] if q == cp else []) + (["observer"] if q == p_obs else []) + list(extra_classes)
+    parts.append(f'<g class="{" ".join(tokens)}" data-seat="{q}">')
+    stroke = f' stroke="{_HIGHLIGHT}" stroke-width="3"' if q == cp else ""
+    parts.append(f'<rect x="{_MARGIN}" y="{_num(y)}" width="{_num(width - 2 * _MARGIN)}" '
+                 f'height="{_num(row_h)}" rx="8" fill="{_PANEL_TO_MOVE if q == cp else _PANEL}"{stroke}/>')
+    lx = _MARGIN + 10
+    parts.append(_text(lx, y + 24, f"seat {q}", 15, _TEXT, bold=True))
+    ly = y + 44
+    if q == p_obs:
+        parts.append(_text(lx, ly, "(you)", 13, _TEXT))
+        ly += 18
+    if q == cp:
+        parts.append(_text(lx, ly, f"{_TO_MOVE_MARK} to move", 13, _HIGHLIGHT, bold=True, cls="to-move"))
+        ly += 18
+    return lx, ly
+
+
 def _back_lattice() -> str:
     """The diamond lattice of a card back, clipped by hand to its inner frame."""
     x0, y0, x1, y1 = 5, 5, CARD_W - 5, CARD_H - 5
@@ -414,24 +436,7 @@ def render_shithead(state: "State", observer: Optional[int] = None, size: Option
     for q, (hand_items, up_items, down_items, status) in enumerate(seats):
         hf, uf, df = hand_fans[q], up_fans[q], down_fans[q]
         row_h = _ZONE_LABEL_H + max(hf.height, uf.height, df.height) + 16
-        tokens = ["seat"]
-        if q == cp:
-            tokens.append("to-move")
-        if q == p_obs:
-            tokens.append("observer")
-        parts.append(f'<g class="{" ".join(tokens)}" data-seat="{q}">')
-        stroke = f' stroke="{_HIGHLIGHT}" stroke-width="3"' if q == cp else ""
-        parts.append(f'<rect x="{_MARGIN}" y="{_num(y)}" width="{_num(width - 2 * _MARGIN)}" '
-                     f'height="{_num(row_h)}" rx="8" fill="{_PANEL_TO_MOVE if q == cp else _PANEL}"{stroke}/>')
-        lx = _MARGIN + 10
-        parts.append(_text(lx, y + 24, f"seat {q}", 15, _TEXT, bold=True))
-        ly = y + 44
-        if q == p_obs:
-            parts.append(_text(lx, ly, "(you)", 13, _TEXT))
-            ly += 18
-        if q == cp:
-            parts.append(_text(lx, ly, f"{_TO_MOVE_MARK} to move", 13, _HIGHLIGHT, bold=True, cls="to-move"))
-            ly += 18
+        lx, ly = _seat_panel(parts, q, y, width, row_h, cp, p_obs)
         if status:
             colour = _SHITHEAD if status == "shithead" else _HIGHLIGHT
             parts.append(_text(lx, ly, status, 13, colour, bold=True, cls="place"))
@@ -627,28 +632,8 @@ def render_three_thirteen(state: Any, observer: Optional[int] = None, size: Opti
     for q, (items, shown) in enumerate(seats):
         fan = fans[q]
         row_h = _ZONE_LABEL_H + max(fan.height, 58) + 16
-        tokens = ["seat"]
-        if q == cp:
-            tokens.append("to-move")
-        if q == p_obs:
-            tokens.append("observer")
-        if q == f["dealer"]:
-            tokens.append("dealer")
-        if (f["out_mask"] >> q) & 1:
-            tokens.append("out")
-        parts.append(f'<g class="{" ".join(tokens)}" data-seat="{q}">')
-        stroke = f' stroke="{_HIGHLIGHT}" stroke-width="3"' if q == cp else ""
-        parts.append(f'<rect x="{_MARGIN}" y="{_num(y)}" width="{_num(width - 2 * _MARGIN)}" '
-                     f'height="{_num(row_h)}" rx="8" fill="{_PANEL_TO_MOVE if q == cp else _PANEL}"{stroke}/>')
-        lx = _MARGIN + 10
-        parts.append(_text(lx, y + 24, f"seat {q}", 15, _TEXT, bold=True))
-        ly = y + 44
-        if q == p_obs:
-            parts.append(_text(lx, ly, "(you)", 13, _TEXT))
-            ly += 18
-        if q == cp:
-            parts.append(_text(lx, ly, f"{_TO_MOVE_MARK} to move", 13, _HIGHLIGHT, bold=True, cls="to-move"))
-            ly += 18
+        extra = (["dealer"] if q == f["dealer"] else []) + (["out"] if (f["out_mask"] >> q) & 1 else [])
+        lx, ly = _seat_panel(parts, q, y, width, row_h, cp, p_obs, extra)
         if (f["out_mask"] >> q) & 1:
             parts.append(_text(lx, ly, "went out", 13, _HIGHLIGHT, bold=True, cls="went-out"))
             ly += 18
