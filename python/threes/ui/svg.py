@@ -135,6 +135,21 @@ def _seat_panel(parts: List[str], q: int, y: float, width: float, row_h: float, 
     return lx, ly
 
 
+def _face_down_pile(parts: List[str], cls: str, label: str, x: float, top_y: float, card_y: float, n: int) -> None:
+    """A face-down pile of n cards (the draw pile, the stock): its label, a
+    card back (on a second one when n > 1) or an empty slot, and its count."""
+    parts.append(f'<g class="{cls}" data-count="{n}">')
+    parts.append(_text(x, top_y + 12, label, 12, _MUTED))
+    if n:
+        if n > 1:
+            parts.append(f'<rect class="stack" x="{_num(x + 3)}" y="{_num(card_y + 3)}" width="{CARD_W}" '
+                         f'height="{CARD_H}" rx="{_RADIUS}" fill="#0d1f4d"/>')
+        parts.append(_card_back(x, card_y))
+    else:
+        parts.append(_slot(x, card_y, "empty"))
+    parts.append(_text(x, card_y + CARD_H + 16, f"{n} card{'s' if n != 1 else ''}", 12, _TEXT, bold=True))
+    parts.append("</g>")
+
 def _back_lattice() -> str:
     """The diamond lattice of a card back, clipped by hand to its inner frame."""
     x0, y0, x1, y1 = 5, 5, CARD_W - 5, CARD_H - 5
@@ -396,19 +411,7 @@ def render_shithead(state: "State", observer: Optional[int] = None, size: Option
     center_h = max(20 + CARD_H + 38, 20 + pile_fan.height + 30) + 16
     parts.append(f'<rect class="center" x="{_MARGIN}" y="{_num(y)}" width="{_num(width - 2 * _MARGIN)}" '
                  f'height="{_num(center_h)}" rx="8" fill="{_PANEL}"/>')
-    draw_n = state.draw_pile_size()
-    parts.append(f'<g class="draw-pile" data-count="{draw_n}">')
-    parts.append(_text(x_draw, top_y + 12, "draw pile", 12, _MUTED))
-    if draw_n:
-        if draw_n > 1:
-            parts.append(f'<rect class="stack" x="{_num(x_draw + 3)}" y="{_num(card_y + 3)}" width="{CARD_W}" '
-                         f'height="{CARD_H}" rx="{_RADIUS}" fill="#0d1f4d"/>')
-        parts.append(_card_back(x_draw, card_y))
-    else:
-        parts.append(_slot(x_draw, card_y, "empty"))
-    parts.append(_text(x_draw, card_y + CARD_H + 16, f"{draw_n} card{'s' if draw_n != 1 else ''}", 12,
-                       _TEXT, bold=True))
-    parts.append("</g>")
+    _face_down_pile(parts, "draw-pile", "draw pile", x_draw, top_y, card_y, state.draw_pile_size())
     n_burned = len(state.burned())
     parts.append(f'<g class="burned" data-count="{n_burned}">')
     parts.append(_text(x_draw, card_y + CARD_H + 32, f"burned: {n_burned}", 12, _MUTED))
@@ -588,19 +591,7 @@ def render_three_thirteen(state: Any, observer: Optional[int] = None, size: Opti
     parts.append(f'<rect class="center" x="{_MARGIN}" y="{_num(y)}" width="{_num(width - 2 * _MARGIN)}" '
                  f'height="{_num(center_h)}" rx="8" fill="{_PANEL}"/>')
     x_stock = _MARGIN + 10
-    stock_n = len(f["stock"])
-    parts.append(f'<g class="stock" data-count="{stock_n}">')
-    parts.append(_text(x_stock, top_y + 12, "stock", 12, _MUTED))
-    if stock_n:
-        if stock_n > 1:
-            parts.append(f'<rect class="stack" x="{_num(x_stock + 3)}" y="{_num(card_y + 3)}" width="{CARD_W}" '
-                         f'height="{CARD_H}" rx="{_RADIUS}" fill="#0d1f4d"/>')
-        parts.append(_card_back(x_stock, card_y))
-    else:
-        parts.append(_slot(x_stock, card_y, "empty"))
-    parts.append(_text(x_stock, card_y + CARD_H + 16, f"{stock_n} card{'s' if stock_n != 1 else ''}", 12,
-                       _TEXT, bold=True))
-    parts.append("</g>")
+    _face_down_pile(parts, "stock", "stock", x_stock, top_y, card_y, len(f["stock"]))
     x_disc = x_stock + 80 + _GAP
     pile = f["discard"]
     parts.append(f'<g class="discard" data-count="{len(pile)}">')
