@@ -520,12 +520,18 @@ def run_rollouts(source, int num_players, policies, uint64_t seed, int64_t n, in
                  int dealer=-1, uint32_t max_moves=0, int observer=-1, int64_t first=0):
     """Plays n games in C with the GIL released. `source` is a StateBase (every
     game from that position) or a raw rules dict (fresh deals). Output arrays:
-    places (n, num_players), moves (n,), truncated (n,)."""
+    places (n, num_players), moves (n,), truncated (n,). The games are played
+    in chunks of about 50 ms (game i of the call is game first + i of the
+    batch whatever the chunk, so the results do not depend on the chunking),
+    with Ctrl-C and this thread's cancel flag checked between chunks
+    (threes._stop): KeyboardInterrupt then, with no native thread left."""
     cdef sh_batch b
     cdef th_error e
     cdef StateBase st
     cdef sh_state start  # a private copy: other threads may change the state meanwhile
     cdef int rc
+    cdef int64_t lo = 0, size
+    cdef double t0
     memset(&b, 0, sizeof(sh_batch))
     if n < 0:
         raise ValueError(f"the number of games must be >= 0, not {n}")
@@ -555,16 +561,26 @@ def run_rollouts(source, int num_players, policies, uint64_t seed, int64_t n, in
         b.determinize = 1
         b.observer = observer
     b.seed = seed
-    b.n = n
-    b.first = first
-    if n > 0:
-        b.places = &places[0, 0]
-        b.moves = &moves[0]
-        b.truncated = &truncated[0]
-    with nogil:
-        rc = sh_rollouts(&b, threads, &e)
-    if rc != TH_OK:
-        raise_error(&e)
+    from threes import _stop
+    token = _stop.token()
+    size = 16 * (threads if threads > 0 else 1)
+    while True:  # at least one call, so that n == 0 still checks the arguments in C
+        b.n = min(size, n - lo)
+        b.first = first + lo
+        if b.n > 0:
+            b.places = &places[lo, 0]
+            b.moves = &moves[lo]
+            b.truncated = &truncated[lo]
+        t0 = monotonic_now()
+        with nogil:
+            rc = sh_rollouts(&b, threads, &e)
+        if rc != TH_OK:
+            raise_error(&e)
+        lo += b.n
+        if lo >= n:
+            break
+        check_interrupt(token)
+        size = next_chunk(b.n, monotonic_now() - t0, threads)
 
 
 # ------------------------------------------------------------ imperfect information --

@@ -359,10 +359,14 @@ def run_rollouts(StateBase start, policies, uint64_t seed, int64_t n, int32_t[:,
     th_batch_rng(seed, i); with `fresh`, new games with start's options
     (game i dealt from th_batch_seed(seed, i)). round_only: play to the end
     of the current round only; returns are then the round's score margins
-    (tt_round_margin), for search. The same games for any `threads`."""
+    (tt_round_margin), for search. The same games for any `threads`, and for
+    any chunking: the games are played in chunks of about 50 ms with Ctrl-C
+    and this thread's cancel flag checked between them (threes._stop)."""
     cdef tt_batch b
     cdef th_error e
     cdef int q, rc, np_ = start.s.num_players
+    cdef int64_t lo = 0, size
+    cdef double t0
     policies = list(policies)
     if len(policies) != np_:
         raise ValueError(f"one policy per seat: {np_} needed")
@@ -384,17 +388,27 @@ def run_rollouts(StateBase start, policies, uint64_t seed, int64_t n, int32_t[:,
     b.observer = observer if observer >= 0 else 0
     b.round_only = round_only
     b.seed = seed
-    b.n = n
-    b.first = first
-    if n > 0:
-        b.totals = &totals[0, 0]
-        b.returns = &returns[0, 0]
-        b.moves = &moves[0]
-        b.truncated = &truncated[0]
-    with nogil:
-        rc = tt_rollouts(&b, threads, &e)
-    if rc != TH_OK:
-        raise_error(&e)
+    from threes import _stop
+    token = _stop.token()
+    size = 4 * (threads if threads > 0 else 1)
+    while True:  # at least one call, so that n == 0 still checks the arguments in C
+        b.n = min(size, n - lo)
+        b.first = first + lo
+        if b.n > 0:
+            b.totals = &totals[lo, 0]
+            b.returns = &returns[lo, 0]
+            b.moves = &moves[lo]
+            b.truncated = &truncated[lo]
+        t0 = monotonic_now()
+        with nogil:
+            rc = tt_rollouts(&b, threads, &e)
+        if rc != TH_OK:
+            raise_error(&e)
+        lo += b.n
+        if lo >= n:
+            break
+        check_interrupt(token)
+        size = next_chunk(b.n, monotonic_now() - t0, threads)
 
 
 def ismcts_search(StateBase st, uint8_t[::1] arena, uint32_t iterations, double time_limit,
