@@ -116,6 +116,34 @@ cdef inline int64_t next_chunk(int64_t size, double seconds, int threads) noexce
     return <int64_t>want
 
 
+ctypedef int (*chunk_fn)(void *ctx, int64_t lo, int64_t k, int threads, th_error *e) noexcept nogil
+
+
+cdef inline int run_chunked(chunk_fn fn, void *ctx, int64_t n, int threads, int64_t size) except -1:
+    """Plays games [0, n) of a batch as fn(ctx, lo, k, ...) calls for games
+    [lo, lo + k), with the GIL released, `size` games first and then about
+    CHUNK_SECONDS of work each; between calls, check_interrupt. At least one
+    call (k = 0 when n = 0, so the arguments are still checked in C)."""
+    cdef th_error e
+    cdef int64_t lo = 0, k
+    cdef double t0
+    cdef int rc
+    from threes import _stop
+    token = _stop.token()
+    while True:
+        k = min(size, n - lo)
+        t0 = monotonic_now()
+        with nogil:
+            rc = fn(ctx, lo, k, threads, &e)
+        if rc != TH_OK:
+            raise_error(&e)
+        lo += k
+        if lo >= n:
+            return 0
+        check_interrupt(token)
+        size = next_chunk(k, monotonic_now() - t0, threads)
+
+
 ctypedef struct py_stop:
     double next_poll
     int stopped

@@ -131,6 +131,9 @@ class HeuristicBot(PolicyBot):
         super().__init__("heuristic", seed)
 
 
+_DEFAULT_MAX_NODES = 2**25  # nodes of a tree by default at most (32 bytes each: 1 GiB)
+
+
 class ISMCTSBot(Bot):
     """Single-observer information-set MCTS (Cowling et al. 2012), in C.
 
@@ -150,9 +153,12 @@ class ISMCTSBot(Bot):
     exploration: the UCB constant, a finite number >= 0 (returns are in
     [-1, 1]); rollout_policy: a C policy name; seed: None or an int;
     max_nodes: room in the tree, an int in 1..2**32-1 (default
-    iterations + 1). Bad settings raise ValueError (out of range, or
-    iterations not an int) or TypeError (another setting of the wrong type), in the constructor and again at every search (so a
-    setting changed on the object afterwards is checked too).
+    iterations + 1, at most 2**25 nodes, 1 GiB: a longer search stops
+    growing its tree when it is full and goes on iterating). Bad settings
+    raise ValueError (out of range, or iterations not an int) or TypeError
+    (another setting of the wrong type), in the constructor and again at
+    every search (so a setting changed on the object afterwards is checked
+    too).
 
     Threads: each search builds its tree in a node array of its own,
     allocated for that call (the pages are only touched as nodes are made),
@@ -203,7 +209,7 @@ class ISMCTSBot(Bot):
         if pol not in POLICIES:
             raise ValueError(f"unknown rollout policy {pol!r}: one of {', '.join(POLICIES)}")
         if mn is None:
-            return int(it) + 1 if it < 2**32 - 1 else 2**32 - 1
+            return min(int(it) + 1, _DEFAULT_MAX_NODES)
         if isinstance(mn, bool) or not isinstance(mn, (int, np.integer)):
             raise TypeError(f"max_nodes must be an int or None, not {type(mn).__name__}")
         if not 1 <= mn <= 2**32 - 1:
