@@ -1,8 +1,11 @@
 # Declarations of the C core's shared part (src/threes_core/common/) for Cython:
 # the PRNG, the error report, batch seeds, the game interface and the generic
 # ISMCTS. Every game's bindings cimport it.
-from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from cpython.mem cimport PyMem_Malloc, PyMem_Free
+from cpython.exc cimport PyErr_CheckSignals
+from cpython.object cimport PyObject
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 cdef extern from "common/rng.h" nogil:
     ctypedef struct th_rng:
@@ -27,9 +30,14 @@ cdef extern from "common/error.h" nogil:
 cdef extern from "common/game.h" nogil:
     enum:
         TH_TERMINAL_PLAYER
+    enum:
+        TH_STOP_MOVES
     ctypedef struct th_game:
         int max_actions
         int num_policies
+    ctypedef struct th_stop:
+        int (*should_stop)(void *ctx) noexcept nogil
+        void *ctx
 
 cdef extern from "common/ismcts.h" nogil:
     ctypedef struct th_ismcts_node:
@@ -40,10 +48,12 @@ cdef extern from "common/ismcts.h" nogil:
         double exploration
         uint8_t rollout_policy
         uint64_t seed
+        const th_stop *stop
     ctypedef struct th_ismcts_stats:
         uint32_t iterations
         uint32_t nodes
         int best_action
+        int stopped
     int th_ismcts_search(const th_game *game, const void *root, const th_ismcts_config *cfg, th_ismcts_node *arena,
                          uint32_t capacity, th_ismcts_stats *stats, uint16_t *out_actions, uint32_t *out_visits,
                          double *out_values, int *out_children, th_error *e)
@@ -61,6 +71,106 @@ cdef inline int raise_error(const th_error *e) except -1:
     raise error_for(e.code, e.msg.decode("utf-8", "replace"))
 
 
+# ----------------------------------------------------------------- stopping --
+# Long C work gives Python a chance to stop it (threes/_stop.py): rollout
+# batches run in chunks of about CHUNK_SECONDS with check_interrupt between
+# them; a search polls check_interrupt every STOP_POLL_SECONDS through a C
+# stop hook (th_stop).
+
+cdef extern from *:
+    """
+    #define THREES_CHUNK_SECONDS 0.05
+    #define THREES_STOP_POLL_SECONDS 0.02
+    """
+    double CHUNK_SECONDS "THREES_CHUNK_SECONDS"
+    double STOP_POLL_SECONDS "THREES_STOP_POLL_SECONDS"
+
+
+cdef inline double monotonic_now() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return <double>ts.tv_sec + <double>ts.tv_nsec * 1e-9
+
+
+cdef inline int check_interrupt(object token) except -1:
+    """Runs Python's signal handlers (in the main thread: Ctrl-C raises
+    KeyboardInterrupt here) and raises KeyboardInterrupt when `token` (this
+    thread's cancel flag, threes._stop) is set."""
+    PyErr_CheckSignals()
+    if token is not None and token.is_set():
+        raise KeyboardInterrupt("cancelled")
+    return 0
+
+
+cdef inline int64_t next_chunk(int64_t size, double seconds, int threads) noexcept:
+    """The next chunk of games: about CHUNK_SECONDS of work at the pace of
+    the last chunk (`size` games in `seconds`), grown at most 8-fold a step,
+    at least one game per thread."""
+    cdef double want = 8.0 * size
+    if seconds > 0 and size * CHUNK_SECONDS / seconds < want:
+        want = size * CHUNK_SECONDS / seconds
+    if want < threads:
+        want = threads
+    if want > 1e12:
+        want = 1e12
+    return <int64_t>want
+
+
+ctypedef int (*chunk_fn)(void *ctx, int64_t lo, int64_t k, int threads, th_error *e) noexcept nogil
+
+
+cdef inline int run_chunked(chunk_fn fn, void *ctx, int64_t n, int threads, int64_t size) except -1:
+    """Plays games [0, n) of a batch as fn(ctx, lo, k, ...) calls for games
+    [lo, lo + k), with the GIL released, `size` games first and then about
+    CHUNK_SECONDS of work each; between calls, check_interrupt. At least one
+    call (k = 0 when n = 0, so the arguments are still checked in C)."""
+    cdef th_error e
+    cdef int64_t lo = 0, k
+    cdef double t0
+    cdef int rc
+    from threes import _stop
+    token = _stop.token()
+    while True:
+        k = min(size, n - lo)
+        t0 = monotonic_now()
+        with nogil:
+            rc = fn(ctx, lo, k, threads, &e)
+        if rc != TH_OK:
+            raise_error(&e)
+        lo += k
+        if lo >= n:
+            return 0
+        check_interrupt(token)
+        size = next_chunk(k, monotonic_now() - t0, threads)
+
+
+ctypedef struct py_stop:
+    double next_poll
+    int stopped
+    PyObject *token  # None, or this thread's cancel flag (kept alive by the caller)
+    PyObject *box    # a list (kept alive by the caller): the exception that stopped the call
+
+
+cdef inline int py_stop_poll(void *ctx) noexcept nogil:
+    """th_stop's hook: every STOP_POLL_SECONDS, check_interrupt with the GIL;
+    an exception goes into the box and stops the work."""
+    cdef py_stop *p = <py_stop *>ctx
+    cdef double now
+    if p.stopped:
+        return 1
+    now = monotonic_now()
+    if now < p.next_poll:
+        return 0
+    p.next_poll = now + STOP_POLL_SECONDS
+    with gil:
+        try:
+            check_interrupt(<object>p.token)
+        except BaseException as exc:
+            (<list>p.box).append(exc)
+            p.stopped = 1
+    return p.stopped
+
+
 cdef inline object ismcts_run(const th_game *game, const void *root, uint8_t[::1] arena, uint32_t iterations,
                               double time_limit, double exploration, int rollout_policy, uint64_t seed):
     """th_ismcts_search on `root` (the caller's private copy of a state of
@@ -72,6 +182,11 @@ cdef inline object ismcts_run(const th_game *game, const void *root, uint8_t[::1
     cdef int rc, nc = 0, i
     cdef uint32_t capacity
     cdef size_t m = <size_t>game.max_actions
+    cdef th_stop hook
+    cdef py_stop poll
+    cdef list box = []
+    from threes import _stop
+    token = _stop.token()
     if not 0 <= rollout_policy < game.num_policies:
         raise ValueError(f"rollout policy {rollout_policy} does not exist")
     capacity = <uint32_t>min(arena.shape[0] // sizeof(th_ismcts_node), 0xFFFFFFFF)
@@ -82,6 +197,15 @@ cdef inline object ismcts_run(const th_game *game, const void *root, uint8_t[::1
     cfg.exploration = exploration
     cfg.rollout_policy = <uint8_t>rollout_policy
     cfg.seed = seed
+    cfg.stop = NULL
+    if _stop.watched():  # elsewhere nothing could stop the search: no polling
+        poll.next_poll = monotonic_now() + STOP_POLL_SECONDS
+        poll.stopped = 0
+        poll.token = <PyObject *>token
+        poll.box = <PyObject *>box
+        hook.should_stop = py_stop_poll
+        hook.ctx = &poll
+        cfg.stop = &hook
     cdef uint16_t *acts = <uint16_t *>PyMem_Malloc(m * sizeof(uint16_t))
     cdef uint32_t *vis = <uint32_t *>PyMem_Malloc(m * sizeof(uint32_t))
     cdef double *vals = <double *>PyMem_Malloc(m * sizeof(double))
@@ -91,6 +215,8 @@ cdef inline object ismcts_run(const th_game *game, const void *root, uint8_t[::1
         with nogil:
             rc = th_ismcts_search(game, root, &cfg, <th_ismcts_node *>&arena[0], capacity, &stats,
                                   acts, vis, vals, &nc, &e)
+        if box:
+            raise box[0]
         if rc != TH_OK:
             raise_error(&e)
         children = [(int(acts[i]), int(vis[i]), float(vals[i])) for i in range(nc)]

@@ -27,7 +27,7 @@ from typing import Any, Dict, List, Optional, Sequence
 
 import numpy as np
 
-from threes import registry
+from threes import _stop, registry
 from threes.shithead import _core
 from threes.shithead.game import State, _seed64
 from threes.shithead.rollouts import POLICIES
@@ -131,6 +131,9 @@ class HeuristicBot(PolicyBot):
         super().__init__("heuristic", seed)
 
 
+_DEFAULT_MAX_NODES = 2**25  # nodes of a tree by default at most (32 bytes each: 1 GiB)
+
+
 class ISMCTSBot(Bot):
     """Single-observer information-set MCTS (Cowling et al. 2012), in C.
 
@@ -142,35 +145,76 @@ class ISMCTSBot(Bot):
     ``_ismcts_search`` (Three Thirteen values each iteration on the root's
     round, with greedy rollouts whatever rollout_policy).
 
-    iterations: at most this many per move; time_limit: seconds per move (None:
-    no limit, and the bot is then deterministic for a given seed);
-    exploration: the UCB constant (returns are in [-1, 1]); rollout_policy:
-    a C policy name; max_nodes: room in the tree (default iterations + 1).
+    iterations: at most this many per move (an int, 1 <= iterations < 2**32);
+    time_limit: seconds per move, a finite number > 0 (None: no limit, and
+    the bot is then deterministic for a given seed); the limit holds within
+    a few milliseconds even when one rollout is long (the C search checks
+    the clock inside rollouts and drops the iteration in progress);
+    exploration: the UCB constant, a finite number >= 0 (returns are in
+    [-1, 1]); rollout_policy: a C policy name; seed: None or an int;
+    max_nodes: room in the tree, an int in 1..2**32-1 (default
+    iterations + 1, at most 2**25 nodes, 1 GiB: a longer search stops
+    growing its tree when it is full and goes on iterating). Bad settings
+    raise ValueError (out of range, or iterations not an int) or TypeError
+    (another setting of the wrong type), in the constructor and again at
+    every search (so a setting changed on the object afterwards is checked
+    too).
+
+    Threads: each search builds its tree in a node array of its own,
+    allocated for that call (the pages are only touched as nodes are made),
+    so one bot may be used from several threads at once; the searches run in
+    parallel with the GIL released and do not share a tree. ``last_search``
+    is then the last one to finish. The seeds of the searches come from the
+    bot's one random stream, so which thread gets which seed depends on
+    their order.
+
+    Stopping: a search polls for Ctrl-C (in the main thread) and for the
+    thread's cancel flag (threes._stop) every 20 ms and then raises
+    KeyboardInterrupt.
     """
 
     def __init__(self, iterations: int = 1000, time_limit: Optional[float] = None, exploration: float = 0.7,
                  rollout_policy: str = "random", seed: Optional[int] = None, max_nodes: Optional[int] = None):
-        if isinstance(iterations, bool) or not isinstance(iterations, (int, np.integer)) or iterations < 1:
-            raise ValueError(f"iterations must be an int >= 1, not {iterations!r}")
-        if iterations > 2**32 - 1:
-            raise ValueError("iterations must be below 2**32")
-        if time_limit is not None and not (time_limit > 0 and math.isfinite(time_limit)):
-            raise ValueError(f"time_limit must be a finite number > 0 of seconds or None, not {time_limit!r}")
-        if not (exploration >= 0 and math.isfinite(exploration)):
-            raise ValueError(f"exploration must be a finite number >= 0, not {exploration!r}")
-        if rollout_policy not in POLICIES:
-            raise ValueError(f"unknown rollout policy {rollout_policy!r}: one of {', '.join(POLICIES)}")
-        nodes = int(iterations) + 1 if max_nodes is None else int(max_nodes)
-        if nodes < 1:
-            raise ValueError(f"max_nodes must be >= 1, not {max_nodes!r}")
-        self.iterations = int(iterations)
+        self.iterations = iterations
         self.time_limit = time_limit
-        self.exploration = float(exploration)
+        self.exploration = exploration
         self.rollout_policy = rollout_policy
+        self.max_nodes = max_nodes
+        self._check_settings()
+        self.iterations = int(iterations)
+        self.time_limit = None if time_limit is None else float(time_limit)
+        self.exploration = float(exploration)
         self.name = f"ismcts-{self.iterations}"
-        self._arena = np.zeros(nodes * _core.ISMCTS_NODE_BYTES, dtype=np.uint8)
         self.last_search: Optional[dict] = None
         self.reset(seed)
+
+    def _check_settings(self) -> int:
+        """Checks every setting (TypeError / ValueError); returns the tree's node count."""
+        it, tl, c, pol, mn = self.iterations, self.time_limit, self.exploration, self.rollout_policy, self.max_nodes
+        if isinstance(it, bool) or not isinstance(it, (int, np.integer)):  # ValueError, as it always was
+            raise ValueError(f"iterations must be an int >= 1, not {it!r}")
+        if not 1 <= it <= 2**32 - 1:
+            raise ValueError(f"iterations must be in 1..2**32-1, not {it!r}")
+        for name, v in (("time_limit", tl), ("exploration", c)):
+            if v is None and name == "time_limit":
+                continue
+            if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)):
+                raise TypeError(f"{name} must be a number, not {type(v).__name__}")
+        if tl is not None and not (math.isfinite(tl) and tl > 0):
+            raise ValueError(f"time_limit must be a finite number > 0 of seconds or None, not {tl!r}")
+        if not (math.isfinite(c) and c >= 0):
+            raise ValueError(f"exploration must be a finite number >= 0, not {c!r}")
+        if not isinstance(pol, str):
+            raise TypeError(f"rollout_policy must be a policy name (str), not {type(pol).__name__}")
+        if pol not in POLICIES:
+            raise ValueError(f"unknown rollout policy {pol!r}: one of {', '.join(POLICIES)}")
+        if mn is None:
+            return min(int(it) + 1, _DEFAULT_MAX_NODES)
+        if isinstance(mn, bool) or not isinstance(mn, (int, np.integer)):
+            raise TypeError(f"max_nodes must be an int or None, not {type(mn).__name__}")
+        if not 1 <= mn <= 2**32 - 1:
+            raise ValueError(f"max_nodes must be in 1..2**32-1, not {mn!r}")
+        return int(mn)
 
     def reset(self, seed: Optional[int] = None) -> None:
         self._rng = random.Random(_seed64(seed))
@@ -183,8 +227,12 @@ class ISMCTSBot(Bot):
         search = getattr(state, "_ismcts_search", None)
         if search is None:
             raise TypeError(f"ISMCTSBot cannot search a {type(state).__name__}: it has no _ismcts_search")
-        best, iters, nodes, children = search(self._arena, self.iterations, self.time_limit or 0.0,
-                                              self.exploration, self.rollout_policy, self._rng.getrandbits(64))
+        nodes = self._check_settings()
+        # A tree of this call's own: searches in other threads never share it.
+        # np.empty: the C search writes each node as it makes it.
+        arena = np.empty(nodes * _core.ISMCTS_NODE_BYTES, dtype=np.uint8)
+        best, iters, nodes, children = search(arena, int(self.iterations), float(self.time_limit or 0.0),
+                                              float(self.exploration), self.rollout_policy, self._rng.getrandbits(64))
         children.sort(key=lambda c: -c[1])
         self.last_search = {"action": best, "iterations": iters, "nodes": nodes, "children": children}
         return self.last_search
@@ -235,6 +283,7 @@ def play_game(bots: Sequence, state: State, seed: Optional[int] = None) -> State
     rng = random.Random(_seed64(seed))
     s = state.clone()
     while not s.is_terminal():
+        _stop.check()  # this thread's cancel flag (threes._stop), e.g. a tournament being stopped
         p = s.current_player()
         view = s.resample_from_infostate(p, rng.getrandbits(64))
         s.apply_action(bots[p].step(view))

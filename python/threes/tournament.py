@@ -22,6 +22,7 @@ from __future__ import annotations
 import copy
 import json
 import math
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -29,7 +30,7 @@ from typing import Any, Dict, List, Optional, Sequence
 
 import numpy as np
 
-from threes import registry
+from threes import _stop, registry
 from threes.places import place_of_return
 from threes.shithead import _core
 from threes.bots import make_bot, play_game
@@ -136,7 +137,9 @@ def tournament(bots: Sequence, games: int, seed: Optional[int] = None, rules: An
     ``"greedy"`` or ``"ismcts:1000"``). Every deal is played once per seat
     rotation. ``workers`` threads play deals in parallel (each with its own
     copies of the bots; ISMCTS searches release the GIL); None uses every
-    core. The result does not depend on ``workers``. With ``verbose`` the
+    core. The result does not depend on ``workers``. Ctrl-C raises
+    KeyboardInterrupt within a fraction of a second, after every worker
+    thread has stopped. With ``verbose`` the
     progress and the table are printed; ``json_path`` saves the JSON result.
     ``game``: a Game of any registered game (threes.registry) to play
     instead of the Shithead ``Game(len(bots), rules, max_moves)``, e.g.
@@ -183,8 +186,26 @@ def tournament(bots: Sequence, games: int, seed: Optional[int] = None, rules: An
     if workers == 1:
         play_deals(0)
     else:
-        with ThreadPoolExecutor(workers) as ex:
-            list(ex.map(play_deals, range(workers)))
+        # Workers run under a cancel flag (threes._stop): when the main thread
+        # is interrupted (Ctrl-C) or a worker fails, the flag stops the others
+        # at their next move or within 20 ms of a search, and every worker
+        # thread has ended before the exception leaves this call.
+        stop = threading.Event()
+
+        def worker(w: int) -> None:
+            with _stop.cancel_on(stop):
+                play_deals(w)
+
+        ex = ThreadPoolExecutor(workers)
+        try:
+            futures = [ex.submit(worker, w) for w in range(workers)]
+            for f in futures:
+                f.result()
+        except BaseException:
+            stop.set()
+            raise
+        finally:
+            ex.shutdown(wait=True)
     result = TournamentResult(names, n, info.variant(game), int(games), seed, places, sum(truncated),
                               time.perf_counter() - t0, game=info.name)
     if verbose:

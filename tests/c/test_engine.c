@@ -1489,7 +1489,8 @@ static void unit_imperfect_information(long long games) {
       resamples++;
     }
     if (s.phase != SH_PHASE_OVER && i % 4 == 0) {
-      th_ismcts_config cfg = {(uint32_t)range(&g, 1, 40), 0.0, 0.7, (uint8_t)below(&g, SH_NUM_POLICIES), (uint64_t)i};
+      th_ismcts_config cfg = {(uint32_t)range(&g, 1, 40), 0.0, 0.7, (uint8_t)below(&g, SH_NUM_POLICIES), (uint64_t)i,
+                              NULL};
       uint32_t cap = (uint32_t)range(&g, 1, 64);
       th_ismcts_stats st1, st2;
       uint16_t acts[SH_MAX_DISTINCT_ACTIONS];
@@ -1511,7 +1512,7 @@ static void unit_imperfect_information(long long games) {
     }
   }
   {
-    th_ismcts_config bad = {0, 0.0, 0.7, 0, 1};
+    th_ismcts_config bad = {0, 0.0, 0.7, 0, 1, NULL};
     th_error e;
     sh_rules r;
     sh_rules_preset(0, &r);

@@ -515,17 +515,43 @@ def batch_seed(uint64_t seed, uint64_t i):
     return th_batch_seed(seed, i)
 
 
+ctypedef struct sh_chunked:
+    sh_batch b
+    int64_t first
+    int num_players
+    int8_t *places
+    uint32_t *moves
+    uint8_t *truncated
+
+
+cdef int _sh_chunk(void *ctx, int64_t lo, int64_t k, int threads, th_error *e) noexcept nogil:
+    """Games [lo, lo + k) of run_rollouts' batch (run_chunked's chunk function)."""
+    cdef sh_chunked *c = <sh_chunked *>ctx
+    c.b.n = k
+    c.b.first = c.first + lo
+    if k > 0:
+        c.b.places = c.places + lo * c.num_players
+        c.b.moves = c.moves + lo
+        c.b.truncated = c.truncated + lo
+    return sh_rollouts(&c.b, threads, e)
+
+
 def run_rollouts(source, int num_players, policies, uint64_t seed, int64_t n, int threads,
                  int8_t[:, ::1] places, uint32_t[::1] moves, uint8_t[::1] truncated,
                  int dealer=-1, uint32_t max_moves=0, int observer=-1, int64_t first=0):
     """Plays n games in C with the GIL released. `source` is a StateBase (every
     game from that position) or a raw rules dict (fresh deals). Output arrays:
-    places (n, num_players), moves (n,), truncated (n,)."""
+    places (n, num_players), moves (n,), truncated (n,). The games are played
+    in chunks of about 50 ms (game i of the call is game first + i of the
+    batch whatever the chunk, so the results do not depend on the chunking),
+    with Ctrl-C and this thread's cancel flag checked between chunks
+    (threes._stop): KeyboardInterrupt then, with no native thread left."""
     cdef sh_batch b
     cdef th_error e
     cdef StateBase st
     cdef sh_state start  # a private copy: other threads may change the state meanwhile
-    cdef int rc
+    cdef sh_chunked c
+    memset(&c, 0, sizeof(sh_chunked))
     memset(&b, 0, sizeof(sh_batch))
     if n < 0:
         raise ValueError(f"the number of games must be >= 0, not {n}")
@@ -555,16 +581,14 @@ def run_rollouts(source, int num_players, policies, uint64_t seed, int64_t n, in
         b.determinize = 1
         b.observer = observer
     b.seed = seed
-    b.n = n
-    b.first = first
+    c.b = b
+    c.first = first
+    c.num_players = num_players
     if n > 0:
-        b.places = &places[0, 0]
-        b.moves = &moves[0]
-        b.truncated = &truncated[0]
-    with nogil:
-        rc = sh_rollouts(&b, threads, &e)
-    if rc != TH_OK:
-        raise_error(&e)
+        c.places = &places[0, 0]
+        c.moves = &moves[0]
+        c.truncated = &truncated[0]
+    run_chunked(_sh_chunk, &c, n, threads, 16 * (threads if threads > 0 else 1))
 
 
 # ------------------------------------------------------------ imperfect information --

@@ -351,6 +351,29 @@ cdef class StateBase:
             raise_error(&e)
 
 
+ctypedef struct tt_chunked:
+    tt_batch b
+    int64_t first
+    int num_players
+    int32_t *totals
+    double *returns
+    uint32_t *moves
+    uint8_t *truncated
+
+
+cdef int _tt_chunk(void *ctx, int64_t lo, int64_t k, int threads, th_error *e) noexcept nogil:
+    """Games [lo, lo + k) of run_rollouts' batch (run_chunked's chunk function)."""
+    cdef tt_chunked *c = <tt_chunked *>ctx
+    c.b.n = k
+    c.b.first = c.first + lo
+    if k > 0:
+        c.b.totals = c.totals + lo * c.num_players
+        c.b.returns = c.returns + lo * c.num_players
+        c.b.moves = c.moves + lo
+        c.b.truncated = c.truncated + lo
+    return tt_rollouts(&c.b, threads, e)
+
+
 def run_rollouts(StateBase start, policies, uint64_t seed, int64_t n, int32_t[:, ::1] totals,
                 uint32_t[::1] moves, uint8_t[::1] truncated, double[:, ::1] returns, int observer=-1,
                 bint round_only=False, int threads=1, bint fresh=False, int64_t first=0):
@@ -359,10 +382,13 @@ def run_rollouts(StateBase start, policies, uint64_t seed, int64_t n, int32_t[:,
     th_batch_rng(seed, i); with `fresh`, new games with start's options
     (game i dealt from th_batch_seed(seed, i)). round_only: play to the end
     of the current round only; returns are then the round's score margins
-    (tt_round_margin), for search. The same games for any `threads`."""
+    (tt_round_margin), for search. The same games for any `threads`, and for
+    any chunking: the games are played in chunks of about 50 ms with Ctrl-C
+    and this thread's cancel flag checked between them (threes._stop)."""
     cdef tt_batch b
     cdef th_error e
     cdef int q, rc, np_ = start.s.num_players
+    cdef tt_chunked c
     policies = list(policies)
     if len(policies) != np_:
         raise ValueError(f"one policy per seat: {np_} needed")
@@ -384,17 +410,16 @@ def run_rollouts(StateBase start, policies, uint64_t seed, int64_t n, int32_t[:,
     b.observer = observer if observer >= 0 else 0
     b.round_only = round_only
     b.seed = seed
-    b.n = n
-    b.first = first
+    memset(&c, 0, sizeof(c))
+    c.b = b
+    c.first = first
+    c.num_players = np_
     if n > 0:
-        b.totals = &totals[0, 0]
-        b.returns = &returns[0, 0]
-        b.moves = &moves[0]
-        b.truncated = &truncated[0]
-    with nogil:
-        rc = tt_rollouts(&b, threads, &e)
-    if rc != TH_OK:
-        raise_error(&e)
+        c.totals = &totals[0, 0]
+        c.returns = &returns[0, 0]
+        c.moves = &moves[0]
+        c.truncated = &truncated[0]
+    run_chunked(_tt_chunk, &c, n, threads, 4 * (threads if threads > 0 else 1))
 
 
 def ismcts_search(StateBase st, uint8_t[::1] arena, uint32_t iterations, double time_limit,

@@ -26,6 +26,17 @@
 #define TH_MAX_ACTIONS 16384
 #define TH_MAX_PLAYERS 16
 
+/* A stop hook for long work (a search's deadline, a caller's Ctrl-C): a game
+ * doing long work for generic code calls th_stop_now at least every
+ * TH_STOP_MOVES moves and gives up when it says so. NULL never stops. */
+#define TH_STOP_MOVES 512
+typedef struct th_stop {
+  int (*should_stop)(void *ctx); /* nonzero: stop now (and every later call says so too) */
+  void *ctx;
+} th_stop;
+
+static inline int th_stop_now(const th_stop *stop) { return stop && stop->should_stop(stop->ctx); }
+
 typedef struct th_game {
   const char *name;
   size_t state_size; /* bytes; at most TH_MAX_STATE_BYTES */
@@ -52,8 +63,12 @@ typedef struct th_game {
   void (*returns)(const void *s, double *out);
   /* For search: d is a scratch copy of `root` after some legal moves;
    * finish it as far as the game's search needs with `policy` for every seat
-   * and write one value per seat, in [-1, 1], into out. */
-  void (*search_value)(const void *root, void *d, int policy, th_rng *rng, double *out);
+   * and write one value per seat, in [-1, 1], into out; returns 0. Long play
+   * asks th_stop_now(stop) every TH_STOP_MOVES moves: when it says stop, the
+   * game returns nonzero at once (out is then not written and d is left as
+   * scratch). Whether `stop` is NULL or never stops, the play and its random
+   * draws are the same. */
+  int (*search_value)(const void *root, void *d, int policy, th_rng *rng, const th_stop *stop, double *out);
 } th_game;
 
 #endif

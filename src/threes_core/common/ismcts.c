@@ -1,4 +1,7 @@
 /* ismcts.c - SO-ISMCTS over the th_game interface; see ismcts.h. */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#endif
 #include "common/ismcts.h"
 
 #include <math.h>
@@ -8,8 +11,26 @@
 
 static double seconds_now(void) {
   struct timespec ts;
-  timespec_get(&ts, TIME_UTC);
+  clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* The search's own stop hook: the deadline, then the caller's hook. Once it
+ * has said stop it keeps saying so. */
+typedef struct {
+  double deadline; /* 0: none */
+  const th_stop *user;
+  int stopped; /* th_ismcts_stats.stopped */
+} search_stop;
+
+static int search_should_stop(void *ctx) {
+  search_stop *st = (search_stop *)ctx;
+  if (st->stopped) return 1;
+  if (st->deadline > 0 && seconds_now() >= st->deadline)
+    st->stopped = 1;
+  else if (th_stop_now(st->user))
+    st->stopped = 2;
+  return st->stopped != 0;
 }
 
 static int32_t new_node(th_ismcts_node *arena, uint32_t capacity, uint32_t *used, int32_t parent, int action,
@@ -74,14 +95,16 @@ int th_ismcts_search(const th_game *game, const void *root, const th_ismcts_conf
   } scratch;
   void *d = scratch.bytes;
   const size_t size = game->state_size;
-  double deadline = cfg->time_limit > 0 ? seconds_now() + cfg->time_limit : 0;
+  search_stop ss = {cfg->time_limit > 0 ? seconds_now() + cfg->time_limit : 0, cfg->stop, 0};
+  const th_stop hook = {search_should_stop, &ss};
+  const th_stop *stop = ss.deadline > 0 || cfg->stop ? &hook : NULL; /* NULL: nothing can stop the search */
   uint32_t it = 0;
   for (; it < cfg->iterations; it++) {
-    if (deadline && (it & 15) == 0 && it > 0 && seconds_now() >= deadline) break;
+    if (th_stop_now(stop)) break;
     memcpy(d, root, size);
     game->resample(d, observer, &rng, NULL);
     int depth = 0;
-    int32_t node = 0;
+    int32_t node = 0, added = -1; /* added: the node this iteration expanded, if any */
     path[depth++] = 0;
     /* Selection and expansion: each step applies one legal action, so the
      * walk is bounded by the move cap, the depth bound and the arena. */
@@ -105,7 +128,7 @@ int th_ismcts_search(const th_game *game, const void *root, const th_ismcts_conf
         for (int k = 0; k < n; k++) legal_mark[legal[k]] = 0;
         next = new_node(arena, capacity, &used, node, a, game->current_player(d));
         game->apply_legal(d, a);
-        if (next >= 0) path[depth++] = next;
+        if (next >= 0) path[depth++] = added = next;
         break; /* a new leaf (or a full arena): value from here */
       }
       double best = -HUGE_VAL;
@@ -114,17 +137,27 @@ int th_ismcts_search(const th_game *game, const void *root, const th_ismcts_conf
         if (legal_mark[ch->action] != 2) continue;
         ch->avail++;
         double v = ch->reward / ch->visits + cfg->exploration * sqrt(log((double)ch->avail) / ch->visits);
-        if (v > best || (v == best && next >= 0 && ch->action < arena[next].action)) {
+        if (isnan(v)) v = -HUGE_VAL; /* never reached with finite settings; then the first child still goes */
+        if (next < 0 || v > best || (v == best && ch->action < arena[next].action)) {
           best = v;
           next = c;
         }
       }
       for (int k = 0; k < n; k++) legal_mark[legal[k]] = 0;
+      if (next < 0) break; /* not reached: untried == 0 means some child is legal here */
       game->apply_legal(d, arena[next].action);
       node = next;
       path[depth++] = node;
     }
-    game->search_value(root, d, policy, &rng, values);
+    if (game->search_value(root, d, policy, &rng, stop, values)) {
+      /* Stopped inside a long rollout: abandon this iteration. Its new node
+       * is the last one made and its parent's first child: take it back. */
+      if (added >= 0) {
+        arena[node].first_child = arena[added].next_sibling; /* node: the parent it was added to */
+        used--;
+      }
+      break;
+    }
     for (int k = 0; k < depth; k++) {
       th_ismcts_node *nd = &arena[path[k]];
       nd->visits++;
@@ -153,6 +186,7 @@ int th_ismcts_search(const th_game *game, const void *root, const th_ismcts_conf
     stats->iterations = it;
     stats->nodes = used;
     stats->best_action = best_action;
+    stats->stopped = ss.stopped;
   }
   if (e) e->code = TH_OK;
   return TH_OK;

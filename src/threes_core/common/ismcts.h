@@ -24,6 +24,18 @@
  * state on the stack (no allocation here); when the array is full, iterations
  * stop expanding and go on from where they are. Every loop is bounded by the
  * iteration count, the array, TH_ISMCTS_MAX_DEPTH and the game's move cap.
+ * Selection always follows a child: a UCB value that is NaN counts as -inf,
+ * so with no better value the first legal child is taken. One node array
+ * serves one search at a time (two searches in one array at once corrupt
+ * each other's tree: give each thread its own).
+ *
+ * Stopping: with a time limit, or a stop hook in cfg->stop, the search asks
+ * the clock and then the hook before every iteration and, through
+ * search_value's th_stop, every TH_STOP_MOVES moves of a long rollout; when
+ * the time is up or the hook says stop, the iteration in progress is
+ * abandoned (its new node, if any, is taken back and nothing is backed up)
+ * and the answer comes from the iterations done. The hook does not change
+ * the search while it says go on.
  * With time_limit 0 the search is deterministic: the same root, seed and
  * settings give the same tree. The random draws come from one generator
  * seeded with cfg->seed, in this order per iteration: the resample, the
@@ -57,12 +69,14 @@ typedef struct th_ismcts_config {
   double exploration;     /* the UCB constant c, finite, >= 0; 0.7 is a good start for values in [-1, 1] */
   uint8_t rollout_policy; /* a policy id of the game, for every seat */
   uint64_t seed;
+  const th_stop *stop; /* NULL, or a hook that ends the search early when it says stop (common/game.h) */
 } th_ismcts_config;
 
 typedef struct th_ismcts_stats {
   uint32_t iterations; /* iterations run */
   uint32_t nodes;      /* nodes used, the root included */
   int best_action;     /* the root's most visited child */
+  int stopped;         /* 0: ran to the end; 1: the time limit ended it; 2: cfg->stop did */
 } th_ismcts_stats;
 
 /* Searches from `root` (a live state of `game`) for its player to move. The

@@ -28,10 +28,23 @@ static void g_rollout(void *s, int policy, th_rng *rng) {
   if (((sh_state *)s)->phase != SH_PHASE_OVER) sh_rollout((sh_state *)s, policies, rng);
 }
 static void g_returns(const void *s, double *out) { sh_returns((const sh_state *)s, out); }
-static void g_search_value(const void *root, void *d, int policy, th_rng *rng, double *out) {
+static int g_search_value(const void *root, void *d, int policy, th_rng *rng, const th_stop *stop, double *out) {
   (void)root;
-  g_rollout(d, policy, rng);
-  sh_returns((const sh_state *)d, out);
+  sh_state *s = (sh_state *)d;
+  if (!stop) {
+    g_rollout(d, policy, rng);
+  } else {
+    /* The same game in slices of TH_STOP_MOVES moves (sh_rollout_until):
+     * each slice plays at least one move, so at most max_moves slices. */
+    uint8_t policies[SH_MAX_PLAYERS];
+    memset(policies, policy, sizeof policies);
+    while (s->phase != SH_PHASE_OVER) {
+      sh_rollout_until(s, policies, rng, s->move_count + TH_STOP_MOVES);
+      if (s->phase != SH_PHASE_OVER && th_stop_now(stop)) return 1;
+    }
+  }
+  sh_returns(s, out);
+  return 0;
 }
 
 const th_game sh_game = {

@@ -264,6 +264,21 @@ uint32_t sh_rollout(sh_state *s, const uint8_t *policies, th_rng *rng) {
   return s->move_count - start;
 }
 
+uint32_t sh_rollout_until(sh_state *s, const uint8_t *policies, th_rng *rng, uint32_t move_limit) {
+  uint32_t start = s->move_count;
+  /* sh_rollout with one more bound, move_limit: each step adds one move. */
+  while (s->phase == SH_PHASE_SWAP && s->move_count < move_limit) step(s, policies[s->current], rng, 0);
+  if (s->phase != SH_PHASE_PLAY || s->move_count >= move_limit) return s->move_count - start;
+  int all_random = 1;
+  for (int q = 0; q < s->num_players; q++) all_random &= policies[q] == SH_POLICY_RANDOM;
+  if (all_random) {
+    sh_fast_random_playout_until(s, rng, move_limit);
+  } else {
+    while (s->phase == SH_PHASE_PLAY && s->move_count < move_limit) step(s, policies[s->current], rng, 1);
+  }
+  return s->move_count - start;
+}
+
 uint32_t sh_rollout_full(sh_state *s, const uint8_t *policies, th_rng *rng, int check) {
   uint32_t start = s->move_count;
   while (s->phase != SH_PHASE_OVER) {

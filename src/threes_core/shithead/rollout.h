@@ -45,6 +45,13 @@ void sh_policy_step(sh_state *s, int policy, th_rng *rng);
  * moves are exactly those sh_policy_step would play on the full state. */
 uint32_t sh_rollout(sh_state *s, const uint8_t *policies, th_rng *rng);
 
+/* sh_rollout that also stops once the move count reaches move_limit (the
+ * game still on); returns the moves played. Calling it again (or sh_rollout)
+ * on the same state and rng goes on with exactly the moves and random draws
+ * that one sh_rollout would have played, so a caller can play a long game in
+ * slices and check a clock between them. */
+uint32_t sh_rollout_until(sh_state *s, const uint8_t *policies, th_rng *rng, uint32_t move_limit);
+
 /* The same game as sh_rollout, played on the full state (every card moved,
  * known cards kept), so *s stays a valid state; with `check`, runs
  * sh_state_check after every move and returns UINT32_MAX at the first

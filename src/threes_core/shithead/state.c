@@ -683,6 +683,19 @@ void sh_fast_random_playout(sh_state *s, th_rng *rng) {
   *rng = local;
 }
 
+void sh_fast_random_playout_until(sh_state *s, th_rng *rng, uint32_t move_limit) {
+  /* sh_fast_random_playout, stopping once move_count reaches move_limit. */
+  uint64_t bytes[16][2];
+  byte_table(s, bytes);
+  th_rng local = *rng;
+  int p = s->current;
+  while (s->phase == SH_PHASE_PLAY && s->move_count < move_limit) {
+    p = fast_random_move(s, p, &local, (const uint64_t(*)[2])bytes);
+    end_move(s);
+  }
+  *rng = local;
+}
+
 int sh_fast_random_playout2(sh_state *a, th_rng *rng_a, sh_state *b, th_rng *rng_b) {
   /* Two independent games, a move of each in turn: one game's chain of
    * dependent steps (pile top, choice, counts) runs while the other's waits.

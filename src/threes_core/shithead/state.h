@@ -132,6 +132,10 @@ void sh_fast_pickup(sh_state *s);
  * counts only: the same moves, one by one, as sh_policy_step with the random
  * policy and the same rng. */
 void sh_fast_random_playout(sh_state *s, th_rng *rng);
+/* The same playout, stopped once move_count reaches move_limit (if the game
+ * is still on): calling it again, or sh_fast_random_playout, goes on with
+ * exactly the moves one call would have played. */
+void sh_fast_random_playout_until(sh_state *s, th_rng *rng, uint32_t move_limit);
 /* Two such playouts interleaved move by move, until one of the games leaves
  * the play phase; returns which (0 for a, 1 for b). Each game gets exactly the
  * moves sh_fast_random_playout would give it with its own rng; the other one

@@ -31,19 +31,23 @@ static void g_rollout(void *s, int policy, th_rng *rng) {
   tt_rollout((tt_state *)s, policies, rng);
 }
 static void g_returns(const void *s, double *out) { tt_returns((const tt_state *)s, out); }
-static void g_search_value(const void *root, void *d_, int policy, th_rng *rng, double *out) {
+static int g_search_value(const void *root, void *d_, int policy, th_rng *rng, const th_stop *stop, double *out) {
   const tt_state *r = (const tt_state *)root;
   tt_state *d = (tt_state *)d_;
   for (int q = 0; q < TT_MAX_PLAYERS; q++) out[q] = 0.0;
   if (d->phase != TT_PHASE_OVER && d->round == r->round) {
     uint8_t policies[TT_MAX_PLAYERS];
     memset(policies, policy, sizeof policies);
-    tt_rollout_round(d, policies, rng);
+    if (!stop)
+      tt_rollout_round(d, policies, rng);
+    else if (tt_rollout_round_stoppable(d, policies, rng, stop))
+      return 1;
   }
   if (d->truncated)
     tt_returns(d, out);
   else
     tt_round_margin(d, r->round, out);
+  return 0;
 }
 
 const th_game tt_game = {

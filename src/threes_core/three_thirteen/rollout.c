@@ -110,6 +110,18 @@ uint32_t tt_rollout_round(tt_state *s, const uint8_t *policies, th_rng *rng) {
   return s->move_count - start;
 }
 
+int tt_rollout_round_stoppable(tt_state *s, const uint8_t *policies, th_rng *rng, const th_stop *stop) {
+  int round = s->round;
+  greedy_memo g;
+  memset(&g, 0, sizeof g);
+  /* tt_rollout_round's moves, asking `stop` every TH_STOP_MOVES moves */
+  for (uint32_t k = 1; s->phase != TT_PHASE_OVER && s->round == round; k++) {
+    tt_apply_legal(s, policy_action(s, policies[s->current], rng, &g));
+    if (k % TH_STOP_MOVES == 0 && s->phase != TT_PHASE_OVER && s->round == round && th_stop_now(stop)) return 1;
+  }
+  return 0;
+}
+
 void tt_round_margin(const tt_state *s, int round, double *out) {
   int n = s->num_players;
   if (n < 2 || round < 1 || round > TT_ROUNDS) return;

@@ -28,6 +28,7 @@
 #include <stdint.h>
 
 #include "common/batch.h"
+#include "common/game.h"
 #include "common/rng.h"
 #include "three_thirteen/state.h"
 
@@ -41,6 +42,10 @@ uint32_t tt_rollout(tt_state *s, const uint8_t *policies, th_rng *rng);
  * game of greedy play is some 350 moves); then the state is over when the
  * game is, else it is the next round's deal. Returns the moves played. */
 uint32_t tt_rollout_round(tt_state *s, const uint8_t *policies, th_rng *rng);
+/* tt_rollout_round's moves and random draws, asking th_stop_now(stop) every
+ * TH_STOP_MOVES moves: returns 1 (the round unfinished) when it says stop,
+ * else 0 at the end of the round. */
+int tt_rollout_round_stoppable(tt_state *s, const uint8_t *policies, th_rng *rng, const th_stop *stop);
 /* The value of a scored round for search: for each seat, the mean score of
  * the others less its own, over 10, clipped to [-1, 1] (a round's scores
  * say far more about the moves of that round than the standings do). */

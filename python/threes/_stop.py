@@ -1,0 +1,56 @@
+"""Stopping long calls early: Ctrl-C, and a cancel flag per thread.
+
+Every call of the library that can run long (C rollout batches, ISMCTS
+searches, tournaments) gives control back to Python often enough to stop
+within a fraction of a second:
+
+* In the main thread, Ctrl-C (SIGINT) runs Python's signal handler, which
+  raises KeyboardInterrupt out of the call (the C work is cut short; the
+  state given to the call is not changed and no native thread is left
+  running).
+* In any thread, a cancel flag set with ``cancel_on(event)`` (an object with
+  ``is_set()``, e.g. ``threading.Event``) makes the call raise
+  KeyboardInterrupt once the flag is set. ``threes.tournament`` uses it to
+  stop its worker threads when the main thread is interrupted.
+
+The C layer polls: a rollout batch between chunks of games (each some 50 ms
+of work), an ISMCTS search every 20 ms (checked between iterations and every
+TH_STOP_MOVES moves inside a long rollout). Polling never changes a result.
+"""
+from __future__ import annotations
+
+import contextlib
+import threading
+from typing import Any, Iterator, Optional
+
+_local = threading.local()
+
+
+def token() -> Optional[Any]:
+    """This thread's cancel flag (None when there is none)."""
+    return getattr(_local, "token", None)
+
+
+def watched() -> bool:
+    """Whether a long call in this thread can be stopped: the main thread
+    (Ctrl-C) or a thread with a cancel flag."""
+    return token() is not None or threading.current_thread() is threading.main_thread()
+
+
+@contextlib.contextmanager
+def cancel_on(event: Any) -> Iterator[None]:
+    """Within the block, long calls in this thread raise KeyboardInterrupt
+    once ``event.is_set()`` is true."""
+    old = token()
+    _local.token = event
+    try:
+        yield
+    finally:
+        _local.token = old
+
+
+def check() -> None:
+    """Raises KeyboardInterrupt if this thread's cancel flag is set."""
+    t = token()
+    if t is not None and t.is_set():
+        raise KeyboardInterrupt("cancelled")
