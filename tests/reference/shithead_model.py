@@ -205,6 +205,10 @@ class ModelRules:
             raise ValueError(f"unknown preset {preset!r}")
         params = dict(PRESETS[preset])
         for name, value in spec.items():
+            if name == "repetition_limit":  # section 7's optional stalemate rule: the model plays without it
+                if value:
+                    raise NotImplementedError("the reference model has no repetition_limit")
+                continue
             if name not in params:
                 raise ValueError(f"unknown rule {name!r}")
             params[name] = value
@@ -267,6 +271,7 @@ class ModelRules:
             "start": self.start,
             "start_ranks": [RANK_CHARS[r] for r in self.start_ranks],
             "start_suits": list(self.start_suits),
+            "repetition_limit": 0,
         }
 
 
@@ -424,6 +429,8 @@ class ModelState:
             "draw_pile": texts(self.draw),
             "burned": texts(self.burned),
             "history": list(self.history),
+            "stalemate": False,
+            "repetitions": [],
         }
 
     def clone(self) -> "ModelState":

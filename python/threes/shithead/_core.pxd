@@ -64,6 +64,7 @@ cdef extern from "shithead/shithead.h" nogil:
         uint8_t num_start_suits
         uint8_t start_ranks[14]
         uint8_t start_suits[4]
+        uint8_t repetition_limit
 
     ctypedef struct sh_move:
         uint8_t kind
@@ -98,6 +99,8 @@ cdef extern from "shithead/shithead.h" nogil:
         uint8_t loc[256]
         uint8_t pile[216]
         uint8_t draw[216]
+        uint8_t stalemate
+        uint16_t rep_len
 
     int sh_rules_preset(int preset, sh_rules *out)
     int sh_rules_validate(const sh_rules *r, int num_players, th_error *e)
@@ -120,6 +123,10 @@ cdef extern from "shithead/shithead.h" nogil:
     int sh_playable(const sh_state *s, int rank)
     void sh_known_rank_counts(const sh_state *s, int seat, uint8_t *out)
     void sh_state_canonical(const sh_state *s, sh_state *out)
+    uint64_t sh_position_key(const sh_state *s)
+    int sh_setup_repetitions(sh_state *s, int stalemate, const uint64_t *keys, int n, th_error *e)
+    int sh_remembered_positions(const sh_state *s, uint64_t *out)
+    enum: SH_REP_WINDOW
     int sh_state_check(const sh_state *s, th_error *e)
     int sh_setup_begin(sh_state *s, const sh_rules *r, int num_players, int dealer, uint32_t max_moves,
                        th_error *e)
@@ -149,6 +156,7 @@ cdef extern from "shithead/shithead.h" nogil:
         int8_t *places
         uint32_t *moves
         uint8_t *truncated
+        uint8_t *stalemate
     int sh_rollouts(const sh_batch *b, int threads, th_error *e)
     uint32_t sh_rollout(sh_state *s, const uint8_t *policies, th_rng *rng)
     uint32_t sh_rollout_full(sh_state *s, const uint8_t *policies, th_rng *rng, int check)

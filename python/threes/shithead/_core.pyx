@@ -208,11 +208,14 @@ cdef class StateBase:
 
     @classmethod
     def _setup(cls, dict raw_rules, int num_players, int dealer, uint32_t max_moves, list cards,
-               int phase, int current, uint32_t move_count, bint truncated, finish, history):
-        """cards: (zone, seat, kind, slot) tuples; pile and draw pile bottom first."""
+               int phase, int current, uint32_t move_count, bint truncated, finish, history,
+               bint stalemate=False, repetitions=()):
+        """cards: (zone, seat, kind, slot) tuples; pile and draw pile bottom first.
+        repetitions: the remembered position keys, oldest first (repetition_limit)."""
         cdef sh_rules r
         cdef th_error e
         cdef uint8_t fin[12]
+        cdef uint64_t keys[SH_REP_WINDOW]
         cdef StateBase st = cls.__new__(cls)
         _rules_from_dict(raw_rules, &r)
         if sh_setup_begin(&st.s, &r, num_players, dealer, max_moves, &e) != TH_OK:
@@ -227,6 +230,15 @@ cdef class StateBase:
             if not 0 <= q < num_players:
                 raise ValueError(f"the finishing order names seat {q}, not in 0..{num_players - 1}")
             fin[i] = q
+        repetitions = list(repetitions)
+        if len(repetitions) > SH_REP_WINDOW:
+            raise ValueError(f"at most {SH_REP_WINDOW} remembered positions, not {len(repetitions)}")
+        for i, k in enumerate(repetitions):
+            if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k < 2**64:
+                raise ValueError(f"a remembered position is a 64-bit position key, not {k!r}")
+            keys[i] = k
+        if sh_setup_repetitions(&st.s, stalemate, keys, len(repetitions), &e) != TH_OK:
+            raise_error(&e)
         if sh_setup_finish(&st.s, phase, current, move_count, truncated, fin, len(finish), &e) != TH_OK:
             raise_error(&e)
         st._history = list(history)
@@ -268,8 +280,29 @@ cdef class StateBase:
         return self.s.phase == SH_PHASE_OVER
 
     def is_truncated(self):
-        """True when the game ended at the move cap without a normal finish."""
+        """True when the game ended without a normal finish: at the move cap,
+        or as a stalemate by repetition (is_stalemate tells which)."""
         return self.s.truncated != 0
+
+    def is_stalemate(self):
+        """True when the game ended by repetition (rules repetition_limit,
+        RULES.md section 7); such a game is also truncated, and scored so."""
+        return self.s.stalemate != 0
+
+    def position_key(self):
+        """A 64-bit key of the position (RULES.md section 7): the phase, the
+        seat to move, who is out, each seat's hand and face-up ranks, its
+        face-down slots' ranks, and the pile and draw pile as sequences of
+        ranks; not suits, knowledge, move count or history. Equal positions
+        have equal keys on every platform, so it serves as a transposition
+        table key (different positions collide with probability ~2**-64)."""
+        return sh_position_key(&self.s)
+
+    def _repetitions(self):
+        """The remembered position keys, oldest first (repetition_limit)."""
+        cdef uint64_t keys[SH_REP_WINDOW]
+        cdef int n = sh_remembered_positions(&self.s, keys)
+        return [keys[i] for i in range(n)]
 
     def is_chance_node(self):
         return False
@@ -522,6 +555,7 @@ ctypedef struct sh_chunked:
     int8_t *places
     uint32_t *moves
     uint8_t *truncated
+    uint8_t *stalemate  # NULL: not wanted
 
 
 cdef int _sh_chunk(void *ctx, int64_t lo, int64_t k, int threads, th_error *e) noexcept nogil:
@@ -533,12 +567,14 @@ cdef int _sh_chunk(void *ctx, int64_t lo, int64_t k, int threads, th_error *e) n
         c.b.places = c.places + lo * c.num_players
         c.b.moves = c.moves + lo
         c.b.truncated = c.truncated + lo
+        c.b.stalemate = c.stalemate + lo if c.stalemate != NULL else NULL
     return sh_rollouts(&c.b, threads, e)
 
 
 def run_rollouts(source, int num_players, policies, uint64_t seed, int64_t n, int threads,
                  int8_t[:, ::1] places, uint32_t[::1] moves, uint8_t[::1] truncated,
-                 int dealer=-1, uint32_t max_moves=0, int observer=-1, int64_t first=0):
+                 int dealer=-1, uint32_t max_moves=0, int observer=-1, int64_t first=0,
+                 uint8_t[::1] stalemate=None):
     """Plays n games in C with the GIL released. `source` is a StateBase (every
     game from that position) or a raw rules dict (fresh deals). Output arrays:
     places (n, num_players), moves (n,), truncated (n,). The games are played
@@ -588,6 +624,10 @@ def run_rollouts(source, int num_players, policies, uint64_t seed, int64_t n, in
         c.places = &places[0, 0]
         c.moves = &moves[0]
         c.truncated = &truncated[0]
+        if stalemate is not None:
+            if stalemate.shape[0] != n:
+                raise ValueError("output arrays do not match n and num_players")
+            c.stalemate = &stalemate[0]
     run_chunked(_sh_chunk, &c, n, threads, 16 * (threads if threads > 0 else 1))
 
 

@@ -463,6 +463,8 @@ class State(_core.StateBase):
             "draw_pile": [t[k] for k in draw],
             "burned": [t[k] for k in burned],
             "history": self.history(),
+            "stalemate": self.is_stalemate(),
+            "repetitions": self._repetitions(),  # position keys since the last irreversible move (repetition_limit)
         }
 
     @classmethod
@@ -523,7 +525,7 @@ def _restore(d: Dict[str, Any]) -> State:
 _REQUIRED = ("num_players", "phase", "current_player", "hands", "face_up", "face_down", "pile",
              "draw_pile", "burned")
 _OPTIONAL = ("format", "rules", "dealer", "max_moves", "move_count", "truncated", "finish_order", "known",
-             "history")
+             "history", "stalemate", "repetitions")
 
 
 def _parse_card(x: Any, where: str) -> int:
@@ -595,6 +597,12 @@ def _state_from_dict(cls, d: Dict[str, Any]) -> State:
     finish = d.get("finish_order", [])
     if not isinstance(finish, (list, tuple)) or not set(map(type, finish)) <= {int}:
         raise TypeError("finish_order must be a list of int seats")
+    stalemate = d.get("stalemate", False)
+    if not isinstance(stalemate, bool):
+        raise TypeError(f"stalemate must be true or false, not {type(stalemate).__name__}")
+    repetitions = d.get("repetitions", [])
+    if not isinstance(repetitions, (list, tuple)) or not set(map(type, repetitions)) <= {int}:
+        raise TypeError("repetitions must be a list of int position keys")
     history = d.get("history", [])
     if not isinstance(history, (list, tuple)) or not set(map(type, history)) <= {int}:
         raise TypeError("history must be a list of int action ids")
@@ -629,4 +637,4 @@ def _state_from_dict(cls, d: Dict[str, Any]) -> State:
     cards += [(_core.ZONE_DRAW, 0, k, 0) for k in _card_list(d["draw_pile"], "draw_pile")]
     cards += [(_core.ZONE_BURNED, 0, k, 0) for k in _card_list(d["burned"], "burned")]
     return cls._setup(rules._raw(), n, dealer, max_moves, cards, ("swap", "play", "over").index(phase),
-                      current, move_count, truncated, list(finish), list(history))
+                      current, move_count, truncated, list(finish), list(history), stalemate, list(repetitions))

@@ -55,7 +55,10 @@ class RolloutResult:
                N-1 = shithead); -1 for a seat still in when the game was
                truncated at the move cap
     moves      (n,) uint32: moves played in each game
-    truncated  (n,) bool: the game hit the move cap
+    truncated  (n,) bool: the game ended unfinished: at the move cap, or as
+               a stalemate by repetition (scored alike, RULES.md section 7)
+    stalemate  (n,) bool: the game ended by repetition (rules
+               ``repetition_limit``); ``truncated & ~stalemate`` hit the cap
     """
 
     places: np.ndarray
@@ -65,6 +68,11 @@ class RolloutResult:
     seed: int
     threads: int
     seconds: float = field(compare=False)
+    stalemate: Optional[np.ndarray] = None  # None: all False (built without it)
+
+    def __post_init__(self):
+        if self.stalemate is None:
+            object.__setattr__(self, "stalemate", np.zeros(self.truncated.shape, dtype=bool))
 
     @property
     def num_games(self) -> int:
@@ -118,6 +126,10 @@ class RolloutResult:
         return float(self.truncated.mean()) if self.num_games else float("nan")
 
     @property
+    def stalemate_rate(self) -> float:
+        return float(self.stalemate.mean()) if self.num_games else float("nan")
+
+    @property
     def games_per_second(self) -> float:
         return self.num_games / self.seconds if self.seconds > 0 else float("inf")
 
@@ -130,7 +142,8 @@ class RolloutResult:
         """A table per seat and the totals, as text."""
         lines = [f"{self.num_games} games, {self.threads} thread(s), {self.seconds:.3f} s: "
                  f"{self.games_per_second:,.0f} games/s, {self.ns_per_move:.1f} ns/move, "
-                 f"{self.mean_moves:.1f} moves/game, {int(self.truncated.sum())} truncated",
+                 f"{self.mean_moves:.1f} moves/game, {int(self.truncated.sum())} truncated"
+                 f" ({int(self.stalemate.sum())} by stalemate)",
                  f"{'seat':>4}  {'policy':<9}  {'win':>6}  {'shithead':>8}  {'mean place':>10}"]
         for q in range(self.num_players):
             lines.append(f"{q:>4}  {self.policies[q]:<9}  {self.win_rate[q]:>6.3f}  "
@@ -140,7 +153,7 @@ class RolloutResult:
     def __repr__(self) -> str:
         return (f"RolloutResult(games={self.num_games}, players={self.num_players}, "
                 f"policies={self.policies}, mean_moves={self.mean_moves:.1f}, "
-                f"truncated={int(self.truncated.sum())})")
+                f"truncated={int(self.truncated.sum())}, stalemate={int(self.stalemate.sum())})")
 
 
 def rollouts(game_or_state: Union[Game, State], n: int, policy: Union[str, Sequence[str]] = "random",
@@ -188,6 +201,7 @@ def rollouts(game_or_state: Union[Game, State], n: int, policy: Union[str, Seque
     places = np.empty((n, num_players), dtype=np.int8)
     moves = np.empty(n, dtype=np.uint32)
     truncated = np.empty(n, dtype=np.uint8)
+    stalemate = np.zeros(n, dtype=np.uint8)
     obs = -1 if observer is None else int(observer)
     if isinstance(chunk, bool) or not isinstance(chunk, (int, np.integer)) or chunk < 1:
         raise ValueError(f"chunk must be an int >= 1, not {chunk!r}")
@@ -196,7 +210,7 @@ def rollouts(game_or_state: Union[Game, State], n: int, policy: Union[str, Seque
     for lo in range(0, n, step):
         hi = min(n, lo + step)
         _core.run_rollouts(source, num_players, ids, seed, hi - lo, threads, places[lo:hi], moves[lo:hi],
-                           truncated[lo:hi], dealer, max_moves, obs, lo)
+                           truncated[lo:hi], dealer, max_moves, obs, lo, stalemate[lo:hi])
         if progress is not None:
             progress(hi)
     if n == 0:  # still checks the arguments in C
@@ -204,7 +218,7 @@ def rollouts(game_or_state: Union[Game, State], n: int, policy: Union[str, Seque
                            obs)
     seconds = time.perf_counter() - t0
     return RolloutResult(places, moves, truncated.astype(bool), tuple(POLICIES[i] for i in ids), seed,
-                         threads, seconds)
+                         threads, seconds, stalemate.astype(bool))
 
 
 def rollout(state: State, policy: Union[str, Sequence[str]] = "random", seed: Optional[int] = None) -> List[int]:

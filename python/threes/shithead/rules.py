@@ -30,6 +30,7 @@ _FIELD_TYPES: Dict[str, Any] = {
     "lower_strict": "bool", "invisible": "ranks", "burn": "ranks", "run_to_burn": "int",
     "invisible_in_runs": _RUNS, "burner_plays_again": "bool", "pickup_then_play": "bool",
     "merge_hand_with_face_up": "bool", "start": _STARTS, "start_ranks": "rank_list", "start_suits": "suit_list",
+    "repetition_limit": "int",
 }
 
 #: Every parameter, in the order of RULES.md section 3.

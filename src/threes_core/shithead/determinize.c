@@ -63,6 +63,10 @@ int sh_resample(sh_state *s, int observer, th_rng *rng, th_error *e) {
     s->draw[i] = (uint8_t)id;
     s->loc[id] = SH_LOC_DRAW;
   }
+  /* The remembered positions (repetition_limit) were the true ones: they
+   * would say what the hidden cards were. The sample starts afresh. */
+  s->rep_len = 0;
+  s->rep_head = 0;
   if (e) e->code = TH_OK;
   return TH_OK;
 }

@@ -217,9 +217,17 @@ static void apply_choice(sh_state *s, const choice *ch, int fast) {
 
 /* ------------------------------------------------------------ entry points -- */
 
+/* Greedy and heuristic in a long game (rollout.h, "Games that end"): from
+ * move SH_EXPLORE_AFTER x players of the play phase on, one decision in
+ * SH_EXPLORE_ONE_IN is the random policy's. One draw per such decision. */
+static inline int explore(const sh_state *s, th_rng *rng) {
+  return s->phase == SH_PHASE_PLAY && s->move_count >= (uint32_t)SH_EXPLORE_AFTER * s->num_players &&
+         th_rng_below(rng, SH_EXPLORE_ONE_IN) == 0;
+}
+
 int sh_policy_action(const sh_state *s, int policy, th_rng *rng) {
   if (s->phase == SH_PHASE_OVER) return -1;
-  if (policy == SH_POLICY_RANDOM) {
+  if (policy == SH_POLICY_RANDOM || explore(s, rng)) {
     uint16_t buf[SH_MAX_DISTINCT_ACTIONS];
     int n = sh_legal_actions(s, buf);
     return buf[th_rng_below(rng, (uint32_t)n)];
@@ -233,7 +241,7 @@ int sh_policy_action(const sh_state *s, int policy, th_rng *rng) {
 }
 
 static inline void step(sh_state *s, int policy, th_rng *rng, int fast) {
-  if (policy == SH_POLICY_RANDOM) {
+  if (policy == SH_POLICY_RANDOM || explore(s, rng)) {
     random_step(s, rng, fast);
     return;
   }
@@ -254,12 +262,12 @@ uint32_t sh_rollout(sh_state *s, const uint8_t *policies, th_rng *rng) {
    * keeps the cards' identities (the start rules read suits); the play phase
    * runs on the counts only (state.h, sh_fast_*). */
   while (s->phase == SH_PHASE_SWAP) step(s, policies[s->current], rng, 0);
-  int all_random = 1;
+  int all_random = 1, fast = !s->rules.repetition_limit; /* repetitions need the full state (the pile's order) */
   for (int q = 0; q < s->num_players; q++) all_random &= policies[q] == SH_POLICY_RANDOM;
-  if (all_random) {
+  if (all_random && fast) {
     sh_fast_random_playout(s, rng);
   } else {
-    while (s->phase == SH_PHASE_PLAY) step(s, policies[s->current], rng, 1);
+    while (s->phase == SH_PHASE_PLAY) step(s, policies[s->current], rng, fast);
   }
   return s->move_count - start;
 }
@@ -269,12 +277,12 @@ uint32_t sh_rollout_until(sh_state *s, const uint8_t *policies, th_rng *rng, uin
   /* sh_rollout with one more bound, move_limit: each step adds one move. */
   while (s->phase == SH_PHASE_SWAP && s->move_count < move_limit) step(s, policies[s->current], rng, 0);
   if (s->phase != SH_PHASE_PLAY || s->move_count >= move_limit) return s->move_count - start;
-  int all_random = 1;
+  int all_random = 1, fast = !s->rules.repetition_limit; /* as sh_rollout */
   for (int q = 0; q < s->num_players; q++) all_random &= policies[q] == SH_POLICY_RANDOM;
-  if (all_random) {
+  if (all_random && fast) {
     sh_fast_random_playout_until(s, rng, move_limit);
   } else {
-    while (s->phase == SH_PHASE_PLAY && s->move_count < move_limit) step(s, policies[s->current], rng, 1);
+    while (s->phase == SH_PHASE_PLAY && s->move_count < move_limit) step(s, policies[s->current], rng, fast);
   }
   return s->move_count - start;
 }
@@ -306,6 +314,7 @@ static void record_game(const sh_batch *b, int64_t i, const sh_state *s, uint32_
   for (int k = 0; k < s->num_out; k++) pl[s->finish[k]] = (int8_t)k;
   b->moves[i] = moves;
   b->truncated[i] = s->truncated;
+  if (b->stalemate) b->stalemate[i] = s->stalemate;
 }
 
 /* All seats random: two games in flight at once (sh_fast_random_playout2).
@@ -357,7 +366,7 @@ static void play_part_random(const sh_batch *b, int64_t lo, int64_t hi) {
 static void play_part(const sh_batch *b, int64_t lo, int64_t hi) {
   int n = b->start ? b->start->num_players : b->num_players, all_random = 1;
   for (int q = 0; q < n; q++) all_random &= b->policies[q] == SH_POLICY_RANDOM;
-  if (all_random) {
+  if (all_random && !(b->start ? b->start->rules : b->rules).repetition_limit) {
     play_part_random(b, lo, hi);
     return;
   }

@@ -16,6 +16,17 @@
  *              go, prefer those that keep the pressure on the next player
  *              (invisible, then lower, then wild, then burn).
  *
+ * Games that end. Greedy and heuristic alone are deterministic and fall into
+ * loops (the same cards circulating through pick-ups until the move cap:
+ * 47% of 4-player threes games with every seat greedy). So in the play
+ * phase, once move_count >= SH_EXPLORE_AFTER x num_players, each of their
+ * decisions is first a draw th_rng_below(SH_EXPLORE_ONE_IN): on 0 the move is
+ * the random policy's (with its draws), otherwise the greedy or heuristic
+ * one. Shorter games, most of them, are played exactly as before and draw
+ * nothing; the same seed still gives the same game for any thread count.
+ * Positions from which no play ends the game (RULES.md section 7, "Games
+ * that cannot end") still reach the cap, as under random play.
+ *
  * Batches: game i of a batch is seeded with th_batch_seed(seed, i) (its deal
  * and its policy stream; from a start state with `determinize` set, its
  * resampling of the cards the observer cannot see, then its policy stream), and games are split over threads by index, so a
@@ -31,6 +42,10 @@
 #include "shithead/state.h"
 
 enum { SH_POLICY_RANDOM = 0, SH_POLICY_GREEDY = 1, SH_POLICY_HEURISTIC = 2, SH_NUM_POLICIES = 3 };
+
+/* Greedy and heuristic explore in long games (see "Games that end"). */
+#define SH_EXPLORE_AFTER 25u /* moves per player before exploring */
+#define SH_EXPLORE_ONE_IN 8u /* then one decision in 8 is random */
 
 /* The action a policy picks for the player to move (the state must be live). */
 int sh_policy_action(const sh_state *s, int policy, th_rng *rng);
@@ -72,7 +87,8 @@ typedef struct sh_batch {
   int64_t first;      /* game i of this call is game first + i of the batch (its seed); 0 for a whole batch */
   int8_t *places;     /* n * num_players: place of each seat (0 = first out), -1 when still in at truncation */
   uint32_t *moves;    /* n: moves played in the game (from the deal or the start state) */
-  uint8_t *truncated; /* n: 1 when the game hit the move cap */
+  uint8_t *truncated; /* n: 1 when the game ended unfinished: the move cap, or a stalemate */
+  uint8_t *stalemate; /* n: 1 when it ended by repetition (rules.repetition_limit); may be NULL */
 } sh_batch;
 
 /* Plays a batch on `threads` native threads (1 = the calling thread only).

@@ -104,6 +104,10 @@ int sh_rules_validate(const sh_rules *r, int num_players, th_error *e) {
     return th_set_error(e, TH_ERR_RULES, "run_to_burn must be 0 (off) or between 2 and %d, not %d",
                         SH_MAX_RUN_TO_BURN, r->run_to_burn),
            TH_ERR_RULES;
+  if (r->repetition_limit == 1)
+    return th_set_error(e, TH_ERR_RULES,
+                        "repetition_limit must be 0 (off) or between 2 and 255, not 1 (every position occurs once)"),
+           TH_ERR_RULES;
   if (r->invisible_in_runs > SH_RUNS_BREAK)
     return th_set_error(e, TH_ERR_RULES, "invisible_in_runs must be skip or break"), TH_ERR_RULES;
   if (r->start > SH_START_RANK_SUIT)

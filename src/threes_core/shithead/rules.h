@@ -43,6 +43,8 @@ typedef struct sh_rules {
   uint8_t num_start_suits;
   uint8_t start_ranks[SH_NUM_RANKS];     /* rank indexes, searched in order */
   uint8_t start_suits[SH_NUM_START_SUITS]; /* suit indexes 0..3, by priority */
+  uint8_t repetition_limit; /* a game ends as a stalemate when a position occurs this often (section 7);
+                               0 = off, else 2..255 */
 } sh_rules;
 
 /* Sets *out to preset p; returns 0, or -1 for an unknown preset. */

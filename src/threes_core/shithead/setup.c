@@ -222,7 +222,7 @@ int sh_setup_finish(sh_state *s, int phase, int current, uint32_t move_count, in
     return TH_ERR_SETUP;
   }
   if (move_count > s->max_moves || (phase != SH_PHASE_OVER && move_count >= s->max_moves) ||
-      (truncated && move_count != s->max_moves)) {
+      (truncated && !s->stalemate && move_count != s->max_moves)) {
     th_set_error(e, TH_ERR_SETUP, "move_count %u does not fit max_moves %u and the phase", move_count,
                  s->max_moves);
     return TH_ERR_SETUP;
@@ -292,6 +292,15 @@ int sh_setup_finish(sh_state *s, int phase, int current, uint32_t move_count, in
       }
   }
   sh_state_init_seats(s);
+  if (r->repetition_limit && s->phase == SH_PHASE_PLAY) {
+    /* the stretch of the remembered positions is the current one; with none
+     * given, the current position is its first */
+    s->rep_progress = sh_progress(s);
+    if (!s->rep_len) {
+      s->rep_key[0] = sh_position_key(s);
+      s->rep_len = 1;
+    }
+  }
   return sh_state_check(s, e);
 }
 
@@ -421,6 +430,37 @@ int sh_state_check(const sh_state *s, th_error *e) {
     if (s->current >= n || ((mask >> s->current) & 1)) FAIL("the player to move is not in the game");
     if (n - s->num_out < 2) FAIL("the game should be over");
   }
+  /* stalemate by repetition (state.h) */
+  if (s->stalemate > 1) FAIL("stalemate must be 0 or 1");
+  if (!r->repetition_limit && (s->stalemate || s->rep_len))
+    FAIL("a stalemate or remembered positions need repetition_limit > 0");
+  if (s->stalemate && !(s->phase == SH_PHASE_OVER && s->truncated)) FAIL("a stalemate is a finished, truncated game");
+  if (s->rep_len > SH_REP_WINDOW || s->rep_head >= SH_REP_WINDOW || (s->rep_len < SH_REP_WINDOW && s->rep_head))
+    FAIL("the remembered positions do not fit their ring of %d", SH_REP_WINDOW);
+  if (s->rep_len && s->phase == SH_PHASE_SWAP) FAIL("positions are remembered in the play phase only");
+  if (s->rep_len && s->phase == SH_PHASE_PLAY) {
+    if (s->rep_progress != sh_progress(s)) FAIL("the remembered positions belong to an earlier stretch of the game");
+    int newest = s->rep_len < SH_REP_WINDOW ? s->rep_len - 1 : (s->rep_head + SH_REP_WINDOW - 1) % SH_REP_WINDOW;
+    if (s->rep_key[newest] != sh_position_key(s)) FAIL("the newest remembered position is not the current one");
+  }
   if (e) e->code = TH_OK;
   return TH_OK;
+}
+
+int sh_setup_repetitions(sh_state *s, int stalemate, const uint64_t *keys, int n, th_error *e) {
+  if (stalemate < 0 || stalemate > 1) FAIL("stalemate must be 0 or 1, not %d", stalemate);
+  if (n < 0 || n > SH_REP_WINDOW) FAIL("at most %d remembered positions, not %d", SH_REP_WINDOW, n);
+  if (n && !keys) FAIL("the remembered positions are missing");
+  s->stalemate = (uint8_t)stalemate;
+  s->rep_len = (uint16_t)n;
+  s->rep_head = 0;
+  for (int i = 0; i < n; i++) s->rep_key[i] = keys[i];
+  if (e) e->code = TH_OK;
+  return TH_OK;
+}
+
+int sh_remembered_positions(const sh_state *s, uint64_t *out) {
+  int n = s->rep_len;
+  for (int i = 0; i < n; i++) out[i] = s->rep_key[n < SH_REP_WINDOW ? i : (s->rep_head + i) % SH_REP_WINDOW];
+  return n;
 }

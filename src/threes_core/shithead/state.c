@@ -590,19 +590,86 @@ SH_HOT void end_move(sh_state *s) {
   }
 }
 
+/* ------------------------------------------------ positions, repetition -- */
+
+static inline uint64_t fnv_byte(uint64_t h, unsigned b) { return (h ^ (b & 0xFFu)) * UINT64_C(0x100000001b3); }
+
+uint64_t sh_position_key(const sh_state *s) {
+  int n = s->num_players, K = s->rules.cards_per_zone;
+  uint64_t h = UINT64_C(0xcbf29ce484222325);
+  h = fnv_byte(h, s->phase);
+  h = fnv_byte(h, s->current);
+  h = fnv_byte(h, s->out_mask);
+  h = fnv_byte(h, s->out_mask >> 8);
+  for (int p = 0; p < n; p++) {
+    for (int r = 0; r < SH_NUM_RANKS; r++) h = fnv_byte(h, s->hand_rank[p][r]);
+    for (int r = 0; r < SH_NUM_RANKS; r++) h = fnv_byte(h, s->up_rank[p][r]);
+    for (int k = 0; k < K; k++) h = fnv_byte(h, s->down[p][k] == SH_NO_CARD ? 0xFFu : (unsigned)sh_card_rank(s->down[p][k]));
+  }
+  h = fnv_byte(h, s->pile_len); /* lengths first: the two sequences cannot run into each other */
+  h = fnv_byte(h, s->draw_len);
+  for (int i = 0; i < s->pile_len; i++) h = fnv_byte(h, (unsigned)sh_card_rank(s->pile[i]));
+  for (int i = 0; i < s->draw_len; i++) h = fnv_byte(h, (unsigned)sh_card_rank(s->draw[i]));
+  /* splitmix64's finaliser: every input bit reaches every output bit */
+  h ^= h >> 30;
+  h *= UINT64_C(0xbf58476d1ce4e5b9);
+  h ^= h >> 27;
+  h *= UINT64_C(0x94d049bb133111eb);
+  h ^= h >> 31;
+  return h;
+}
+
+int32_t sh_progress(const sh_state *s) {
+  int32_t v = (int32_t)s->burned_len + s->num_out + (SH_MAX_CARDS - s->draw_len) + (s->phase != SH_PHASE_SWAP);
+  for (int p = 0; p < s->num_players; p++) v += (SH_MAX_CPZ - s->up_len[p]) + (SH_MAX_CPZ - s->down_len[p]);
+  return v;
+}
+
+void sh_record_position(sh_state *s) {
+  if (s->phase != SH_PHASE_PLAY) return;
+  int32_t prog = sh_progress(s);
+  if (prog != s->rep_progress || s->rep_len == 0) { /* a new stretch: nothing before it can recur */
+    s->rep_progress = prog;
+    s->rep_len = 0;
+    s->rep_head = 0;
+  }
+  uint64_t key = sh_position_key(s);
+  int seen = 1; /* this occurrence */
+  for (int i = 0; i < s->rep_len; i++) seen += s->rep_key[i] == key;
+  if (s->rep_len < SH_REP_WINDOW) {
+    s->rep_key[s->rep_len++] = key;
+  } else { /* the ring is full: the oldest key goes */
+    s->rep_key[s->rep_head] = key;
+    s->rep_head = (uint16_t)((s->rep_head + 1) % SH_REP_WINDOW);
+  }
+  if (seen >= s->rules.repetition_limit) {
+    s->phase = SH_PHASE_OVER;
+    s->truncated = 1; /* scored as a truncated game (section 7) */
+    s->stalemate = 1;
+    s->current = SH_NO_SEAT;
+  }
+}
+
+static inline void after_full_move(sh_state *s) {
+  if (__builtin_expect(s->rules.repetition_limit != 0, 0)) sh_record_position(s);
+}
+
 void sh_do_play(sh_state *s, int rank, int count) {
   play(s, s->current, rank, count, 1);
   end_move(s);
+  after_full_move(s);
 }
 
 void sh_do_blind(sh_state *s, int slot) {
   play_blind(s, s->current, slot, 1);
   end_move(s);
+  after_full_move(s);
 }
 
 void sh_do_pickup(sh_state *s) {
   pick_up(s, s->current, 1);
   end_move(s);
+  after_full_move(s);
 }
 
 void sh_fast_play(sh_state *s, int rank, int count) {
@@ -724,6 +791,7 @@ void sh_do_swap(sh_state *s, const uint8_t *face_up) {
   memcpy(m.face_up, face_up, m.count);
   apply_swap(s, s->current, &m);
   end_move(s);
+  after_full_move(s);
 }
 
 void sh_apply_legal(sh_state *s, int a) {

@@ -35,6 +35,7 @@ enum { SH_PHASE_SWAP = 0, SH_PHASE_PLAY = 1, SH_PHASE_OVER = 2 };
 #define SH_NO_RANK 0xFF
 #define SH_NO_SEAT 0xFF
 #define SH_DEFAULT_MAX_MOVES 10000u
+#define SH_REP_WINDOW 64 /* positions remembered for repetition_limit (see sh_record_position) */
 #define SH_MAX_MAX_MOVES 100000000u
 
 typedef struct sh_state {
@@ -67,6 +68,15 @@ typedef struct sh_state {
   uint8_t loc[SH_CARD_ID_SPACE];
   uint8_t pile[SH_MAX_CARDS]; /* bottom first */
   uint8_t draw[SH_MAX_CARDS]; /* bottom first; the next card drawn is last */
+  /* Stalemate by repetition (RULES.md section 7), used only when
+   * rules.repetition_limit > 0: the keys (sh_position_key) of the play-phase
+   * positions since the last irreversible move, oldest first in a ring of
+   * SH_REP_WINDOW; rep_progress identifies that stretch (sh_progress). */
+  uint8_t stalemate;  /* 1 when the game ended by repetition (truncated is 1 too) */
+  uint16_t rep_len;   /* keys held, <= SH_REP_WINDOW */
+  uint16_t rep_head;  /* index of the oldest key when the ring is full */
+  int32_t rep_progress;
+  uint64_t rep_key[SH_REP_WINDOW];
 } sh_state;
 
 /* Deals a new game: rules must have passed sh_rules_validate for num_players.
@@ -178,6 +188,29 @@ void sh_state_canonical(const sh_state *s, sh_state *out);
  * returns a checksum so the copies cannot be optimized away. */
 uint64_t sh_state_copy_bench(const sh_state *s, sh_state scratch[2], uint64_t n);
 
+/* The position key (RULES.md section 7): a 64-bit hash of exactly what
+ * decides every future legal move -- the phase, the seat to move, who is out,
+ * each seat's hand and face-up cards as multisets of ranks, its face-down
+ * slots (occupied, and by which rank), the pile and the draw pile as
+ * sequences of ranks. Suits, known cards, the move count and the history are
+ * not in it, so it serves as a transposition-table key; equal positions give
+ * equal keys on every platform, different ones collide with probability
+ * about 2^-64. Needs the full state (not after sh_fast_* moves). */
+uint64_t sh_position_key(const sh_state *s);
+
+/* Irreversible progress: a sum of counts that only ever move one way (cards
+ * burned, players out, cards drawn, face-up and face-down cards played). A
+ * position can only recur while it stays the same. */
+int32_t sh_progress(const sh_state *s);
+
+/* With repetition_limit k > 0, called after every full-state move: notes the
+ * position (in the play phase) and ends the game as a stalemate when it has
+ * now occurred k times since the last irreversible move (no earlier position
+ * can recur). Positions are remembered for the last SH_REP_WINDOW plies of
+ * such a stretch; a repetition further apart than that is not seen (the
+ * README gives how often a stretch is that long). */
+void sh_record_position(sh_state *s);
+
 /* Every invariant of the state; returns 0 or TH_ERR_SETUP with a message. */
 int sh_state_check(const sh_state *s, th_error *e);
 
@@ -197,5 +230,12 @@ enum {
 int sh_setup_add(sh_state *s, int zone, int seat, int kind, int slot, th_error *e);
 int sh_setup_finish(sh_state *s, int phase, int current, uint32_t move_count, int truncated,
                     const uint8_t *finish, int num_finish, th_error *e);
+/* Before sh_setup_finish, with repetition_limit > 0: the stalemate flag and
+ * the remembered position keys (oldest first, at most SH_REP_WINDOW; the
+ * newest is the current position's), checked by sh_setup_finish. */
+int sh_setup_repetitions(sh_state *s, int stalemate, const uint64_t *keys, int n, th_error *e);
+/* The remembered position keys, oldest first, into out (SH_REP_WINDOW room);
+ * returns how many. */
+int sh_remembered_positions(const sh_state *s, uint64_t *out);
 
 #endif
