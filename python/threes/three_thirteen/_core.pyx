@@ -6,7 +6,6 @@ live in C, the pleasant API in threes.three_thirteen.
 """
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memset
-from operator import index as _index
 
 from threes.errors import IllegalActionError
 from threes._common cimport *
@@ -25,10 +24,8 @@ def batch_seed(uint64_t seed, uint64_t i):
 cdef object _int_arg(str name, object v):
     if type(v) is int:
         return v
-    if isinstance(v, bool):
-        raise TypeError(f"{name} must be an int, not bool")
     try:
-        return _index(v)
+        return as_int(v)
     except TypeError:
         raise TypeError(f"{name} must be an int, not {type(v).__name__}") from None
 
@@ -99,16 +96,6 @@ cdef int _seat_arg(str name, object v, int n) except -1:
         raise ValueError(f"{name} must be in 0..{n - 1}, not {x}")
     return x
 
-
-cdef inline object _as_action(object x):
-    if type(x) is int:
-        return x
-    if isinstance(x, bool):
-        raise TypeError("an action is an int id, not bool")
-    try:
-        return _index(x)
-    except TypeError:
-        raise TypeError(f"an action is an int id, not {type(x).__name__}") from None
 
 # ------------------------------------------------------------------- Three Thirteen --
 
@@ -249,12 +236,12 @@ cdef class StateBase:
         return [buf[i] for i in range(n)]
 
     def is_legal(self, action):
-        a = _as_action(action)
+        a = as_int(action)
         return -2**31 <= a < 2**31 and tt_is_legal(&self.s, a) != 0
 
     def apply_action(self, action):
         cdef th_error e
-        a = _as_action(action)
+        a = as_int(action)
         if not 0 <= a < TT_NUM_ACTIONS:
             raise IllegalActionError(f"action {a} is out of range: ids are 0..{TT_NUM_ACTIONS - 1}")
         if tt_apply_action(&self.s, a, &e) != TH_OK:
@@ -366,7 +353,7 @@ cdef class StateBase:
             sf.rng[q] = _u64(f"rng[{q}]", rng[q])
         history = _seq("history", f.get("history", []))
         for r in range(len(history)):
-            a = _as_action(history[r])
+            a = as_int(history[r])
             if not 0 <= a < TT_NUM_ACTIONS:
                 raise ValueError(f"history[{r}] is {a}, not an action id (0..{TT_NUM_ACTIONS - 1})")
             history[r] = a

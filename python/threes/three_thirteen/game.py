@@ -30,7 +30,7 @@ import numpy as np
 from threes.three_thirteen import _core
 from threes.cards import CARDS, Card, card_kind, parse_cards, rank_index
 from threes.errors import IllegalActionError
-from threes.args import seed64 as _seed64, threads_arg
+from threes.args import check_keys, seed64 as _seed64, threads_arg
 
 __all__ = ["Game", "State", "Observation", "min_deadwood", "card_value", "rollouts", "TTRolloutResult",
            "POLICIES", "card_to_kind", "kind_to_card"]
@@ -483,12 +483,7 @@ class State(_core.StateBase):
         where an int belongs) a TypeError."""
         if not isinstance(d, dict) or d.get("format") != _FORMAT:
             raise ValueError(f"not a Three Thirteen state dict (format {_FORMAT!r})")
-        missing = [k for k in _DICT_KEYS if k not in d]
-        if missing:
-            raise ValueError(f"the state dict lacks {', '.join(missing)}")
-        unknown = [k for k in d if k not in _DICT_KEYS and k not in _DICT_OPTIONAL]
-        if unknown:
-            raise ValueError(f"the state dict has unknown keys: {', '.join(map(repr, unknown))}")
+        check_keys(d, _DICT_KEYS, _DICT_OPTIONAL)
         f = {k: d[k] for k in _DICT_KEYS if k not in ("format", "options", "num_players")}
         for k in ("hands", "known", "pool_hand"):
             if k in d:
