@@ -65,6 +65,21 @@ cdef extern from "common/batch.h" nogil:
     void th_batch_rng(uint64_t seed, uint64_t i, th_rng *rng)
 
 
+cdef inline object as_int(object x):
+    """x as a Python int for an int argument of any game's bindings: an int,
+    or anything with __index__ (numpy ints), but never a bool (TypeError, as
+    for a float or a str)."""
+    if type(x) is int:
+        return x
+    if isinstance(x, bool):
+        raise TypeError("expected an int, not bool")
+    from operator import index
+    try:
+        return index(x)
+    except TypeError:
+        raise TypeError(f"expected an int, not {type(x).__name__}") from None
+
+
 cdef inline int raise_error(const th_error *e) except -1:
     """Raises the Python exception for a C error report (threes.errors.error_for)."""
     from threes.errors import error_for

@@ -1,9 +1,9 @@
-"""Arguments that every game's API takes the same way: seeds and thread counts."""
+"""Arguments that every game's API takes the same way: seeds, thread counts and state dicts' keys."""
 from __future__ import annotations
 
 import os
 import secrets
-from typing import Optional
+from typing import Any, Dict, Optional, Sequence
 
 import numpy as np
 
@@ -26,3 +26,14 @@ def threads_arg(threads: Optional[int], max_threads: int) -> int:
     if not 1 <= threads <= max_threads:
         raise ValueError(f"threads must be between 1 and {max_threads}, not {threads}")
     return int(threads)
+
+
+def check_keys(d: Dict[Any, Any], required: Sequence[str], optional: Sequence[str]) -> None:
+    """A state dict's keys (from_dict of every game): each required one
+    there, none unknown; ValueError naming them otherwise."""
+    missing = [k for k in required if k not in d]
+    if missing:
+        raise ValueError(f"the state dict lacks {', '.join(missing)}")
+    unknown = [k for k in d if k not in required and k not in optional]
+    if unknown:
+        raise ValueError(f"the state dict has unknown keys: {', '.join(map(str, unknown))}")

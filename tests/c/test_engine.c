@@ -1843,6 +1843,36 @@ static void unit_three_thirteen_setup(long long iters) {
       refused++;
       CHECK(rc == TH_ERR_SETUP && e.msg[0], "a refused position without TH_ERR_SETUP and a message");
     }
+    /* what no game reaches (issue 13): a total above what the scored rounds
+     * can give, a round score above what a hand of the round can score, a
+     * hand one card too long, a game on at its move cap */
+    {
+      tt_state y = s;
+      int rows = y.round - 1 + (y.phase == TT_PHASE_OVER && !y.truncated), q = (int)below(&g, (uint32_t)n);
+      y.total[q] = tt_max_total(&y.opt, rows) + 1;
+      CHECK(tt_rebuild(&y, &r, &e) == TH_ERR_SETUP && strstr(e.msg, "total"), "a total above tt_max_total: %s",
+            e.msg);
+      if (rows > 0) {
+        y = s;
+        y.round_score[rows - 1][q] = (int16_t)(tt_max_round_score(&y.opt, rows) + 1);
+        CHECK(tt_rebuild(&y, &r, &e) == TH_ERR_SETUP && strstr(e.msg, "round_scores"),
+              "a round score above tt_max_round_score: %s", e.msg);
+      }
+      if (!s.truncated && s.stock_len) {
+        y = s;
+        int k = y.stock[--y.stock_len];
+        y.hand[q][k]++;
+        y.hand_len[q]++;
+        CHECK(tt_rebuild(&y, &r, &e) == TH_ERR_SETUP && strstr(e.msg, "holds"), "a hand one card too long: %s",
+              e.msg);
+      }
+      if (s.phase != TT_PHASE_OVER && s.move_count > 0) {
+        y = s;
+        y.max_moves = y.move_count;
+        CHECK(tt_rebuild(&y, &r, &e) == TH_ERR_SETUP && strstr(e.msg, "move_count"), "a game on at its cap: %s",
+              e.msg);
+      }
+    }
     /* garbage through the API itself: must be refused, never crash */
     tt_setup_begin(&r, &o, n, NULL);
     for (int c = 0; c < 40; c++) {

@@ -10,7 +10,6 @@ from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, u
 from libc.string cimport memset
 
 from cpython.object cimport PyObject, PyTypeObject, Py_TYPE
-from operator import index as _index
 
 cdef tuple _EMPTY = ()
 
@@ -320,7 +319,7 @@ cdef class StateBase:
         return [buf[i] for i in range(n)]
 
     def is_legal(self, action):
-        a = _as_action(action)
+        a = as_int(action)
         if a < 0 or a >= sh_num_distinct_actions(&self.s.rules):
             return False
         return sh_is_legal(&self.s, a) != 0
@@ -328,7 +327,7 @@ cdef class StateBase:
     def apply_action(self, action):
         """Applies a legal action; anything else raises and leaves the state as it was."""
         cdef th_error e
-        a = _as_action(action)
+        a = as_int(action)
         if a < -2**31 or a >= 2**31:
             raise IllegalActionError(f"action {a} is out of range: ids are 0..{sh_num_distinct_actions(&self.s.rules) - 1}")
         if sh_apply_action(&self.s, a, &e) != TH_OK:
@@ -369,7 +368,7 @@ cdef class StateBase:
 
     def _decode(self, action):
         cdef sh_move m
-        a = _as_action(action)
+        a = as_int(action)
         if a < 0 or a >= sh_num_distinct_actions(&self.s.rules):
             raise IllegalActionError(f"action {a} is out of range: ids are 0..{sh_num_distinct_actions(&self.s.rules) - 1}")
         sh_state_decode_action(&self.s, a, &m)
@@ -493,7 +492,7 @@ cdef class StateBase:
 
     cdef int _seat(self, seat) except -1:
         self._require_setup()
-        q = _as_action(seat)
+        q = as_int(seat)
         if not 0 <= q < self.s.num_players:
             raise ValueError(f"seat must be in 0..{self.s.num_players - 1}, not {q}")
         return q
@@ -530,17 +529,6 @@ cdef class StateBase:
 
     def draw_pile_size(self):
         return self.s.draw_len
-
-
-cdef inline object _as_action(object x):
-    if type(x) is int:
-        return x
-    if isinstance(x, bool):
-        raise TypeError("expected an int, not bool")
-    try:
-        return _index(x)
-    except TypeError:
-        raise TypeError(f"expected an int, not {type(x).__name__}") from None
 
 
 def batch_seed(uint64_t seed, uint64_t i):

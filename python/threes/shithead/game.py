@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
 import numpy as np
 
 from threes.shithead import _core
-from threes.args import seed64
+from threes.args import check_keys, seed64
 from threes.cards import _KIND, _TEXT, RANKS, Card, card_kind, rank_index
 from threes.errors import IllegalActionError
 from threes.shithead.rules import Rules
@@ -566,12 +566,7 @@ def _int_field(d: Dict[str, Any], key: str, default: Any) -> Any:
 def _state_from_dict(cls, d: Dict[str, Any]) -> State:
     if not isinstance(d, dict):
         raise TypeError(f"State.from_dict takes a dict, not {type(d).__name__}")
-    missing = [k for k in _REQUIRED if k not in d]
-    if missing:
-        raise ValueError(f"the state dict lacks {', '.join(missing)}")
-    unknown = [k for k in d if k not in _REQUIRED and k not in _OPTIONAL]
-    if unknown:
-        raise ValueError(f"the state dict has unknown keys: {', '.join(map(str, unknown))}")
+    check_keys(d, _REQUIRED, _OPTIONAL)
     if d.get("format", STATE_FORMAT) != STATE_FORMAT:
         raise ValueError(f"unknown state format {d.get('format')!r}; this version reads {STATE_FORMAT!r}")
     rules = Rules.coerce(d.get("rules", "threes"))

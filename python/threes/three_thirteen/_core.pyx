@@ -6,7 +6,6 @@ live in C, the pleasant API in threes.three_thirteen.
 """
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memset
-from operator import index as _index
 
 from threes.errors import IllegalActionError
 from threes._common cimport *
@@ -16,6 +15,87 @@ TERMINAL_PLAYER_ID = TH_TERMINAL_PLAYER
 def batch_seed(uint64_t seed, uint64_t i):
     """th_batch_seed: the seed of game i of a batch."""
     return th_batch_seed(seed, i)
+
+# ------------------------------------------------------ Python values -> C --
+# The type checks of this boundary (the positions themselves are checked in C,
+# setup.c and tt_state_check): an int is an int (numpy ints too), never a bool,
+# a float or a str (TypeError); an int too wide for its C field is a ValueError.
+
+cdef object _int_arg(str name, object v):
+    if type(v) is int:
+        return v
+    try:
+        return as_int(v)
+    except TypeError:
+        raise TypeError(f"{name} must be an int, not {type(v).__name__}") from None
+
+
+cdef int64_t _i64(str name, object v) except? -1:
+    x = _int_arg(name, v)
+    if not -2**63 <= x < 2**63:
+        raise ValueError(f"{name} is out of range: {x}")
+    return x
+
+
+cdef uint64_t _u64(str name, object v) except? 0xFFFFFFFFFFFFFFFF:
+    x = _int_arg(name, v)
+    if not 0 <= x < 2**64:
+        raise ValueError(f"{name} must be in 0..2**64 - 1, not {x}")
+    return x
+
+
+cdef uint8_t _u8(str name, object v) except? 255:
+    x = _int_arg(name, v)
+    if not 0 <= x <= 255:
+        raise ValueError(f"{name} is out of range: {x}")
+    return x
+
+
+cdef int64_t _flag(str name, object v) except? -1:
+    """A flag: True/False or an int (0 or 1, checked in C)."""
+    if type(v) is bool:
+        return 1 if v else 0
+    return _i64(name, v)
+
+
+cdef list _seq(str name, object v):
+    if not isinstance(v, (list, tuple)):
+        raise TypeError(f"{name} must be a list, not {type(v).__name__}")
+    return list(v)
+
+
+cdef int _players_arg(object v) except -1:
+    x = _int_arg("num_players", v)
+    if not TT_MIN_PLAYERS <= x <= TT_MAX_PLAYERS:
+        raise ValueError(f"num_players must be between {TT_MIN_PLAYERS} and {TT_MAX_PLAYERS}, not {x}")
+    return x
+
+
+cdef int _options_arg(dict opts, tt_options *o) except -1:
+    """The raw options dict (threes.three_thirteen.game) into o: decks (an
+    int or None for the default), jokers, and the on/off options (bools);
+    their values are checked by tt_options_validate."""
+    cdef str k
+    for k in ("ace_either", "all_wild_melds", "wild_penalty_20", "rediscard_taken", "go_out_first_turn"):
+        if not isinstance(opts[k], bool):
+            raise TypeError(f"option {k} must be True or False, not {type(opts[k]).__name__}")
+    if opts.get("decks") is not None:
+        o.decks = _u8("decks", opts["decks"])
+    o.jokers = _u8("jokers", opts["jokers"])
+    o.meld.ace_either = opts["ace_either"]
+    o.meld.all_wild_melds = opts["all_wild_melds"]
+    o.meld.wild_penalty_20 = opts["wild_penalty_20"]
+    o.rediscard_taken = opts["rediscard_taken"]
+    o.go_out_first_turn = opts["go_out_first_turn"]
+    return 0
+
+
+cdef int _seat_arg(str name, object v, int n) except -1:
+    x = _int_arg(name, v)
+    if not 0 <= x < n:
+        raise ValueError(f"{name} must be in 0..{n - 1}, not {x}")
+    return x
+
 
 # ------------------------------------------------------------------- Three Thirteen --
 
@@ -115,20 +195,14 @@ cdef class StateBase:
         self.s.current = TT_NO_SEAT
 
     @classmethod
-    def _new(cls, int num_players, dict opts, uint64_t seed, uint32_t max_moves):
+    def _new(cls, num_players, dict opts, uint64_t seed, uint32_t max_moves):
         cdef tt_options o
         cdef th_error e
         cdef StateBase st = cls.__new__(cls)
-        tt_options_default(num_players if 2 <= num_players <= 8 else 2, &o)
-        if opts.get("decks") is not None:
-            o.decks = opts["decks"]
-        o.jokers = opts["jokers"]
-        o.meld.ace_either = opts["ace_either"]
-        o.meld.all_wild_melds = opts["all_wild_melds"]
-        o.meld.wild_penalty_20 = opts["wild_penalty_20"]
-        o.rediscard_taken = opts["rediscard_taken"]
-        o.go_out_first_turn = opts["go_out_first_turn"]
-        if tt_new_game(&st.s, &o, num_players, seed, max_moves, &e) != TH_OK:
+        cdef int n = _players_arg(num_players)
+        tt_options_default(n, &o)
+        _options_arg(opts, &o)
+        if tt_new_game(&st.s, &o, n, seed, max_moves, &e) != TH_OK:
             raise_error(&e)
         st._history = []
         return st
@@ -162,12 +236,12 @@ cdef class StateBase:
         return [buf[i] for i in range(n)]
 
     def is_legal(self, action):
-        a = _index(action)
+        a = as_int(action)
         return -2**31 <= a < 2**31 and tt_is_legal(&self.s, a) != 0
 
     def apply_action(self, action):
         cdef th_error e
-        a = _index(action)
+        a = as_int(action)
         if not 0 <= a < TT_NUM_ACTIONS:
             raise IllegalActionError(f"action {a} is out of range: ids are 0..{TT_NUM_ACTIONS - 1}")
         if tt_apply_action(&self.s, a, &e) != TH_OK:
@@ -214,79 +288,90 @@ cdef class StateBase:
         }
 
     @classmethod
-    def _from_fields(cls, int num_players, dict opts, dict f):
+    def _from_fields(cls, num_players, dict opts, dict f):
         """Builds a state from _fields()-shaped data through the C setup API
-        (tt_setup_begin/add/finish, which check every value); this only
-        converts. Optional keys: known, pool_hand (per seat, kinds of the
-        hand's known and pool cards), pool_active."""
+        (tt_setup_begin/add/finish, which check every value: a position no
+        game reaches is a ValueError); this converts, checking types (an int
+        is an int, not a bool, float or str: TypeError). Optional keys: known,
+        pool_hand (per seat, kinds of the hand's known and pool cards),
+        pool_active, history (action ids, at most move_count of them)."""
         cdef StateBase st = cls.__new__(cls)
         cdef th_error e
         cdef tt_options o
         cdef tt_setup_fields sf
-        cdef int q, k, r, zone
+        cdef tt_state s
+        cdef int q, r, zone, n
         memset(&o, 0, sizeof(o))
         memset(&sf, 0, sizeof(sf))
-        o.decks = opts["decks"]
-        o.jokers = opts["jokers"]
-        o.meld.ace_either = opts["ace_either"]
-        o.meld.all_wild_melds = opts["all_wild_melds"]
-        o.meld.wild_penalty_20 = opts["wild_penalty_20"]
-        o.rediscard_taken = opts["rediscard_taken"]
-        o.go_out_first_turn = opts["go_out_first_turn"]
-        if tt_setup_begin(&st.s, &o, num_players, &e) != TH_OK:
-            raise_error(&e)
-        hands = list(f["hands"])
-        if len(hands) != num_players:
-            raise ValueError(f"hands need one entry per seat ({num_players}), not {len(hands)}")
-        marks = ((TT_ZONE_KNOWN, list(f.get("known") or [[]] * num_players)),
-                 (TT_ZONE_POOL_HAND, list(f.get("pool_hand") or [[]] * num_players)))
-        for zone, rows in marks:
-            if len(rows) != num_players:
-                raise ValueError(f"known and pool_hand need one entry per seat ({num_players}), not {len(rows)}")
-        for q in range(num_players):
-            for k in hands[q]:
-                if tt_setup_add(&st.s, TT_ZONE_HAND, q, k, &e) != TH_OK:
-                    raise_error(&e)
-        for zone, rows in marks:
-            for q in range(num_players):
-                for k in rows[q]:
-                    if tt_setup_add(&st.s, zone, q, k, &e) != TH_OK:
-                        raise_error(&e)
+        n = _players_arg(num_players)
+        _options_arg(opts, &o)
+        if opts.get("decks") is None:
+            raise ValueError("the options need decks")
+        # every field converted before the C state is touched
+        cards = []
+        hands = _seq("hands", f["hands"])
+        if len(hands) != n:
+            raise ValueError(f"hands need one entry per seat ({n}), not {len(hands)}")
+        for q in range(n):
+            cards += [(TT_ZONE_HAND, q, _i64(f"hands[{q}]", k)) for k in _seq(f"hands[{q}]", hands[q])]
+        for zone, name in ((TT_ZONE_KNOWN, "known"), (TT_ZONE_POOL_HAND, "pool_hand")):
+            rows = _seq(name, f.get(name) or [[]] * n)
+            if len(rows) != n:
+                raise ValueError(f"known and pool_hand need one entry per seat ({n}), not {len(rows)}")
+            for q in range(n):
+                cards += [(zone, q, _i64(f"{name}[{q}]", k)) for k in _seq(f"{name}[{q}]", rows[q])]
         for zone, name in ((TT_ZONE_STOCK, "stock"), (TT_ZONE_DISCARD, "discard")):
-            for k in f[name]:
-                if tt_setup_add(&st.s, zone, -1, k, &e) != TH_OK:
-                    raise_error(&e)
-        sf.round = f["round"]
-        sf.dealer = f["dealer"]
-        sf.current = f["current"]
-        sf.phase = f["phase"]
-        sf.out_seat = f["out_seat"]
-        sf.final_turns = f["final_turns"]
-        sf.out_mask = f["out_mask"]
-        sf.taken_kind = f["taken_kind"]
-        sf.truncated = f["truncated"]
-        sf.move_count = f["move_count"]
-        sf.max_moves = f["max_moves"]
-        sf.pool_active = f.get("pool_active", 0)
-        turns, totals, scores, rng = list(f["turns"]), list(f["totals"]), list(f["round_scores"]), list(f["rng"])
+            cards += [(zone, -1, _i64(name, k)) for k in _seq(name, f[name])]
+        sf.round = _i64("round", f["round"])
+        sf.dealer = _i64("dealer", f["dealer"])
+        sf.current = _i64("current", f["current"])
+        sf.phase = _i64("phase", f["phase"])
+        sf.out_seat = _i64("out_seat", f["out_seat"])
+        sf.final_turns = _i64("final_turns", f["final_turns"])
+        sf.out_mask = _i64("out_mask", f["out_mask"])
+        sf.taken_kind = _i64("taken_kind", f["taken_kind"])
+        sf.truncated = _flag("truncated", f["truncated"])
+        sf.move_count = _i64("move_count", f["move_count"])
+        sf.max_moves = _i64("max_moves", f["max_moves"])
+        sf.pool_active = _flag("pool_active", f.get("pool_active", False))
+        turns, totals = _seq("turns", f["turns"]), _seq("totals", f["totals"])
+        scores, rng = _seq("round_scores", f["round_scores"]), _seq("rng", f["rng"])
         sf.num_turns = len(turns)
         sf.num_totals = len(totals)
         sf.num_round_scores = len(scores)
         sf.num_rng = len(rng)
         for q in range(min(len(turns), TT_MAX_PLAYERS)):
-            sf.turns[q] = turns[q]
+            sf.turns[q] = _i64(f"turns[{q}]", turns[q])
         for q in range(min(len(totals), TT_MAX_PLAYERS)):
-            sf.total[q] = totals[q]
+            sf.total[q] = _i64(f"totals[{q}]", totals[q])
         for r in range(min(len(scores), TT_ROUNDS)):
-            row = list(scores[r])
+            row = _seq(f"round_scores[{r}]", scores[r])
             sf.round_score_len[r] = len(row)
             for q in range(min(len(row), TT_MAX_PLAYERS)):
-                sf.round_score[r][q] = row[q]
-        for k in range(min(len(rng), 4)):
-            sf.rng[k] = rng[k]
-        if tt_setup_finish(&st.s, &sf, &e) != TH_OK:
+                sf.round_score[r][q] = _i64(f"round_scores[{r}][{q}]", row[q])
+        for q in range(min(len(rng), 4)):
+            sf.rng[q] = _u64(f"rng[{q}]", rng[q])
+        history = _seq("history", f.get("history", []))
+        for r in range(len(history)):
+            a = as_int(history[r])
+            if not 0 <= a < TT_NUM_ACTIONS:
+                raise ValueError(f"history[{r}] is {a}, not an action id (0..{TT_NUM_ACTIONS - 1})")
+            history[r] = a
+        # the position, in C, into a local state: st changes only once it is whole
+        if tt_setup_begin(&s, &o, n, &e) != TH_OK:
             raise_error(&e)
-        st._history = []
+        for zone, q, k in cards:
+            if not -2**31 <= k < 2**31:
+                raise ValueError(f"card kind {k} does not exist (0..{TT_NUM_KINDS - 1})")
+            if tt_setup_add(&s, zone, q, k, &e) != TH_OK:
+                raise_error(&e)
+        if tt_setup_finish(&s, &sf, &e) != TH_OK:
+            raise_error(&e)
+        if len(history) > s.move_count:
+            raise ValueError(f"history lists {len(history)} actions, more than the {s.move_count} moves played "
+                             "(move_count)")
+        st.s = s
+        st._history = history
         return st
 
     def _knowledge(self):
@@ -301,35 +386,36 @@ cdef class StateBase:
                 "pool_held": [tt_pool_held(&self.s, q) for q in range(n)],
                 "pool_active": bool(self.s.pool_active)}
 
-    def _observation_tensor(self, int observer):
+    def _observation_tensor(self, observer):
         """tt_observation_tensor as a list of floats (observation.h)."""
         cdef float buf[2048]
         cdef th_error e
         cdef int i, size = tt_obs_size(self.s.num_players)
+        cdef int p = _seat_arg("observer", observer, self.s.num_players)
         if size > 2048:
             raise ValueError("observation too large")
-        if tt_observation_tensor(&self.s, observer, buf, &e) != TH_OK:
+        if tt_observation_tensor(&self.s, p, buf, &e) != TH_OK:
             raise_error(&e)
         return [buf[i] for i in range(size)]
 
-    def _deadwood(self, int seat):
-        if not 0 <= seat < self.s.num_players:
-            raise ValueError(f"seat must be in 0..{self.s.num_players - 1}, not {seat}")
-        return tt_hand_deadwood(&self.s, seat)
+    def _deadwood(self, seat):
+        return tt_hand_deadwood(&self.s, _seat_arg("seat", seat, self.s.num_players))
 
-    def _resample(self, int observer, uint64_t seed):
+    def _resample(self, observer, uint64_t seed):
         cdef th_rng rng
         cdef th_error e
+        cdef int p = _seat_arg("observer", observer, self.s.num_players)
         cdef StateBase c = self.clone()
         th_rng_seed(&rng, seed)
-        if tt_resample(&c.s, observer, &rng, &e) != TH_OK:
+        if tt_resample(&c.s, p, &rng, &e) != TH_OK:
             raise_error(&e)
         return c
 
-    def _round_margin(self, int round):
+    def _round_margin(self, round):
         """tt_round_margin of a scored round (1..11), for search."""
         cdef double out[8]
         cdef int q
+        round = _int_arg("round", round)
         if not 1 <= round <= TT_ROUNDS or round > self.s.round or (round == self.s.round and
                                                                       self.s.phase != TT_PHASE_OVER):
             raise ValueError(f"round {round} has not been scored")
@@ -387,8 +473,12 @@ def run_rollouts(StateBase start, policies, uint64_t seed, int64_t n, int32_t[:,
     and this thread's cancel flag checked between them (threes._stop)."""
     cdef tt_batch b
     cdef th_error e
-    cdef int q, rc, np_ = start.s.num_players
+    cdef tt_state s = start.s  # ONE private copy, taken with the GIL: other threads may change start meanwhile
+    cdef int q, rc, np_ = s.num_players
     cdef tt_chunked c
+    if not TT_MIN_PLAYERS <= np_ <= TT_MAX_PLAYERS:
+        raise ValueError("this State holds no position (made by State.__new__): make one with "
+                         "Game.new_initial_state(), State.from_dict() or clone()")
     policies = list(policies)
     if len(policies) != np_:
         raise ValueError(f"one policy per seat: {np_} needed")
@@ -404,7 +494,7 @@ def run_rollouts(StateBase start, policies, uint64_t seed, int64_t n, int32_t[:,
         if not 0 <= policies[q] < TT_NUM_POLICIES:
             raise ValueError(f"policy {policies[q]} does not exist")
         b.policies[q] = policies[q]
-    b.start = &start.s
+    b.start = &s
     b.fresh = fresh
     b.determinize = observer >= 0
     b.observer = observer if observer >= 0 else 0

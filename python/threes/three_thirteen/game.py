@@ -30,7 +30,7 @@ import numpy as np
 from threes.three_thirteen import _core
 from threes.cards import CARDS, Card, card_kind, parse_cards, rank_index
 from threes.errors import IllegalActionError
-from threes.args import seed64 as _seed64, threads_arg
+from threes.args import check_keys, seed64 as _seed64, threads_arg
 
 __all__ = ["Game", "State", "Observation", "min_deadwood", "card_value", "rollouts", "TTRolloutResult",
            "POLICIES", "card_to_kind", "kind_to_card"]
@@ -206,12 +206,28 @@ def _options_out(raw: Dict[str, Any]) -> Dict[str, Any]:
             "rediscard_taken": bool(raw["rediscard_taken"]), "go_out_first_turn": bool(raw["go_out_first_turn"])}
 
 
-def _options_in(d: Dict[str, Any]) -> Dict[str, Any]:
+_OPTION_KEYS = ("decks", "jokers", "ace", "all_wild_melds", "wild_penalty", "rediscard_taken", "go_out_first_turn")
+
+
+def _options_in(d: Any) -> Dict[str, Any]:
+    """A state dict's options (as _options_out writes them) in the raw form;
+    types checked here and in _core (decks and jokers are ints), values in C."""
+    if not isinstance(d, dict):
+        raise TypeError(f"options must be a dict, not {type(d).__name__}")
+    unknown = [k for k in d if k not in _OPTION_KEYS]
+    if unknown:
+        raise ValueError(f"unknown options {', '.join(map(repr, unknown))}: the options are {', '.join(_OPTION_KEYS)}")
+    if "decks" not in d:
+        raise ValueError("the state dict lacks options.decks")
     ace_either, awm, w20 = _meld_flags(d.get("ace", "low"), d.get("all_wild_melds", True),
                                        d.get("wild_penalty", "face"))
-    return {"decks": int(d["decks"]), "jokers": int(d.get("jokers", 0)), "ace_either": ace_either,
-            "all_wild_melds": awm, "wild_penalty_20": w20, "rediscard_taken": bool(d.get("rediscard_taken", False)),
-            "go_out_first_turn": bool(d.get("go_out_first_turn", True))}
+    flags = {k: d.get(k, default) for k, default in (("rediscard_taken", False), ("go_out_first_turn", True))}
+    for k, v in flags.items():
+        if not isinstance(v, (bool, np.bool_)):
+            raise TypeError(f"option {k} must be True or False, not {type(v).__name__}")
+    return {"decks": d["decks"], "jokers": d.get("jokers", 0), "ace_either": ace_either, "all_wild_melds": awm,
+            "wild_penalty_20": w20, "rediscard_taken": bool(flags["rediscard_taken"]),
+            "go_out_first_turn": bool(flags["go_out_first_turn"])}
 
 
 @dataclass(frozen=True)
@@ -271,6 +287,13 @@ def _action_id(action: Any) -> int:
         return operator.index(action)
     except TypeError:
         raise TypeError(f"an action is an int id, not {type(action).__name__}") from None
+
+
+def _player_arg(player: Any) -> None:
+    """The player of OpenSpiel's ``(player, action)`` form: an int (the
+    action does not depend on it), not a bool, a float or a str."""
+    if isinstance(player, bool) or not isinstance(player, (int, np.integer)):
+        raise TypeError(f"the player of (player, action) is an int, not {type(player).__name__}")
 
 
 def _out_of_range(a: int) -> IllegalActionError:
@@ -343,6 +366,8 @@ class State(_core.StateBase):
     def action_to_string(self, action: int, *more: int) -> str:
         """``stock``, ``take``, ``discard 7h`` or ``out 7h``. Also accepts
         OpenSpiel's ``(player, action)`` form."""
+        if more:
+            _player_arg(action)
         a = _action_id(more[0] if more else action)
         if a == 0:
             return "stock"
@@ -359,6 +384,7 @@ class State(_core.StateBase):
         and spacing free; ``draw`` for ``stock``, ``10h`` for ``Th``). Also
         accepts OpenSpiel's ``(player, text)`` form."""
         if more:
+            _player_arg(text)
             text = more[0]
         if not isinstance(text, str):
             raise TypeError(f"string_to_action takes a string such as 'discard 7h', not {type(text).__name__}")
@@ -439,7 +465,7 @@ class State(_core.StateBase):
     # -- saving ------------------------------------------------------------------
     def to_dict(self) -> Dict[str, Any]:
         f = self._fields()
-        d = {"format": "threes.ThreeThirteen/1", "options": _options_out(self._options())}
+        d = {"format": _FORMAT, "options": _options_out(self._options())}
         d.update({k: v for k, v in f.items() if k not in ("hands", "stock", "discard", "known", "pool_hand")})
         d["hands"] = [[_TEXT_OF[k] for k in h] for h in f["hands"]]
         d["known"] = [[_TEXT_OF[k] for k in h] for h in f["known"]]  # T-9: public cards of each hand
@@ -451,29 +477,26 @@ class State(_core.StateBase):
 
     @classmethod
     def from_dict(cls, d: Dict[str, Any]) -> "State":
-        if not isinstance(d, dict) or d.get("format") != "threes.ThreeThirteen/1":
-            raise ValueError("not a Three Thirteen state dict (format 'threes.ThreeThirteen/1')")
-        try:
-            f = {k: d[k] for k in ("round", "dealer", "current", "phase", "out_seat", "final_turns", "out_mask",
-                                   "taken_kind", "truncated", "move_count", "max_moves", "turns", "round_scores",
-                                   "totals", "rng")}
-            f["hands"] = [[card_to_kind(c) for c in h] for h in d["hands"]]
-            f["stock"] = [card_to_kind(c) for c in d["stock"]]
-            f["discard"] = [card_to_kind(c) for c in d["discard"]]
-            if "known" in d:
-                f["known"] = [[card_to_kind(c) for c in h] for h in d["known"]]
-                f["pool_hand"] = [[card_to_kind(c) for c in h] for h in d.get("pool_hand") or [[]] * len(d["hands"])]
-                f["pool_active"] = d.get("pool_active", False)
-            else:  # a dict from before T-9 was recorded: the shown hands and the taken card are known
-                f["known"] = _shown_cards(f, int(d["num_players"]))
-            st = cls._from_fields(int(d["num_players"]), _options_in(d["options"]), f)
-        except KeyError as exc:
-            raise ValueError(f"the state dict lacks {exc}") from None
-        except (OverflowError, TypeError) as exc:
-            raise ValueError(f"bad value in the state dict: {exc}") from None
-        for a in d.get("history", []):
-            st._history.append(int(a))
-        return st
+        """The position of a ``to_dict()`` dict. Every field is checked (in C,
+        src/threes_core/three_thirteen/setup.c): a position no game reaches is
+        a ValueError naming the field, a wrong type (a bool, float or str
+        where an int belongs) a TypeError."""
+        if not isinstance(d, dict) or d.get("format") != _FORMAT:
+            raise ValueError(f"not a Three Thirteen state dict (format {_FORMAT!r})")
+        check_keys(d, _DICT_KEYS, _DICT_OPTIONAL)
+        f = {k: d[k] for k in _DICT_KEYS if k not in ("format", "options", "num_players")}
+        for k in ("hands", "known", "pool_hand"):
+            if k in d:
+                f[k] = _card_rows(d[k], k)
+        for k in ("stock", "discard"):
+            f[k] = _card_list(d[k], k)
+        f["history"] = d.get("history", [])
+        if "known" in d:
+            f["pool_active"] = d.get("pool_active", False)
+        else:  # a dict from before T-9 was recorded: the shown hands and the taken card are known
+            f.pop("pool_hand", None)
+            f["known"] = _shown_cards(f, d["num_players"])
+        return cls._from_fields(d["num_players"], _options_in(d["options"]), f)
 
     def __eq__(self, other) -> bool:
         if not isinstance(other, State):
@@ -515,13 +538,43 @@ class State(_core.StateBase):
                 f"move {f['move_count']}, {who}, #{self.fingerprint()}>")
 
 
-def _shown_cards(f: Dict[str, Any], n: int) -> List[List[int]]:
+_FORMAT = "threes.ThreeThirteen/1"
+_DICT_KEYS = ("format", "options", "num_players", "round", "dealer", "current", "phase", "out_seat", "final_turns",
+              "out_mask", "taken_kind", "truncated", "move_count", "max_moves", "turns", "round_scores", "totals",
+              "rng", "hands", "stock", "discard")
+_DICT_OPTIONAL = ("known", "pool_hand", "pool_active", "history")
+
+
+def _card_list(cards: Any, where: str) -> List[int]:
+    """Engine kinds of a list of card texts (TypeError for anything else)."""
+    if not isinstance(cards, (list, tuple)):
+        raise TypeError(f"{where} must be a list of cards, not {type(cards).__name__}")
+    out = []
+    for i, c in enumerate(cards):
+        try:
+            out.append(card_to_kind(c))
+        except (TypeError, ValueError) as exc:
+            raise type(exc)(f"{where}[{i}]: {exc}") from None
+    return out
+
+
+def _card_rows(rows: Any, where: str) -> List[List[int]]:
+    if not isinstance(rows, (list, tuple)):
+        raise TypeError(f"{where} must be a list with one list of cards per seat, not {type(rows).__name__}")
+    return [_card_list(r, f"{where}[{q}]") for q, r in enumerate(rows)]
+
+
+def _shown_cards(f: Dict[str, Any], n: Any) -> List[List[int]]:
     """Known cards of a position saved without its T-9 record: the hands of
-    seats out and of a finished game, and the card taken this turn."""
+    seats out and of a finished game, and the card taken this turn (fields
+    of a wrong type imply nothing here: _core rejects them)."""
+    if type(n) is not int or not 0 <= n <= len(f["hands"]):
+        return []
     over = f["phase"] == 2 and not f["truncated"]
-    known = [list(f["hands"][q]) if over or (int(f["out_mask"]) >> q) & 1 else [] for q in range(n)]
+    mask = f["out_mask"] if type(f["out_mask"]) is int else 0
+    known = [list(f["hands"][q]) if over or (mask >> q) & 1 else [] for q in range(n)]
     c, k = f["current"], f["taken_kind"]
-    if isinstance(c, int) and isinstance(k, int) and 0 <= c < n and k >= 0 and k not in known[c]:
+    if type(c) is int and type(k) is int and 0 <= c < n and k >= 0 and k not in known[c]:
         known[c].append(k)
     return known
 

@@ -52,7 +52,10 @@ int tt_rollout_round_stoppable(tt_state *s, const uint8_t *policies, th_rng *rng
 void tt_round_margin(const tt_state *s, int round, double *out);
 
 typedef struct tt_batch {
-  const tt_state *start; /* the start position; fresh: the template (options, players, move cap) */
+  /* the start position; fresh: the template (options, players, move cap).
+   * Every game reads it, from any thread: it must not change while the
+   * batch runs (the Python binding passes a private copy, taken once). */
+  const tt_state *start;
   uint8_t fresh;         /* 1: new games (see above) */
   uint8_t determinize;   /* 1: resample each game from observer's view first (not with fresh) */
   uint8_t observer;

@@ -38,3 +38,23 @@ int tt_options_validate(const tt_options *o, int n, th_error *e) {
   }
   return TH_OK;
 }
+
+int tt_max_card_value(const tt_options *o, int round) {
+  int best = 0;
+  if (round < 1 || round > TT_ROUNDS) return 0;
+  for (int rank = o->jokers ? 0 : 1; rank <= 13; rank++) {
+    int v = tt_card_value(rank, tt_wild_rank(round), &o->meld);
+    if (v > best) best = v;
+  }
+  return best;
+}
+
+int tt_max_round_score(const tt_options *o, int round) {
+  return round < 1 || round > TT_ROUNDS ? 0 : (round + 2) * tt_max_card_value(o, round);
+}
+
+int tt_max_total(const tt_options *o, int rounds) {
+  int sum = 0;
+  for (int r = 1; r <= rounds && r <= TT_ROUNDS; r++) sum += tt_max_round_score(o, r);
+  return sum;
+}

@@ -45,4 +45,14 @@ void tt_options_default(int num_players, tt_options *out);
 /* 0, or an error code with e set (bad values, or too few cards for round 11). */
 int tt_options_validate(const tt_options *o, int num_players, th_error *e);
 
+/* Bounds on scores (Going out and scoring), for the checks of setup.c and
+ * tt_state_check: the most one card left over can score in round `round`
+ * (1..11; tt_card_value over the ranks in the deck, jokers only when the deck
+ * has them), the most a hand of that round (round + 2 cards) can score, and
+ * the most a total can be after the first `rounds` rounds are scored (the sum
+ * of those rounds' bounds). Small: at most 11 * 13 * 20. */
+int tt_max_card_value(const tt_options *o, int round);
+int tt_max_round_score(const tt_options *o, int round);
+int tt_max_total(const tt_options *o, int rounds);
+
 #endif

@@ -96,29 +96,43 @@ int tt_setup_finish(tt_state *s, const tt_setup_fields *f, th_error *e) {
   if (!in_range(f->pool_active, 0, 1)) FAIL("pool_active must be 0 or 1, not %lld", (long long)f->pool_active);
   if (!in_range(f->max_moves, 1, UINT32_MAX)) FAIL("max_moves must be in 1..%u, not %lld", (unsigned)UINT32_MAX,
                                                    (long long)f->max_moves);
-  if (!in_range(f->move_count, 0, f->max_moves)) FAIL("move_count must be in 0..max_moves (%lld), not %lld",
-                                                     (long long)f->max_moves, (long long)f->move_count);
+  /* the move cap (tt_apply_legal): a game on is below it; a game cut at it
+   * (truncated) is exactly at it */
+  if (!in_range(f->move_count, 0, f->max_moves - (f->phase != TT_PHASE_OVER)))
+    FAIL("move_count must be in 0..%lld (max_moves %lld%s), not %lld",
+         (long long)(f->max_moves - (f->phase != TT_PHASE_OVER)), (long long)f->max_moves,
+         f->phase != TT_PHASE_OVER ? ", and the game is on" : "", (long long)f->move_count);
+  if (f->truncated && (f->phase != TT_PHASE_OVER || f->move_count != f->max_moves))
+    FAIL("truncated: only a game over at the move cap (move_count == max_moves == %lld) is truncated, not one at "
+         "move %lld in phase %lld", (long long)f->max_moves, (long long)f->move_count, (long long)f->phase);
   if (f->num_turns != n || f->num_totals != n)
     FAIL("turns and totals need one entry per seat (%d), not %lld and %lld", n, (long long)f->num_turns,
          (long long)f->num_totals);
   if (f->num_rng != 4) FAIL("the chance generator's state is 4 numbers, not %lld", (long long)f->num_rng);
+  /* scores (Going out and scoring): what the scored rounds can give, so that
+   * no sum of them can overflow (tt_max_total is small) */
+  int rows = (int)f->round - 1 + (f->phase == TT_PHASE_OVER && !f->truncated);
+  int most = tt_max_total(&s->opt, rows);
   for (int q = 0; q < n; q++) {
     if (!in_range(f->turns[q], 0, 255)) FAIL("turns of seat %d must be in 0..255, not %lld", q,
                                              (long long)f->turns[q]);
-    if (!in_range(f->total[q], 0, INT32_MAX)) FAIL("the total of seat %d must be in 0..%d, not %lld", q, INT32_MAX,
-                                                   (long long)f->total[q]);
+    if (!in_range(f->total[q], 0, most))
+      FAIL("totals: the total of seat %d must be in 0..%d (the most %d scored round(s) can give), not %lld", q,
+           most, rows, (long long)f->total[q]);
   }
-  int64_t rows = f->round - 1 + (f->phase == TT_PHASE_OVER && !f->truncated);
   if (f->num_round_scores != rows)
-    FAIL("%lld rows of round scores for %lld scored round(s)", (long long)f->num_round_scores, (long long)rows);
+    FAIL("%lld rows of round scores for %d scored round(s)", (long long)f->num_round_scores, rows);
   for (int r = 0; r < rows; r++) {
     if (f->round_score_len[r] != n)
       FAIL("round %d's scores need one entry per seat (%d), not %lld", r + 1, n, (long long)f->round_score_len[r]);
+    int hi = tt_max_round_score(&s->opt, r + 1);
     for (int q = 0; q < n; q++)
-      if (!in_range(f->round_score[r][q], 0, INT16_MAX))
-        FAIL("round %d's score of seat %d must be in 0..%d, not %lld", r + 1, q, INT16_MAX,
-             (long long)f->round_score[r][q]);
+      if (!in_range(f->round_score[r][q], 0, hi))
+        FAIL("round_scores: round %d's score of seat %d must be in 0..%d (the most a hand of %d cards can score), "
+             "not %lld", r + 1, q, hi, r + 3, (long long)f->round_score[r][q]);
   }
+  if (f->rng[0] == 0 && f->rng[1] == 0 && f->rng[2] == 0 && f->rng[3] == 0)
+    FAIL("rng: the chance generator's state must not be all zero (a generator that never leaves 0)");
   s->round = (uint8_t)f->round;
   s->dealer = (uint8_t)f->dealer;
   s->phase = (uint8_t)f->phase;

@@ -201,8 +201,12 @@ static void show_hand(tt_state *s, int p) {
 static void score_round(tt_state *s) {
   for (int q = 0; q < s->num_players; q++) {
     int v = (s->out_mask >> q) & 1 ? 0 : tt_hand_deadwood(s, q);
-    s->round_score[s->round - 1][q] = (int16_t)v;
-    s->total[q] += v;
+    /* v <= tt_max_round_score and the total <= tt_max_total of the rounds
+     * before (tt_state_check): small; added in 64 bits and kept in range
+     * all the same */
+    int64_t t = (int64_t)s->total[q] + v;
+    s->round_score[s->round - 1][q] = (int16_t)(v > INT16_MAX ? INT16_MAX : v);
+    s->total[q] = (int32_t)(t > INT32_MAX ? INT32_MAX : t);
   }
   if (s->round == TT_ROUNDS) {
     for (int q = 0; q < s->num_players; q++) show_hand(s, q);
@@ -375,11 +379,68 @@ int tt_state_check(const tt_state *s, th_error *e) {
       (s->out_seat == TT_NO_SEAT && (s->final_turns || s->out_mask)) ||
       (s->out_seat != TT_NO_SEAT && !((s->out_mask >> s->out_seat) & 1)))
     FAIL("the going-out fields (out seat, final turns, out mask) or the taken card are out of range");
-  if (s->truncated > 1 || (s->truncated && s->phase != TT_PHASE_OVER) || s->move_count > s->max_moves ||
-      s->max_moves == 0 || (s->phase != TT_PHASE_OVER && s->move_count >= s->max_moves))
-    FAIL("truncated, move count or move cap out of range");
+  /* Hand sizes (Rounds, A turn): round r deals r + 2 cards to every seat and
+   * each turn is one draw and one discard, so every hand holds r + 2 cards
+   * (a seat out too: it went out with its discard), but the seat to move in
+   * the discard phase, which holds r + 3. A game cut at the move cap may have
+   * been cut between a draw and a discard: then one seat holds r + 3. */
+  {
+    int per = s->round + 2, cut = s->phase == TT_PHASE_OVER && s->truncated, longer = -1;
+    for (int q = 0; q < n; q++) {
+      int want = per + (s->phase == TT_PHASE_DISCARD && q == s->current);
+      if (cut && s->hand_len[q] == per + 1 && longer < 0) {
+        longer = q;
+        continue;
+      }
+      if (s->hand_len[q] != want)
+        FAIL("seat %d holds %d cards: in round %d every hand holds %d, the hand of the seat to move %d in the "
+             "discard phase", q, s->hand_len[q], s->round, per, per + 1);
+    }
+    if (s->phase == TT_PHASE_OVER && s->taken_kind != TT_NO_KIND &&
+        (longer < 0 || s->known[longer][s->taken_kind] == 0))
+      FAIL("taken_kind: a finished game keeps a taken card only when it was cut at the move cap between the take "
+           "and the discard (the taker holds one card more, the taken one known)");
+  }
+  /* Scores (Going out and scoring): each scored round gives each seat 0..the
+   * most its hand can score; the rounds not scored yet hold 0; a total is in
+   * 0..the most its scored rounds can give. */
+  {
+    int rows = s->round - 1 + (s->phase == TT_PHASE_OVER && !s->truncated), most = tt_max_total(&s->opt, rows);
+    for (int r = 0; r < TT_ROUNDS; r++)
+      for (int q = 0; q < TT_MAX_PLAYERS; q++) {
+        int v = s->round_score[r][q], hi = r < rows && q < n ? tt_max_round_score(&s->opt, r + 1) : 0;
+        if (v < 0 || v > hi) {
+          if (r < rows && q < n)
+            FAIL("round_scores: seat %d scored %d in round %d, where a hand scores 0..%d", q, v, r + 1, hi);
+          FAIL("round_scores: round %d of seat %d is not scored, but holds %d", r + 1, q, v);
+        }
+      }
+    for (int q = 0; q < TT_MAX_PLAYERS; q++) {
+      int hi = q < n ? most : 0;
+      if (s->total[q] < 0 || s->total[q] > hi) {
+        if (q < n)
+          FAIL("totals: the total of seat %d is %d; after %d scored round(s) a total is in 0..%d", q,
+               (int)s->total[q], rows, hi);
+        FAIL("totals: seat %d is no seat but has a total of %d", q, (int)s->total[q]);
+      }
+    }
+  }
+  /* The move cap: each action adds one move; the game is cut (truncated) the
+   * moment move_count reaches max_moves, unless that action ended it. */
+  if (s->max_moves == 0) FAIL("max_moves must be at least 1");
+  if (s->truncated > 1 || (s->truncated && s->phase != TT_PHASE_OVER))
+    FAIL("truncated must be 0 or 1, and 1 only once the game is over");
+  if (s->move_count > s->max_moves) FAIL("move_count %u is past max_moves %u", s->move_count, s->max_moves);
+  if (s->phase != TT_PHASE_OVER && s->move_count >= s->max_moves)
+    FAIL("move_count %u must be below max_moves %u while the game is on (the game ends at the cap)", s->move_count,
+         s->max_moves);
+  if (s->truncated && s->move_count != s->max_moves)
+    FAIL("move_count %u: a game cut at the move cap (truncated) has move_count == max_moves (%u)", s->move_count,
+         s->max_moves);
+  for (int q = n; q < TT_MAX_PLAYERS; q++)
+    if (s->turns[q]) FAIL("turns: seat %d is no seat but has begun turns", q);
   if (s->rng.s[0] == 0 && s->rng.s[1] == 0 && s->rng.s[2] == 0 && s->rng.s[3] == 0)
-    FAIL("the chance generator's state is all zero (a generator that never leaves 0)");
+    FAIL("rng: the chance generator's state is all zero (a generator that never leaves 0)");
   /* knowledge (T-9) */
   if (s->pool_active > 1) FAIL("pool_active must be 0 or 1");
   for (int q = 0; q < n; q++)

@@ -137,8 +137,10 @@ int tt_pool_size(const tt_state *s);
 int tt_pool_held(const tt_state *s, int q);
 int tt_known_len(const tt_state *s, int q);
 
-/* Every invariant (card conservation, counts, phase, knowledge); 0 or
- * TH_ERR_SETUP with a message. */
+/* Every invariant (card conservation, counts, hand sizes for the round and
+ * phase, round scores and totals within tt_max_round_score/tt_max_total of
+ * the scored rounds, the move cap, phase, knowledge); 0 or TH_ERR_SETUP with
+ * a message. Every state a game reaches passes it. */
 int tt_state_check(const tt_state *s, th_error *e);
 
 /* Building a position from its parts (setup.c; for State.from_dict): begin

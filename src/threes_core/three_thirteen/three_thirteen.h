@@ -62,10 +62,12 @@
  *   Positions (from_dict)   tt_setup_begin, tt_setup_add, tt_setup_finish (setup.c), tt_state_check
  *                           test_setup_round_trip_with_knowledge, test_setup_rejects_bad_fields,
  *                           test_setup_loads_a_dict_saved_before_the_T9_record, test_from_dict_rejects_malformed;
+ *                           test_three_thirteen_strict.py (unreachable positions, exact types, history);
  *                           C "Three Thirteen setup"
  *   Rollouts                tt_policy_action, tt_rollout, tt_rollout_round, tt_rollouts (rollout.h)
  *                           test_rollouts_threads_give_the_same_games, test_rollouts_*,
- *                           test_greedy_batch_games_equal_memo_free_play (test_three_thirteen_shortcuts.py);
+ *                           test_greedy_batch_games_equal_memo_free_play (test_three_thirteen_shortcuts.py),
+ *                           test_rollouts_copy_the_start_state_once (test_three_thirteen_strict.py);
  *                           C "Three Thirteen batches"
  */
 #ifndef THREES_THREE_THIRTEEN_THREE_THIRTEEN_H
