@@ -379,6 +379,21 @@ int tt_state_check(const tt_state *s, th_error *e) {
       (s->out_seat == TT_NO_SEAT && (s->final_turns || s->out_mask)) ||
       (s->out_seat != TT_NO_SEAT && !((s->out_mask >> s->out_seat) & 1)))
     FAIL("the going-out fields (out seat, final turns, out mask) or the taken card are out of range");
+  /* After out_seat went out, the others play their last turns in order
+   * (end_turn): with final_turns left, the seat to move is out_seat +
+   * (n - final_turns), and only out_seat and the seats that have had their
+   * last turn can be out. */
+  if (s->phase != TT_PHASE_OVER && s->out_seat != TT_NO_SEAT) {
+    int done = n - 1 - s->final_turns, want = (s->out_seat + done + 1) % n;
+    if (s->final_turns < 1 || s->current != want)
+      FAIL("final_turns: after seat %d went out the others play their last turns in order: with %d left the seat "
+           "to move is %d, not %d", s->out_seat, s->final_turns, want, s->current);
+    for (int q = 0; q < n; q++) {
+      int d = (q - s->out_seat + n) % n;
+      if (((s->out_mask >> q) & 1) && d != 0 && d > done)
+        FAIL("out_mask: seat %d is out but has not played its last turn since seat %d went out", q, s->out_seat);
+    }
+  }
   /* Hand sizes (Rounds, A turn): round r deals r + 2 cards to every seat and
    * each turn is one draw and one discard, so every hand holds r + 2 cards
    * (a seat out too: it went out with its discard), but the seat to move in
