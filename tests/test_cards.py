@@ -50,7 +50,8 @@ def test_card_kind_types():
 
 
 def test_cards_compare_with_their_text_and_hash_alike():
-    assert Card("Ah") == "Ah" and Card("Ah") == "ah" and Card("Td") == "10d"
+    assert Card("Ah") == "Ah" and Card("Td") == "Td" and Card("ah") == Card("Ah") and Card("10d") == Card("Td")
+    assert Card("Ah") != "ah" and Card("Td") != "10d"  # only the canonical text, which hashes alike
     assert {Card("Ah"), "Ah"} == {"Ah"}
     assert sorted([Card("Ah"), Card("2c"), Card("Xb"), Card("Td")]) == ["2c", "Td", "Ah", "Xb"]
 

@@ -133,13 +133,16 @@ class Card:
         return f"Card('{_TEXT[self.kind]}')"
 
     def __eq__(self, other) -> bool:
+        # A Card equals another Card of its kind, and a str only when the str
+        # is its canonical text ("Ah", "Td", "Xr"): like an enum.StrEnum member
+        # and its value. Other spellings ("ah", "10d", " Ah ") parse to the card
+        # but do not compare equal to it, since they cannot hash alike (a == b
+        # must imply hash(a) == hash(b), or sets and dicts break). Write
+        # Card("10d") to compare a spelling.
         if isinstance(other, Card):
             return self.kind == other.kind
         if isinstance(other, str):
-            try:
-                return self.kind == Card._parse_kind(other)
-            except ValueError:
-                return False
+            return other == _TEXT[self.kind]
         return NotImplemented
 
     def __lt__(self, other) -> bool:
@@ -148,7 +151,7 @@ class Card:
         return NotImplemented
 
     def __hash__(self) -> int:
-        # Equal to its text form's hash, since Card("Ah") == "Ah".
+        # The hash of its canonical text, the only str it equals.
         return hash(_TEXT[self.kind])
 
     def __reduce__(self):

@@ -4,9 +4,19 @@
 and plays every deal N times, rotating the seats, so each bot plays each deal
 from every seat: luck of the deal cancels out. For each bot it reports the
 mean place (0 = first out, N-1 = shithead), the win rate and the shithead
-rate with 95% confidence intervals. The intervals are computed over deals
-(each deal's mean over its rotations is one sample), since the games of one
-deal are not independent: mean +- 1.96 * sd / sqrt(deals).
+rate with 95% intervals that stay in the possible range. The deal is the
+independent unit (the games of one deal are not independent):
+
+- rates (win, shithead / last place): the Wilson score interval, with the
+  effective sample size of the deal-level variance, p(1-p) * deals / s^2 for
+  s^2 the variance of the per-deal rates (Korn and Graubard's design effect),
+  clipped to deals..games; ``deals`` when every deal gives the same rate (0%
+  and 100% included). Always within [0, 1], never empty for 0% or 100%.
+- mean place: a percentile bootstrap over deals, 2000 resamples drawn with an
+  rng seeded from the tournament seed (the same result for the same seed),
+  within [0, N-1]; [0, N-1] itself for a single deal.
+
+The method names are in the table's header and in the JSON (``intervals``).
 
 A game cut at the move cap gives the players still in the mean of the open
 places (as ``returns()`` does) and counts as neither a win nor a shithead for
@@ -48,11 +58,53 @@ def _mix(seed: int, *parts: int) -> int:
     return seed
 
 
-def _interval(samples: np.ndarray) -> Dict[str, float]:
-    n = len(samples)
-    mean = float(samples.mean()) if n else float("nan")
-    half = float(1.96 * samples.std(ddof=1) / math.sqrt(n)) if n > 1 else float("nan")
-    return {"mean": mean, "low": mean - half, "high": mean + half}
+#: z for a two-sided 95% interval.
+_Z = 1.959963984540054
+#: Bootstrap resamples of the mean place interval.
+_BOOTSTRAP = 2000
+#: The interval methods, by statistic (in the table header and the JSON).
+INTERVAL_METHODS = {
+    "mean_place": f"percentile bootstrap over deals ({_BOOTSTRAP} resamples, seeded from the tournament seed)",
+    "win_rate": "Wilson score interval, effective sample size from the deal-level variance",
+    "shithead_rate": "Wilson score interval, effective sample size from the deal-level variance",
+}
+
+
+def _wilson(per_deal: np.ndarray, games_per_deal: int) -> Dict[str, float]:
+    """Wilson score 95% interval of a rate from its per-deal values (each the
+    mean of `games_per_deal` 0/1 outcomes), with the design-effect sample
+    size p(1-p) * deals / s^2 clipped to deals..games (deals when s^2 = 0)."""
+    d = len(per_deal)
+    if d == 0:
+        return {"mean": float("nan"), "low": float("nan"), "high": float("nan")}
+    p = float(per_deal.mean())
+    var = float(per_deal.var(ddof=1)) if d > 1 else 0.0
+    n = float(d)
+    if var > 0 and 0 < p < 1:
+        n = min(max(p * (1 - p) * d / var, float(d)), float(d * games_per_deal))
+    z2 = _Z * _Z
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = _Z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return {"mean": p, "low": min(max(0.0, centre - half), p), "high": max(min(1.0, centre + half), p)}
+
+
+def _bootstrap(per_deal: np.ndarray, top: float, seed: int) -> Dict[str, float]:
+    """Percentile bootstrap 95% interval of the mean over deals, resampling
+    deals with an rng seeded by `seed`; [0, top] for a single deal."""
+    d = len(per_deal)
+    if d == 0:
+        return {"mean": float("nan"), "low": float("nan"), "high": float("nan")}
+    mean = float(per_deal.mean())
+    if d == 1:
+        return {"mean": mean, "low": 0.0, "high": float(top)}
+    rng = np.random.default_rng(seed)
+    means = np.empty(_BOOTSTRAP)
+    step = max(1, 4_000_000 // d)  # resamples per batch: bounded memory for many deals
+    for lo in range(0, _BOOTSTRAP, step):
+        hi = min(_BOOTSTRAP, lo + step)
+        means[lo:hi] = per_deal[rng.integers(0, d, size=(hi - lo, d))].mean(axis=1)
+    low, high = np.quantile(means, [0.025, 0.975])
+    return {"mean": mean, "low": float(min(max(low, 0.0), mean)), "high": float(max(min(high, top), mean))}
 
 
 @dataclass
@@ -79,9 +131,9 @@ class TournamentResult:
             per_deal = self.places[:, :, b]
             self.stats.append({
                 "bot": name,
-                "mean_place": _interval(per_deal.mean(axis=1)),
-                "win_rate": _interval((per_deal == 0).mean(axis=1)),
-                "shithead_rate": _interval((per_deal == n - 1).mean(axis=1)),
+                "mean_place": _bootstrap(per_deal.mean(axis=1), n - 1, _mix(self.seed, 0xB0075, b)),
+                "win_rate": _wilson((per_deal == 0).mean(axis=1), n),
+                "shithead_rate": _wilson((per_deal == n - 1).mean(axis=1), n),
             })
 
     def table(self) -> str:
@@ -98,7 +150,8 @@ class TournamentResult:
         lines = [
             f"{self.deals} duplicate deals x {self.num_players} rotations = {self.deals * self.num_players} games, "
             f"{variant}, {self.num_players} players, seed {self.seed}, {self.truncated} truncated, "
-            f"{self.seconds:.0f} s; 95% confidence intervals over deals",
+            f"{self.seconds:.0f} s; 95% intervals, the deal as the unit: mean place by "
+            f"{INTERVAL_METHODS['mean_place']}; rates by {INTERVAL_METHODS['win_rate']}",
             "",
             f"| bot | mean place (0 = {info.first_place}) | win rate | {info.last_place} rate |",
             "|---|---|---|---|",
@@ -112,7 +165,7 @@ class TournamentResult:
         return {"game": self.game, "bots": self.bots, "num_players": self.num_players, "rules": self.rules,
                 "deals": self.deals,
                 "seed": self.seed, "games": self.deals * self.num_players, "truncated": self.truncated,
-                "seconds": self.seconds, "stats": self.stats}
+                "seconds": self.seconds, "intervals": {"level": 0.95, **INTERVAL_METHODS}, "stats": self.stats}
 
     def save(self, path: str) -> None:
         with open(path, "w") as f:

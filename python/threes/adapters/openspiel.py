@@ -212,19 +212,26 @@ def _state_from_deal(game: Game, dealt: List[int]) -> State:
 class ThreesObserver:
     """pyspiel observer: the engine's observation tensor and strings. With
     perfect_recall the string is information_state_string (observation plus
-    public history); during the deal, what the player has been dealt."""
+    public history) and there is no tensor (the game type provides no
+    information state tensor); during the deal, what the player has been dealt."""
 
     def __init__(self, game: ThreesGame, iig_obs_type, params):
         if params:
             raise ValueError(f"observation parameters are not supported: {params}")
         self._perfect_recall = bool(iig_obs_type.perfect_recall)
         n = game.threes_game.num_players()
+        self.tensor: Optional[np.ndarray] = None
+        self.dict: Dict[str, np.ndarray] = {}
+        if self._perfect_recall:
+            return  # information states are strings only: no information state tensor is provided
         self.tensor = np.zeros(_core.observation_size(n), np.float32)
         from threes.shithead.observation import observation_tensor_layout
 
         self.dict = {name: self.tensor[o:o + size] for name, (o, size) in observation_tensor_layout(n).items()}
 
     def set_from(self, state: ThreesState, player: int) -> None:
+        if self.tensor is None:
+            return
         if state.inner is None:
             self.tensor.fill(0)
             return
@@ -515,12 +522,17 @@ class EngineObserver:
         if params:
             raise ValueError(f"observation parameters are not supported: {params}")
         self._perfect_recall = bool(iig_obs_type.perfect_recall)
+        self.tensor: Optional[np.ndarray] = None
+        self.dict: Dict[str, np.ndarray] = {}
+        if self._perfect_recall:
+            return  # information states are strings only: no information state tensor is provided
         shape = game.threes_game.observation_tensor_shape()
         self.tensor = np.zeros(shape, np.float32)
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state, player: int) -> None:
-        state._observation_tensor(player, self.tensor)
+        if self.tensor is not None:
+            state._observation_tensor(player, self.tensor)
 
     def string_from(self, state, player: int) -> str:
         return state._observation_string(player, self._perfect_recall)

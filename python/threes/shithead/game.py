@@ -268,6 +268,16 @@ def _check_int(x: Any, what: str) -> int:
     return int(x)
 
 
+def _check_seat(x: Any, what: str, num_players: int) -> int:
+    """An int seat in 0..num_players-1, checked in Python before any C call
+    (a TypeError for a non-int, a ValueError for any int out of range, also
+    one too large for a C int)."""
+    q = _check_int(x, what)
+    if not 0 <= q < num_players:
+        raise ValueError(f"{what} must be a seat in 0..{num_players - 1}, not {q}")
+    return q
+
+
 def _cards(kinds) -> List[Card]:
     return [Card(k) for k in kinds]
 
@@ -410,7 +420,7 @@ class State(_core.StateBase):
     def observation_tensor(self, player: int) -> np.ndarray:
         """float32, shape ``observation_tensor_shape()``; layout in the README
         and ``threes.observation.observation_tensor_layout``. Computed in C."""
-        player = _check_int(player, "player")
+        player = _check_seat(player, "player", self.num_players())
         out = np.zeros(_core.observation_size(self.num_players()), dtype=np.float32)
         _core.observation_tensor_into(self, player, out)
         return out
@@ -423,9 +433,7 @@ class State(_core.StateBase):
         see (other hands' unknown cards, all face-down cards, the draw pile)
         dealt again uniformly at random; all it can see stays, known cards
         included. Done in C (th_resample). This state is unchanged."""
-        player = _check_int(player, "player")
-        if not 0 <= player < self.num_players():
-            raise ValueError(f"player must be a seat in 0..{self.num_players() - 1}, not {player}")
+        player = _check_seat(player, "player", self.num_players())
         out = self.clone()
         _core.resample_into(self, out, player, _seed64(seed))
         return out

@@ -42,6 +42,68 @@ class CliError(Exception):
     """A bad argument or value: printed as ``threes: error: ...``, exit code 2."""
 
 
+# ---------------------------------------------------- checks before the work --
+def _check_output(path: str, option: str) -> str:
+    """Checks, before any work, that a file can be written at `path`: not a
+    directory, its directory exists and is writable, and an existing file is
+    writable. Returns the path."""
+    if not path or not path.strip():
+        raise CliError(f"{option} needs a file name")
+    if os.path.isdir(path) or path.endswith(("/", os.sep)):
+        raise CliError(f"{option} {path}: is a directory, give a file name")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise CliError(f"{option} {path}: the directory {folder} does not exist")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise CliError(f"{option} {path}: the directory {folder} is not writable")
+    if os.path.exists(path) and not os.access(path, os.W_OK):
+        raise CliError(f"{option} {path}: the file exists and is not writable")
+    return path
+
+
+def _check_games(games: int, players: int, bytes_per_game: int) -> None:
+    """--games at least 1, and its per-game results fit in half the memory of
+    this machine (checked before the work, not found out after it)."""
+    if games < 1:
+        raise CliError(f"--games must be at least 1, not {games}")
+    need = games * bytes_per_game
+    try:
+        memory = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):  # pragma: no cover - not POSIX
+        memory = 2**34
+    if need > memory // 2:
+        raise CliError(f"--games {games:,} needs {need / 2**30:,.1f} GiB for the per-game results, more than "
+                       f"half of this machine's {memory / 2**30:,.1f} GiB: use at most "
+                       f"{memory // 2 // bytes_per_game:,} games")
+
+
+def _pyplot():
+    """matplotlib's pyplot on the Agg backend; a CliError if it is missing."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise CliError("--plot needs matplotlib: pip install 'threes-core[plot]'") from None
+    return plt
+
+
+def _check_plot(path: str) -> None:
+    """Everything --plot needs, checked before the simulation: matplotlib, a
+    writable file, and a file type matplotlib writes."""
+    plt = _pyplot()
+    _check_output(path, "--plot")
+    from matplotlib.figure import Figure
+
+    ext = os.path.splitext(path)[1].lstrip(".").lower()
+    types = Figure().canvas.get_supported_filetypes()
+    if ext and ext not in types:
+        raise CliError(f"--plot {path}: matplotlib cannot write .{ext} files; use one of "
+                       + ", ".join("." + t for t in sorted(types)))
+    del plt
+
+
 # ------------------------------------------------------------------- rules --
 def _parse_overrides(items: Sequence[str]) -> Dict[str, Any]:
     out: Dict[str, Any] = {}
@@ -130,6 +192,9 @@ def sh_simulate(args: argparse.Namespace, con: Console) -> int:
         raise CliError(f"--threads must be between 1 and {_core.MAX_THREADS}, not {args.threads}")
     game = _game(args)
     pols = _policies(args.policy, game.num_players())
+    _check_games(args.games, game.num_players(), 16 * game.num_players() + 8)
+    if args.plot:
+        _check_plot(args.plot)
     if args.json:
         r = rollouts(game, args.games, pols, args.seed, args.threads)
     else:
@@ -168,13 +233,7 @@ def sh_simulate(args: argparse.Namespace, con: Console) -> int:
 
 
 def _plot(r, game: Game, path: str) -> None:
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise CliError("--plot needs matplotlib: pip install 'threes-core[plot]'") from None
+    plt = _pyplot()
     seats = list(range(game.num_players()))
     labels = [f"{q}\n{r.policies[q]}" for q in seats]
     fig, axes = plt.subplots(1, 3, figsize=(12, 3.6))
@@ -187,8 +246,12 @@ def _plot(r, game: Game, path: str) -> None:
         ax.set_xlabel("seat")
     fig.suptitle(f"{r.num_games:,} games, {game.rules.name} rules, {game.num_players()} players, seed {r.seed}")
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+    try:
+        fig.savefig(path, dpi=100)
+    except (OSError, ValueError) as exc:  # checked before, but the disk may still refuse
+        raise CliError(f"--plot {path}: cannot write the figure: {exc}") from None
+    finally:
+        plt.close(fig)
 
 
 # ---------------------------------------------------------------- tournament --
@@ -201,15 +264,26 @@ def cmd_tournament(args: argparse.Namespace, con: Console) -> int:
     info = _info(args)
     args.players = len(specs)
     make_game = _command(args, "game")
+    if args.workers is not None and not 1 <= args.workers <= _core.MAX_THREADS:
+        raise CliError(f"--workers must be between 1 and {_core.MAX_THREADS}, not {args.workers}")
+    _check_games(args.games, len(specs), 8 * len(specs) ** 2 + 8)
+    if args.json:
+        _check_output(args.json, "--json")
     try:
         bots = [make_bot(b, game=info) for b in specs]
         game = make_game(args)
-        result = tournament(bots, args.games, args.seed, workers=args.workers, verbose=False,
-                            json_path=args.json, game=game)
+    except (TypeError, ValueError) as exc:
+        raise CliError(str(exc)) from None
+    try:
+        result = tournament(bots, args.games, args.seed, workers=args.workers, verbose=False, game=game)
     except (TypeError, ValueError) as exc:
         raise CliError(str(exc)) from None
     con.print(result.table(), markup=False, highlight=False)
     if args.json:
+        try:
+            result.save(args.json)
+        except OSError as exc:  # checked before, but the disk may still refuse: the table is printed
+            raise CliError(f"--json {args.json}: cannot write the result: {exc.strerror or exc}") from None
         con.print(f"result written to {args.json}")
     return 0
 
@@ -431,6 +505,7 @@ def tt_simulate(args: argparse.Namespace, con: Console) -> int:
         raise CliError("--plot draws the Shithead figures; for Three Thirteen use --json")
     game = _tt_game(args)
     names = _policies(args.policy, game.num_players(), tt.POLICIES)
+    _check_games(args.games, game.num_players(), 16 * game.num_players() + 8)
     try:
         import time
 
@@ -598,6 +673,12 @@ def main(argv: Optional[List[str]] = None) -> int:
     except BrokenPipeError:  # e.g. piped into head
         sys.stderr.close()
         return 0
+    except OSError as exc:  # a file the checks before the work could not foresee
+        print(f"threes: error: {exc}", file=sys.stderr)
+        return 2
+    except MemoryError:
+        print("threes: error: out of memory: ask for fewer games", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":  # pragma: no cover
