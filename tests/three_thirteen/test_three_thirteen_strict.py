@@ -372,7 +372,11 @@ def test_rollouts_copy_the_start_state_once(threads, observer):
     untouched = s.clone()
     kw = dict(n=120, policy="greedy", seed=11, threads=threads, observer=observer)
     want = tt.rollouts(untouched, **kw)
-    got, moved = _mutated_batch(s, **kw)
+    for _ in range(5):  # on a loaded machine the other thread may not get to run during one batch: try again
+        got, moved = _mutated_batch(s, **kw)
+        if moved:
+            break
+        s = untouched.clone()
     assert moved > 0 and s.to_dict()["move_count"] > untouched.to_dict()["move_count"]  # it changed meanwhile
     assert (got.totals == want.totals).all()
     assert (got.moves == want.moves).all()
