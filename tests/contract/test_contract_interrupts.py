@@ -106,7 +106,7 @@ def test_ctrl_c_stops_the_call(case):
 
 
 @pytest.mark.parametrize("argv", [
-    ["simulate", "--games", "1000000000", "--threads", "2", "--json"],
+    ["simulate", "--games", "20000000", "--threads", "2", "--json"],
     ["simulate", "--game", "three_thirteen", "--players", "3", "--games", "100000000", "--json"],
     ["tournament", "--bots", "ismcts:1000000,greedy", "--games", "1000000", "--workers", "2"],
 ])
