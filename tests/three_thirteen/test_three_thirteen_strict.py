@@ -343,6 +343,9 @@ def _mutated_batch(s, **kw):
 
     def mutate():
         go.wait()
+        # Let the batch take its copy first: between go and the copy the caller may release the GIL in a
+        # system call (the thread-count check), and a move made then would be part of the batch's start.
+        time.sleep(0.1)
         while not done.is_set() and not s.is_terminal():
             s.apply_action(s.legal_actions()[0])
             during.append(1)
@@ -370,7 +373,7 @@ def test_rollouts_copy_the_start_state_once(threads, observer):
     copied the live state: games after a change started elsewhere)."""
     s = played(3, seed=5, moves=7)
     untouched = s.clone()
-    kw = dict(n=120, policy="greedy", seed=11, threads=threads, observer=observer)
+    kw = dict(n=1200, policy="greedy", seed=11, threads=threads, observer=observer)
     want = tt.rollouts(untouched, **kw)
     for _ in range(5):  # on a loaded machine the other thread may not get to run during one batch: try again
         got, moved = _mutated_batch(s, **kw)
