@@ -263,7 +263,9 @@ static void check_over(const sh_state *s) {
   CHECK(sh_state_current_player(s) == TH_TERMINAL_PLAYER);
   CHECK(s->move_count <= s->max_moves, "move_count %u > max_moves %u", s->move_count, s->max_moves);
   if (s->truncated) {
-    CHECK(s->move_count == s->max_moves, "truncated at %u, cap %u", s->move_count, s->max_moves);
+    /* at the cap, or earlier as a stalemate by repetition (rules.repetition_limit, RULES.md section 7) */
+    CHECK(s->move_count == s->max_moves || (s->stalemate && s->rules.repetition_limit),
+          "truncated at %u, cap %u, stalemate %d", s->move_count, s->max_moves, s->stalemate);
     CHECK(s->num_out <= n - 2, "truncated with %d of %d out", s->num_out, n);
   } else {
     CHECK(s->num_out == n, "over with %d of %d ranked", s->num_out, n);
