@@ -262,12 +262,14 @@ uint32_t sh_rollout(sh_state *s, const uint8_t *policies, th_rng *rng) {
    * keeps the cards' identities (the start rules read suits); the play phase
    * runs on the counts only (state.h, sh_fast_*). */
   while (s->phase == SH_PHASE_SWAP) step(s, policies[s->current], rng, 0);
-  int all_random = 1, fast = !s->rules.repetition_limit; /* repetitions need the full state (the pile's order) */
+  /* With repetition_limit the sh_fast_* moves keep the repetition keys too
+   * (state.h): the pile's order is hashed as it grows. */
+  int all_random = 1;
   for (int q = 0; q < s->num_players; q++) all_random &= policies[q] == SH_POLICY_RANDOM;
-  if (all_random && fast) {
+  if (all_random) {
     sh_fast_random_playout(s, rng);
   } else {
-    while (s->phase == SH_PHASE_PLAY) step(s, policies[s->current], rng, fast);
+    while (s->phase == SH_PHASE_PLAY) step(s, policies[s->current], rng, 1);
   }
   return s->move_count - start;
 }
@@ -277,12 +279,12 @@ uint32_t sh_rollout_until(sh_state *s, const uint8_t *policies, th_rng *rng, uin
   /* sh_rollout with one more bound, move_limit: each step adds one move. */
   while (s->phase == SH_PHASE_SWAP && s->move_count < move_limit) step(s, policies[s->current], rng, 0);
   if (s->phase != SH_PHASE_PLAY || s->move_count >= move_limit) return s->move_count - start;
-  int all_random = 1, fast = !s->rules.repetition_limit; /* as sh_rollout */
+  int all_random = 1; /* as sh_rollout */
   for (int q = 0; q < s->num_players; q++) all_random &= policies[q] == SH_POLICY_RANDOM;
-  if (all_random && fast) {
+  if (all_random) {
     sh_fast_random_playout_until(s, rng, move_limit);
   } else {
-    while (s->phase == SH_PHASE_PLAY && s->move_count < move_limit) step(s, policies[s->current], rng, fast);
+    while (s->phase == SH_PHASE_PLAY && s->move_count < move_limit) step(s, policies[s->current], rng, 1);
   }
   return s->move_count - start;
 }
@@ -366,7 +368,7 @@ static void play_part_random(const sh_batch *b, int64_t lo, int64_t hi) {
 static void play_part(const sh_batch *b, int64_t lo, int64_t hi) {
   int n = b->start ? b->start->num_players : b->num_players, all_random = 1;
   for (int q = 0; q < n; q++) all_random &= b->policies[q] == SH_POLICY_RANDOM;
-  if (all_random && !(b->start ? b->start->rules : b->rules).repetition_limit) {
+  if (all_random) { /* repetition_limit or not (sh_fast_random_playout2 keeps the keys) */
     play_part_random(b, lo, hi);
     return;
   }

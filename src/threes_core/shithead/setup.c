@@ -125,6 +125,7 @@ int sh_setup_add(sh_state *s, int zone, int seat, int kind, int slot, th_error *
       return TH_OK;
     case SH_ZONE_PILE:
       s->loc[id] = SH_LOC_PILE;
+      s->pile_hash ^= sh_pile_card_hash(s->pile_len, rank);
       s->pile[s->pile_len++] = (uint8_t)id;
       s->pile_rank[rank]++;
       return TH_OK;
@@ -297,7 +298,8 @@ int sh_setup_finish(sh_state *s, int phase, int current, uint32_t move_count, in
      * given, the current position is its first */
     s->rep_progress = sh_progress(s);
     if (!s->rep_len) {
-      s->rep_key[0] = sh_position_key(s);
+      s->rep_key[0] = sh_repetition_key(s);
+      s->rep_tag[0] = sh_rep_tag(s->rep_key[0]);
       s->rep_len = 1;
     }
   }
@@ -361,6 +363,7 @@ int sh_state_check(const sh_state *s, th_error *e) {
     pile_rank[sh_card_rank(s->pile[i])]++;
   }
   if (memcmp(pile_rank, s->pile_rank, sizeof pile_rank)) FAIL("the pile's per-rank counts are wrong");
+  if (s->pile_hash != sh_pile_hash(s)) FAIL("the pile's incremental hash is wrong");
   for (int i = 0; i < s->draw_len; i++) {
     if (s->loc[s->draw[i]] != SH_LOC_DRAW || seen[s->draw[i]]++) FAIL("draw pile entry %d is wrong", i);
   }
@@ -438,10 +441,17 @@ int sh_state_check(const sh_state *s, th_error *e) {
   if (s->rep_len > SH_REP_WINDOW || s->rep_head >= SH_REP_WINDOW || (s->rep_len < SH_REP_WINDOW && s->rep_head))
     FAIL("the remembered positions do not fit their ring of %d", SH_REP_WINDOW);
   if (s->rep_len && s->phase == SH_PHASE_SWAP) FAIL("positions are remembered in the play phase only");
+  for (int i = 0; i < s->rep_len; i++)
+    if (s->rep_tag[i] != sh_rep_tag(s->rep_key[i])) FAIL("the tag of remembered position %d is wrong", i);
   if (s->rep_len && s->phase == SH_PHASE_PLAY) {
     if (s->rep_progress != sh_progress(s)) FAIL("the remembered positions belong to an earlier stretch of the game");
     int newest = s->rep_len < SH_REP_WINDOW ? s->rep_len - 1 : (s->rep_head + SH_REP_WINDOW - 1) % SH_REP_WINDOW;
-    if (s->rep_key[newest] != sh_position_key(s)) FAIL("the newest remembered position is not the current one");
+    if (s->rep_key[newest] != sh_repetition_key(s)) {
+      if (s->rep_key[newest] == sh_position_key(s))
+        FAIL("the remembered positions are position keys (as saved before repetition keys, state.h): this "
+             "version remembers repetition keys");
+      FAIL("the newest remembered position is not the current one");
+    }
   }
   if (e) e->code = TH_OK;
   return TH_OK;
@@ -454,7 +464,10 @@ int sh_setup_repetitions(sh_state *s, int stalemate, const uint64_t *keys, int n
   s->stalemate = (uint8_t)stalemate;
   s->rep_len = (uint16_t)n;
   s->rep_head = 0;
-  for (int i = 0; i < n; i++) s->rep_key[i] = keys[i];
+  for (int i = 0; i < n; i++) {
+    s->rep_key[i] = keys[i];
+    s->rep_tag[i] = sh_rep_tag(keys[i]);
+  }
   if (e) e->code = TH_OK;
   return TH_OK;
 }

@@ -365,8 +365,20 @@ int sh_is_legal(const sh_state *s, int a) {
 #endif
 
 SH_HOT void push_pile(sh_state *s, int id) {
+  s->pile_hash ^= sh_pile_card_hash(s->pile_len, sh_card_rank(id));
   s->pile[s->pile_len++] = (uint8_t)id;
   s->loc[id] = SH_LOC_PILE;
+}
+
+/* pile_hash after `count` cards of `rank` go onto a pile of `len` cards, on
+ * the counts only (the full state's push_pile does it card by card). Only
+ * with `track` (repetition_limit > 0): a constant at every call, so the
+ * rollouts with the rule off do not pay for it. */
+SH_HOT void hash_push(sh_state *s, int track, int len, int rank, int count) {
+  if (!track) return;
+  uint64_t h = 0;
+  for (int j = 0; j < count; j++) h ^= sh_pile_card_hash(len + j, rank);
+  s->pile_hash ^= h;
 }
 
 /* Moves `count` face-up cards of `rank` of seat p to the pile, canonical order. */
@@ -405,6 +417,7 @@ static void hand_rank_to_pile(sh_state *s, int p, int rank, int count) {
 SH_HOT void clear_pile_counts(sh_state *s) {
   memset(s->pile_rank, 0, sizeof s->pile_rank);
   s->pile_len = 0;
+  s->pile_hash = 0;
   s->eff_top = SH_OPEN;
   s->run_rank = SH_NO_RANK;
   s->run_len = 0;
@@ -493,15 +506,16 @@ SH_HOT int pick_up(sh_state *s, int p, int ident) {
 /* A play from one known source without merging (rollout kernel): the same
  * count updates as play() below, for a row `counts` of seat p (its hand, or
  * its face-up cards when the hand is empty) and that row's length. */
-SH_HOT int play_from(sh_state *s, int p, uint8_t *counts, uint8_t *len, int rank, int count) {
+SH_HOT int play_from(sh_state *s, int p, uint8_t *counts, uint8_t *len, int rank, int count, int track) {
   counts[rank] = (uint8_t)(counts[rank] - count);
   *len = (uint8_t)(*len - count);
+  hash_push(s, track, s->pile_len, rank, count);
   s->pile_len = (uint8_t)(s->pile_len + count);
   s->pile_rank[rank] = (uint8_t)(s->pile_rank[rank] + count);
   return after_play(s, p, rank, count, 0);
 }
 
-SH_HOT int play(sh_state *s, int p, int rank, int count, int ident) {
+SH_HOT int play(sh_state *s, int p, int rank, int count, int ident, int track) {
   int h = 0;
   if (s->hand_len[p] > 0) {
     h = count < s->hand_rank[p][rank] ? count : s->hand_rank[p][rank];
@@ -515,21 +529,26 @@ SH_HOT int play(sh_state *s, int p, int rank, int count, int ident) {
     s->up_rank[p][rank] = (uint8_t)(s->up_rank[p][rank] - u);
     s->up_len[p] = (uint8_t)(s->up_len[p] - u);
   }
-  if (!ident) s->pile_len = (uint8_t)(s->pile_len + count);
+  if (!ident) {
+    hash_push(s, track, s->pile_len, rank, count);
+    s->pile_len = (uint8_t)(s->pile_len + count);
+  }
   s->pile_rank[rank] = (uint8_t)(s->pile_rank[rank] + count);
   return after_play(s, p, rank, count, ident);
 }
 
-SH_HOT int play_blind(sh_state *s, int p, int slot, int ident) {
+SH_HOT int play_blind(sh_state *s, int p, int slot, int ident, int track) {
   int id = s->down[p][slot];
   s->down[p][slot] = SH_NO_CARD;
   s->down_len[p]--;
   int rank = sh_card_rank(id);
   if (has_rank(playable_mask(s), rank)) {
-    if (ident)
+    if (ident) {
       push_pile(s, id);
-    else
+    } else {
+      hash_push(s, track, s->pile_len, rank, 1);
       s->pile_len++;
+    }
     s->pile_rank[rank]++;
     return after_play(s, p, rank, 1, ident);
   } else {
@@ -625,7 +644,75 @@ int32_t sh_progress(const sh_state *s) {
   return v;
 }
 
-void sh_record_position(sh_state *s) {
+uint64_t sh_pile_hash(const sh_state *s) {
+  uint64_t h = 0;
+  for (int i = 0; i < s->pile_len; i++) h ^= sh_pile_card_hash(i, sh_card_rank(s->pile[i]));
+  return h;
+}
+
+/* The 128-bit product of a and b, folded to 64 bits (high ^ low). */
+static inline uint64_t mul_fold(uint64_t a, uint64_t b) {
+#if defined(__SIZEOF_INT128__)
+  unsigned __int128 p = (unsigned __int128)a * b;
+  return (uint64_t)p ^ (uint64_t)(p >> 64);
+#else
+  uint64_t al = a & 0xFFFFFFFFu, ah = a >> 32, bl = b & 0xFFFFFFFFu, bh = b >> 32;
+  uint64_t ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
+  uint64_t mid = (ll >> 32) + (lh & 0xFFFFFFFFu) + (hl & 0xFFFFFFFFu);
+  uint64_t lo = (mid << 32) | (ll & 0xFFFFFFFFu);
+  uint64_t hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+  return lo ^ hi;
+#endif
+}
+
+/* Random odd-looking constants (splitmix64 outputs): two per seat for its
+ * hand's two words, every one with a byte above any count, so that no word
+ * of counts XORs one of them to zero. */
+static const uint64_t hand_keys[SH_MAX_PLAYERS][2] = {
+    {UINT64_C(0xdde332bfbb6b49b3), UINT64_C(0xb7d32b0af9f6491f)},
+    {UINT64_C(0x205f01e23e6fa271), UINT64_C(0x160f0c55e30d4a4e)},
+    {UINT64_C(0x2205f11e0b0ba6da), UINT64_C(0xc69b70a92241776c)},
+    {UINT64_C(0x92d0db1def3d7784), UINT64_C(0x647ff288a625133a)},
+    {UINT64_C(0xff9ca0d47c1978fb), UINT64_C(0xb8ef222ffa7b7969)},
+    {UINT64_C(0x3609448582d140ec), UINT64_C(0x1a14ffde3e97f619)},
+    {UINT64_C(0xe8b27e083063c97a), UINT64_C(0x6e0bc81aa7cb56de)},
+    {UINT64_C(0x25d6da28e517bc8f), UINT64_C(0xa2f79a2c4f56919a)},
+    {UINT64_C(0xdb5fdfaaf3c2e00d), UINT64_C(0xc4368d57bf1503a6)},
+    {UINT64_C(0xdf9981340a2878fa), UINT64_C(0x4d692e56030e6f57)},
+    {UINT64_C(0x34352af9cf2c8512), UINT64_C(0x4f4783f68855d7ad)},
+    {UINT64_C(0xe7165e4d0596bc28), UINT64_C(0xa16e1ecf376b55fd)},
+};
+#define SEAT_KEY UINT64_C(0xe162a7012681acbf)
+
+static inline uint64_t repetition_key(const sh_state *s) {
+  uint64_t h = 0;
+  for (int p = 0; p < s->num_players && p < SH_MAX_PLAYERS; p++) /* independent products: they overlap */
+    h += mul_fold(load_le64(s->hand_rank[p]) ^ hand_keys[p][0], load_le64(s->hand_rank[p] + 8) ^ hand_keys[p][1]);
+  h ^= s->pile_hash;
+  h += (uint64_t)(s->current + 1) * SEAT_KEY;
+  return sh_mix64(h);
+}
+
+uint64_t sh_repetition_key(const sh_state *s) { return repetition_key(s); }
+
+/* Bit i set when tags[i] == t, for the SH_REP_WINDOW (64) tags. */
+static inline uint64_t tag_matches(const uint8_t *tags, uint8_t t) {
+  uint64_t m = 0;
+#if defined(__SSE2__) && !defined(THREES_NO_SIMD)
+  __m128i v = _mm_set1_epi8((char)t);
+  for (int i = 0; i < SH_REP_WINDOW / 16; i++) {
+    __m128i eq = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(tags + 16 * i)), v);
+    m |= (uint64_t)(uint16_t)_mm_movemask_epi8(eq) << (16 * i);
+  }
+#else
+  for (int i = 0; i < SH_REP_WINDOW / 8; i++)
+    m |= (uint64_t)(~nonzero_bytes8(load_le64(tags + 8 * i) ^ (t * UINT64_C(0x0101010101010101))) & 0xFFu) << (8 * i);
+#endif
+  return m;
+}
+
+/* sh_record_position, inlined into the move loops. */
+SH_HOT void record_position(sh_state *s) {
   if (s->phase != SH_PHASE_PLAY) return;
   int32_t prog = sh_progress(s);
   if (prog != s->rep_progress || s->rep_len == 0) { /* a new stretch: nothing before it can recur */
@@ -633,16 +720,24 @@ void sh_record_position(sh_state *s) {
     s->rep_len = 0;
     s->rep_head = 0;
   }
-  uint64_t key = sh_position_key(s);
-  int seen = 1; /* this occurrence */
-  for (int i = 0; i < s->rep_len; i++) seen += s->rep_key[i] == key;
-  if (s->rep_len < SH_REP_WINDOW) {
-    s->rep_key[s->rep_len++] = key;
-  } else { /* the ring is full: the oldest key goes */
-    s->rep_key[s->rep_head] = key;
+  uint64_t key = repetition_key(s);
+  uint8_t tag = sh_rep_tag(key);
+  int seen = 1, len = s->rep_len; /* this occurrence */
+  /* The keys held with this one's tag (about one in 256 of the others),
+   * then the full keys of those. */
+  uint64_t m = tag_matches(s->rep_tag, tag);
+  _Static_assert(SH_REP_WINDOW == 64, "one bit per remembered key in a uint64_t");
+  if (len < SH_REP_WINDOW) m &= (UINT64_C(1) << len) - 1u;
+  for (; m; m &= m - 1u) seen += s->rep_key[__builtin_ctzll(m)] == key;
+  int at = len < SH_REP_WINDOW ? len : s->rep_head;
+  s->rep_key[at] = key;
+  s->rep_tag[at] = tag;
+  if (len < SH_REP_WINDOW) {
+    s->rep_len = (uint16_t)(len + 1);
+  } else { /* the ring is full: the oldest key went */
     s->rep_head = (uint16_t)((s->rep_head + 1) % SH_REP_WINDOW);
   }
-  if (seen >= s->rules.repetition_limit) {
+  if (__builtin_expect(seen >= s->rules.repetition_limit, 0)) {
     s->phase = SH_PHASE_OVER;
     s->truncated = 1; /* scored as a truncated game (section 7) */
     s->stalemate = 1;
@@ -650,18 +745,22 @@ void sh_record_position(sh_state *s) {
   }
 }
 
+void sh_record_position(sh_state *s) { record_position(s); }
+
+static inline int repetitions_on(const sh_state *s) { return __builtin_expect(s->rules.repetition_limit != 0, 0); }
+
 static inline void after_full_move(sh_state *s) {
-  if (__builtin_expect(s->rules.repetition_limit != 0, 0)) sh_record_position(s);
+  if (repetitions_on(s)) record_position(s);
 }
 
 void sh_do_play(sh_state *s, int rank, int count) {
-  play(s, s->current, rank, count, 1);
+  play(s, s->current, rank, count, 1, 1);
   end_move(s);
   after_full_move(s);
 }
 
 void sh_do_blind(sh_state *s, int slot) {
-  play_blind(s, s->current, slot, 1);
+  play_blind(s, s->current, slot, 1, 1);
   end_move(s);
   after_full_move(s);
 }
@@ -672,31 +771,46 @@ void sh_do_pickup(sh_state *s) {
   after_full_move(s);
 }
 
+/* With the rule on, the same steps keep pile_hash and record the position;
+ * the two versions are separate so that the one without pays nothing. */
 void sh_fast_play(sh_state *s, int rank, int count) {
-  play(s, s->current, rank, count, 0);
+  if (repetitions_on(s)) {
+    play(s, s->current, rank, count, 0, 1);
+    end_move(s);
+    record_position(s);
+    return;
+  }
+  play(s, s->current, rank, count, 0, 0);
   end_move(s);
 }
 
 void sh_fast_blind(sh_state *s, int slot) {
-  play_blind(s, s->current, slot, 0);
+  if (repetitions_on(s)) {
+    play_blind(s, s->current, slot, 0, 1);
+    end_move(s);
+    record_position(s);
+    return;
+  }
+  play_blind(s, s->current, slot, 0, 0);
   end_move(s);
 }
 
 void sh_fast_pickup(sh_state *s) {
-  pick_up(s, s->current, 0);
+  pick_up(s, s->current, 0); /* clears pile_hash either way */
   end_move(s);
+  if (repetitions_on(s)) record_position(s);
 }
 
 /* One uniformly random move of seat p in the play phase, on the counts only;
  * returns the seat to move next. The choice is sh_uniform_play (as the random
  * policy makes it), the effects are the rule functions above. */
-SH_HOT int fast_random_move(sh_state *s, int p, th_rng *rng, const uint64_t (*bytes)[2]) {
+SH_HOT int fast_random_move(sh_state *s, int p, th_rng *rng, const uint64_t (*bytes)[2], int track) {
   int from_hand = s->hand_len[p] != 0;
   uint8_t *counts = from_hand ? s->hand_rank[p] : s->up_len[p] ? s->up_rank[p] : NULL;
   if (!counts) {
     int k = (int)th_rng_below(rng, s->down_len[p]);
     for (int slot = 0; slot < SH_MAX_CPZ; slot++)
-      if (s->down[p][slot] != SH_NO_CARD && k-- == 0) return play_blind(s, p, slot, 0);
+      if (s->down[p][slot] != SH_NO_CARD && k-- == 0) return play_blind(s, p, slot, 0, track);
     return p;
   }
   if (s->rules.merge_hand_with_face_up && from_hand && s->draw_len == 0) {
@@ -714,7 +828,7 @@ SH_HOT int fast_random_move(sh_state *s, int p, th_rng *rng, const uint64_t (*by
     int k = (int)th_rng_below(rng, (uint32_t)total);
     for (uint16_t x = m; x; x &= (uint16_t)(x - 1)) {
       int r = __builtin_ctz(x), c = counts[r] + (can_merge(s, p, r) ? s->up_rank[p][r] : 0);
-      if (k < c) return play(s, p, r, k + 1, 0);
+      if (k < c) return play(s, p, r, k + 1, 0, track);
       k -= c;
     }
     return p;
@@ -722,7 +836,7 @@ SH_HOT int fast_random_move(sh_state *s, int p, th_rng *rng, const uint64_t (*by
   int rank, count;
   const uint64_t *bm = bytes[s->eff_top & 15];
   if (sh_uniform_play_bytes(counts, bm[0], bm[1], rng, &rank, &count))
-    return play_from(s, p, counts, from_hand ? &s->hand_len[p] : &s->up_len[p], rank, count);
+    return play_from(s, p, counts, from_hand ? &s->hand_len[p] : &s->up_len[p], rank, count, track);
   (void)th_rng_next(rng); /* a forced pick-up still takes its draw: below(1) */
   return pick_up(s, p, 0);
 }
@@ -734,7 +848,11 @@ static void byte_table(const sh_state *s, uint64_t bytes[16][2]) {
   }
 }
 
-void sh_fast_random_playout(sh_state *s, th_rng *rng) {
+/* The playout loop: with `bounded`, it also stops once move_count reaches
+ * move_limit; with `track` (repetition_limit > 0), it keeps the repetition
+ * keys. Both are constants at every call: four loops, each paying only for
+ * what it does. */
+SH_HOT void playout(sh_state *s, th_rng *rng, int bounded, uint32_t move_limit, int track) {
   /* Each pass adds one move and the game ends at max_moves: bounded. */
   uint64_t bytes[16][2]; /* playable ranks by effective top, as byte masks */
   byte_table(s, bytes);
@@ -743,27 +861,30 @@ void sh_fast_random_playout(sh_state *s, th_rng *rng) {
    * through memory on every move. */
   th_rng local = *rng;
   int p = s->current;
-  while (s->phase == SH_PHASE_PLAY) {
-    p = fast_random_move(s, p, &local, (const uint64_t(*)[2])bytes);
+  while (s->phase == SH_PHASE_PLAY && (!bounded || s->move_count < move_limit)) {
+    p = fast_random_move(s, p, &local, (const uint64_t(*)[2])bytes, track);
     end_move(s);
+    if (track) record_position(s); /* a stalemate ends the loop */
   }
   *rng = local;
+}
+
+void sh_fast_random_playout(sh_state *s, th_rng *rng) {
+  if (repetitions_on(s))
+    playout(s, rng, 0, 0, 1);
+  else
+    playout(s, rng, 0, 0, 0);
 }
 
 void sh_fast_random_playout_until(sh_state *s, th_rng *rng, uint32_t move_limit) {
   /* sh_fast_random_playout, stopping once move_count reaches move_limit. */
-  uint64_t bytes[16][2];
-  byte_table(s, bytes);
-  th_rng local = *rng;
-  int p = s->current;
-  while (s->phase == SH_PHASE_PLAY && s->move_count < move_limit) {
-    p = fast_random_move(s, p, &local, (const uint64_t(*)[2])bytes);
-    end_move(s);
-  }
-  *rng = local;
+  if (repetitions_on(s))
+    playout(s, rng, 1, move_limit, 1);
+  else
+    playout(s, rng, 1, move_limit, 0);
 }
 
-int sh_fast_random_playout2(sh_state *a, th_rng *rng_a, sh_state *b, th_rng *rng_b) {
+SH_HOT int playout2(sh_state *a, th_rng *rng_a, sh_state *b, th_rng *rng_b, int track) {
   /* Two independent games, a move of each in turn: one game's chain of
    * dependent steps (pile top, choice, counts) runs while the other's waits.
    * Each pass adds a move to both games: bounded by their move caps. */
@@ -773,14 +894,23 @@ int sh_fast_random_playout2(sh_state *a, th_rng *rng_a, sh_state *b, th_rng *rng
   th_rng ra = *rng_a, rb = *rng_b;
   int pa = a->current, pb = b->current;
   while (a->phase == SH_PHASE_PLAY && b->phase == SH_PHASE_PLAY) {
-    pa = fast_random_move(a, pa, &ra, (const uint64_t(*)[2])bytes_a);
-    pb = fast_random_move(b, pb, &rb, (const uint64_t(*)[2])bytes_b);
+    pa = fast_random_move(a, pa, &ra, (const uint64_t(*)[2])bytes_a, track);
+    pb = fast_random_move(b, pb, &rb, (const uint64_t(*)[2])bytes_b, track);
     end_move(a);
     end_move(b);
+    if (track) { /* tracking a game without the rule is harmless; it records nothing */
+      if (a->rules.repetition_limit) record_position(a);
+      if (b->rules.repetition_limit) record_position(b);
+    }
   }
   *rng_a = ra;
   *rng_b = rb;
   return a->phase != SH_PHASE_PLAY ? 0 : 1;
+}
+
+int sh_fast_random_playout2(sh_state *a, th_rng *rng_a, sh_state *b, th_rng *rng_b) {
+  if (repetitions_on(a) || repetitions_on(b)) return playout2(a, rng_a, b, rng_b, 1);
+  return playout2(a, rng_a, b, rng_b, 0);
 }
 
 void sh_do_swap(sh_state *s, const uint8_t *face_up) {

@@ -69,13 +69,20 @@ typedef struct sh_state {
   uint8_t pile[SH_MAX_CARDS]; /* bottom first */
   uint8_t draw[SH_MAX_CARDS]; /* bottom first; the next card drawn is last */
   /* Stalemate by repetition (RULES.md section 7), used only when
-   * rules.repetition_limit > 0: the keys (sh_position_key) of the play-phase
-   * positions since the last irreversible move, oldest first in a ring of
-   * SH_REP_WINDOW; rep_progress identifies that stretch (sh_progress). */
+   * rules.repetition_limit > 0: the repetition keys (sh_repetition_key) of
+   * the play-phase positions since the last irreversible move, oldest first
+   * in a ring of SH_REP_WINDOW; rep_progress identifies that stretch
+   * (sh_progress). */
   uint8_t stalemate;  /* 1 when the game ended by repetition (truncated is 1 too) */
   uint16_t rep_len;   /* keys held, <= SH_REP_WINDOW */
   uint16_t rep_head;  /* index of the oldest key when the ring is full */
   int32_t rep_progress;
+  /* The pile's rank sequence hashed incrementally (sh_pile_hash): the XOR of
+   * sh_pile_card_hash(i, rank) over its cards, kept by every move on the full
+   * state, and by the sh_fast_* moves when repetition_limit > 0 (with the
+   * rule off they leave it stale: such a state is not used again). */
+  uint64_t pile_hash;
+  uint8_t rep_tag[SH_REP_WINDOW]; /* sh_rep_tag of each rep_key: one SIMD compare finds the candidates */
   uint64_t rep_key[SH_REP_WINDOW];
 } sh_state;
 
@@ -132,15 +139,19 @@ void sh_do_swap(sh_state *s, const uint8_t *face_up);
 
 /* The same steps on the counts only, without moving physical cards: for
  * rollouts on a scratch copy in the play phase. Afterwards only the phase,
- * finishing order, move count, truncation and counts are meaningful; the
- * state must not be used with the checked API again. */
+ * finishing order, move count, truncation, stalemate and counts are
+ * meaningful; the state must not be used with the checked API again. With
+ * repetition_limit > 0 they keep pile_hash and record the position
+ * (sh_record_position), as the full-state moves do: the same game ends the
+ * same way; with the rule off they skip both (one test of the rule). */
 void sh_fast_play(sh_state *s, int rank, int count);
 void sh_fast_blind(sh_state *s, int slot);
 void sh_fast_pickup(sh_state *s);
 
 /* The whole play phase with every seat playing uniformly at random, on the
  * counts only: the same moves, one by one, as sh_policy_step with the random
- * policy and the same rng. */
+ * policy and the same rng (repetitions included: with repetition_limit > 0
+ * the loop keeps the repetition keys, as sh_fast_play does). */
 void sh_fast_random_playout(sh_state *s, th_rng *rng);
 /* The same playout, stopped once move_count reaches move_limit (if the game
  * is still on): calling it again, or sh_fast_random_playout, goes on with
@@ -198,13 +209,47 @@ uint64_t sh_state_copy_bench(const sh_state *s, sh_state scratch[2], uint64_t n)
  * about 2^-64. Needs the full state (not after sh_fast_* moves). */
 uint64_t sh_position_key(const sh_state *s);
 
+/* Repetition keys. Positions are only ever compared within one stretch of
+ * the play phase between irreversible moves (sh_progress: a card burned,
+ * drawn or played from the face-up or face-down zone, a player out). All
+ * that can differ between two positions of one stretch is the seat to move,
+ * the hands (as rank counts) and the pile (as a rank sequence): the draw
+ * pile, the face-up and face-down cards, who is out and the phase stay the
+ * same. So the ring holds sh_repetition_key, a hash of those three only,
+ * and two positions of one stretch have equal repetition keys exactly when
+ * they have equal position keys (either hash colliding aside, probability
+ * about 2^-64 each). It costs O(players) per move: the pile's part is
+ * pile_hash, kept incrementally (a push of c cards of one rank XORs c
+ * values in, a pick-up or burn clears it); the hands are hashed from
+ * scratch, 16 bytes of counts per seat with one 64x64->128-bit multiply.
+ * It is computed on the counts only, so rollouts with the rule on run on the
+ * sh_fast_* moves too. Equal on every platform, but not a transposition key
+ * across stretches: use sh_position_key for that. */
+static inline uint64_t sh_mix64(uint64_t x) { /* splitmix64's finaliser */
+  x ^= x >> 30;
+  x *= UINT64_C(0xbf58476d1ce4e5b9);
+  x ^= x >> 27;
+  x *= UINT64_C(0x94d049bb133111eb);
+  return x ^ (x >> 31);
+}
+/* The part of pile_hash of a card of `rank` at height i (0 = bottom). */
+static inline uint64_t sh_pile_card_hash(int i, int rank) {
+  return sh_mix64(((uint64_t)(unsigned)i << 4 | (unsigned)rank) + UINT64_C(0x9e3779b97f4a7c15));
+}
+/* pile_hash from scratch, from the pile's card ids (needs the full state). */
+uint64_t sh_pile_hash(const sh_state *s);
+uint64_t sh_repetition_key(const sh_state *s);
+/* The byte of a key kept in rep_tag. */
+static inline uint8_t sh_rep_tag(uint64_t key) { return (uint8_t)(key >> 56); }
+
 /* Irreversible progress: a sum of counts that only ever move one way (cards
  * burned, players out, cards drawn, face-up and face-down cards played). A
  * position can only recur while it stays the same. */
 int32_t sh_progress(const sh_state *s);
 
-/* With repetition_limit k > 0, called after every full-state move: notes the
- * position (in the play phase) and ends the game as a stalemate when it has
+/* With repetition_limit k > 0, called after every move (on the full state,
+ * and by the sh_fast_* moves): notes the position's repetition key (in the
+ * play phase) and ends the game as a stalemate when it has
  * now occurred k times since the last irreversible move (no earlier position
  * can recur). Positions are remembered for the last SH_REP_WINDOW plies of
  * such a stretch; a repetition further apart than that is not seen (the
@@ -231,10 +276,10 @@ int sh_setup_add(sh_state *s, int zone, int seat, int kind, int slot, th_error *
 int sh_setup_finish(sh_state *s, int phase, int current, uint32_t move_count, int truncated,
                     const uint8_t *finish, int num_finish, th_error *e);
 /* Before sh_setup_finish, with repetition_limit > 0: the stalemate flag and
- * the remembered position keys (oldest first, at most SH_REP_WINDOW; the
+ * the remembered repetition keys (oldest first, at most SH_REP_WINDOW; the
  * newest is the current position's), checked by sh_setup_finish. */
 int sh_setup_repetitions(sh_state *s, int stalemate, const uint64_t *keys, int n, th_error *e);
-/* The remembered position keys, oldest first, into out (SH_REP_WINDOW room);
+/* The remembered repetition keys, oldest first, into out (SH_REP_WINDOW room);
  * returns how many. */
 int sh_remembered_positions(const sh_state *s, uint64_t *out);
 
