@@ -31,6 +31,10 @@ cdef extern from "shithead/shithead.h" nogil:
         SH_PHASE_SWAP
         SH_PHASE_PLAY
         SH_PHASE_OVER
+        SH_MOVE_PLAY
+        SH_MOVE_BLIND
+        SH_MOVE_PICKUP
+        SH_MOVE_SWAP
         SH_NUM_PRESETS
         SH_ZONE_HAND
         SH_ZONE_HAND_KNOWN
@@ -101,6 +105,8 @@ cdef extern from "shithead/shithead.h" nogil:
         uint8_t draw[216]
         uint8_t stalemate
         uint16_t rep_len
+        uint16_t rep_head
+        uint64_t pile_hash
 
     int sh_rules_preset(int preset, sh_rules *out)
     int sh_rules_validate(const sh_rules *r, int num_players, th_error *e)
@@ -124,6 +130,11 @@ cdef extern from "shithead/shithead.h" nogil:
     void sh_known_rank_counts(const sh_state *s, int seat, uint8_t *out)
     void sh_state_canonical(const sh_state *s, sh_state *out)
     uint64_t sh_position_key(const sh_state *s)
+    uint64_t sh_repetition_key(const sh_state *s)
+    uint64_t sh_pile_hash(const sh_state *s)
+    void sh_fast_play(sh_state *s, int rank, int count)
+    void sh_fast_blind(sh_state *s, int slot)
+    void sh_fast_pickup(sh_state *s)
     int sh_setup_repetitions(sh_state *s, int stalemate, const uint64_t *keys, int n, th_error *e)
     int sh_remembered_positions(const sh_state *s, uint64_t *out)
     enum: SH_REP_WINDOW
@@ -162,6 +173,7 @@ cdef extern from "shithead/shithead.h" nogil:
     uint32_t sh_rollout_full(sh_state *s, const uint8_t *policies, th_rng *rng, int check)
     uint64_t sh_state_copy_bench(const sh_state *s, sh_state *scratch, uint64_t n)
     int sh_policy_action(const sh_state *s, int policy, th_rng *rng)
+    void sh_policy_step(sh_state *s, int policy, th_rng *rng)
 
     int sh_hidden_count(const sh_state *s, int observer)
     int sh_resample(sh_state *s, int observer, th_rng *rng, th_error *e)

@@ -297,8 +297,14 @@ cdef class StateBase:
         table key (different positions collide with probability ~2**-64)."""
         return sh_position_key(&self.s)
 
+    def _repetition_key(self):
+        """The key the repetition ring holds for this position (state.h,
+        sh_repetition_key): the seat to move, the hands and the pile only, so
+        equal to another's only within one stretch between irreversible moves."""
+        return sh_repetition_key(&self.s)
+
     def _repetitions(self):
-        """The remembered position keys, oldest first (repetition_limit)."""
+        """The remembered repetition keys, oldest first (repetition_limit)."""
         cdef uint64_t keys[SH_REP_WINDOW]
         cdef int n = sh_remembered_positions(&self.s, keys)
         return [keys[i] for i in range(n)]
@@ -414,6 +420,81 @@ cdef class StateBase:
         fa = [a.finish[i] for i in range(a.num_out)]
         fb = [b.finish[i] for i in range(b.num_out)]
         return (fa, ma, bool(a.truncated)), (fb, mb, bool(b.truncated)), out
+
+    def _trace(self, policies, uint64_t seed, uint64_t game=0):
+        """For tests: plays game `game` of a batch seeded `seed` from this
+        state (its rng th_batch_rng(seed, game), as sh_rollouts does), move by
+        move on the full state with repetition_limit switched off, and returns
+        after every move (position_key, phase, burned, out, draw, face-up
+        counts, face-down counts): what a reference needs to count repetitions."""
+        cdef sh_state c = self.s
+        cdef th_rng rng
+        cdef uint8_t pol[12]
+        cdef int q, n = self.s.num_players
+        policies = list(policies)
+        if len(policies) != n:
+            raise ValueError("one policy per seat")
+        for q, p in enumerate(policies):
+            if not 0 <= p < SH_NUM_POLICIES:
+                raise ValueError(f"policy {p} does not exist")
+            pol[q] = p
+        c.rules.repetition_limit = 0
+        c.rep_len = 0
+        c.rep_head = 0
+        c.stalemate = 0
+        th_batch_rng(seed, game, &rng)
+        out = []
+        while c.phase != SH_PHASE_OVER:
+            sh_policy_step(&c, pol[c.current], &rng)
+            out.append((sh_position_key(&c), c.phase, c.burned_len, c.num_out, c.draw_len,
+                        tuple([c.up_len[q] for q in range(n)]), tuple([c.down_len[q] for q in range(n)])))
+        return out
+
+    def _fast_lockstep(self, uint64_t seed):
+        """For tests: plays uniformly random legal actions (th_rng seeded
+        `seed`) from this state on two copies, one with the full-state moves
+        and one with the counts-only sh_fast_* moves of the play phase, and
+        checks after every move that the incremental pile hash equals its
+        value from scratch (full copy) and that both copies agree on it, on
+        the repetition key, the remembered keys, the phase, the seat to move
+        and the stalemate flag. Returns the number of moves; raises
+        AssertionError at the first difference."""
+        cdef sh_state a = self.s
+        cdef sh_state b = self.s
+        cdef th_rng rng
+        cdef uint16_t buf[SH_MAX_DISTINCT_ACTIONS]
+        cdef uint64_t ka[SH_REP_WINDOW]
+        cdef uint64_t kb[SH_REP_WINDOW]
+        cdef sh_move m
+        cdef int n, act, moves = 0, na, nb, i
+        th_rng_seed(&rng, seed)
+        while a.phase != SH_PHASE_OVER:
+            n = sh_legal_actions(&a, buf)
+            act = buf[th_rng_below(&rng, n)]
+            if a.phase == SH_PHASE_SWAP:
+                sh_apply_legal(&a, act)
+                sh_apply_legal(&b, act)
+            else:
+                sh_state_decode_action(&a, act, &m)
+                sh_apply_legal(&a, act)
+                if m.kind == SH_MOVE_PLAY:
+                    sh_fast_play(&b, m.rank, m.count)
+                elif m.kind == SH_MOVE_BLIND:
+                    sh_fast_blind(&b, m.slot)
+                else:
+                    sh_fast_pickup(&b)
+            moves += 1
+            if a.pile_hash != sh_pile_hash(&a):
+                raise AssertionError(f"move {moves}: the full state's pile hash is not its value from scratch")
+            if b.pile_hash != a.pile_hash or sh_repetition_key(&b) != sh_repetition_key(&a):
+                raise AssertionError(f"move {moves}: the counts-only moves lost the pile hash or repetition key")
+            na = sh_remembered_positions(&a, ka)
+            nb = sh_remembered_positions(&b, kb)
+            if na != nb or any([ka[i] != kb[i] for i in range(na)]):
+                raise AssertionError(f"move {moves}: the remembered keys differ")
+            if a.phase != b.phase or a.current != b.current or a.stalemate != b.stalemate:
+                raise AssertionError(f"move {moves}: the games differ")
+        return moves
 
     def _policy_action(self, int policy, uint64_t seed):
         """The action the C policy picks here, its rng seeded with `seed`."""
