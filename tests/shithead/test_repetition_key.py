@@ -164,15 +164,17 @@ def test_rollouts_from_positions_with_remembered_keys(preset):
 
 @pytest.mark.parametrize("preset", PRESETS)
 @pytest.mark.parametrize("players", [2, 4, 6])
-def test_fast_moves_keep_the_pile_hash_and_the_keys(preset, players):
-    """The counts-only moves (sh_fast_*) keep the pile hash, the repetition
-    key and the remembered keys exactly as the full-state moves do, after
-    every move of random games: a path that forgot an update (a play, a
-    blind play, a pick-up, a burn) fails here at its first move."""
+@pytest.mark.parametrize("kernel", [False, True], ids=["fast_steps", "random_playout"])
+def test_fast_moves_keep_the_pile_hash_and_the_keys(preset, players, kernel):
+    """The counts-only moves (the sh_fast_* steps, and the random playout
+    loop of the rollouts) keep the pile hash, the repetition key and the
+    remembered keys exactly as the full-state moves do, after every move of
+    random games: a path that forgot an update (a play of one card or of
+    several, a blind play, a pick-up, a burn) fails here at its first use."""
     game = _game(preset, players, 3)
     total = 0
     for seed in range(15):
-        total += game.new_initial_state(seed)._fast_lockstep(seed)
+        total += game.new_initial_state(seed)._fast_lockstep(seed, kernel)
     assert total > 1000
 
 

@@ -135,6 +135,7 @@ cdef extern from "shithead/shithead.h" nogil:
     void sh_fast_play(sh_state *s, int rank, int count)
     void sh_fast_blind(sh_state *s, int slot)
     void sh_fast_pickup(sh_state *s)
+    void sh_fast_random_playout_until(sh_state *s, th_rng *rng, uint32_t move_limit)
     int sh_setup_repetitions(sh_state *s, int stalemate, const uint64_t *keys, int n, th_error *e)
     int sh_remembered_positions(const sh_state *s, uint64_t *out)
     enum: SH_REP_WINDOW

@@ -450,39 +450,53 @@ cdef class StateBase:
                         tuple([c.up_len[q] for q in range(n)]), tuple([c.down_len[q] for q in range(n)])))
         return out
 
-    def _fast_lockstep(self, uint64_t seed):
-        """For tests: plays uniformly random legal actions (th_rng seeded
-        `seed`) from this state on two copies, one with the full-state moves
-        and one with the counts-only sh_fast_* moves of the play phase, and
-        checks after every move that the incremental pile hash equals its
-        value from scratch (full copy) and that both copies agree on it, on
-        the repetition key, the remembered keys, the phase, the seat to move
-        and the stalemate flag. Returns the number of moves; raises
-        AssertionError at the first difference."""
+    def _fast_lockstep(self, uint64_t seed, bint kernel=False):
+        """For tests: plays random moves from this state on two copies, one
+        with the full-state moves and one on the counts only, and checks
+        after every move that the incremental pile hash equals its value
+        from scratch (full copy) and that both copies agree on it, on the
+        repetition key, the remembered keys, the phase, the seat to move and
+        the stalemate flag. Without `kernel`: uniformly random legal actions
+        (th_rng seeded `seed`), the play phase's on the sh_fast_* steps. With
+        `kernel`: the random policy on the full copy (sh_policy_step) against
+        the rollouts' random playout loop one move at a time
+        (sh_fast_random_playout_until), each with an rng seeded `seed`.
+        Returns the number of moves; raises AssertionError at the first
+        difference."""
         cdef sh_state a = self.s
         cdef sh_state b = self.s
-        cdef th_rng rng
+        cdef th_rng rng, rng_b
         cdef uint16_t buf[SH_MAX_DISTINCT_ACTIONS]
         cdef uint64_t ka[SH_REP_WINDOW]
         cdef uint64_t kb[SH_REP_WINDOW]
         cdef sh_move m
         cdef int n, act, moves = 0, na, nb, i
         th_rng_seed(&rng, seed)
+        th_rng_seed(&rng_b, seed)
         while a.phase != SH_PHASE_OVER:
-            n = sh_legal_actions(&a, buf)
-            act = buf[th_rng_below(&rng, n)]
-            if a.phase == SH_PHASE_SWAP:
-                sh_apply_legal(&a, act)
-                sh_apply_legal(&b, act)
-            else:
-                sh_state_decode_action(&a, act, &m)
-                sh_apply_legal(&a, act)
-                if m.kind == SH_MOVE_PLAY:
-                    sh_fast_play(&b, m.rank, m.count)
-                elif m.kind == SH_MOVE_BLIND:
-                    sh_fast_blind(&b, m.slot)
+            if kernel:
+                sh_policy_step(&a, SH_POLICY_RANDOM, &rng)
+                if b.phase == SH_PHASE_SWAP:
+                    sh_policy_step(&b, SH_POLICY_RANDOM, &rng_b)
                 else:
-                    sh_fast_pickup(&b)
+                    sh_fast_random_playout_until(&b, &rng_b, b.move_count + 1)
+                if a.move_count != b.move_count:
+                    raise AssertionError(f"move {moves + 1}: the playout loop did not play exactly one move")
+            else:
+                n = sh_legal_actions(&a, buf)
+                act = buf[th_rng_below(&rng, n)]
+                if a.phase == SH_PHASE_SWAP:
+                    sh_apply_legal(&a, act)
+                    sh_apply_legal(&b, act)
+                else:
+                    sh_state_decode_action(&a, act, &m)
+                    sh_apply_legal(&a, act)
+                    if m.kind == SH_MOVE_PLAY:
+                        sh_fast_play(&b, m.rank, m.count)
+                    elif m.kind == SH_MOVE_BLIND:
+                        sh_fast_blind(&b, m.slot)
+                    else:
+                        sh_fast_pickup(&b)
             moves += 1
             if a.pile_hash != sh_pile_hash(&a):
                 raise AssertionError(f"move {moves}: the full state's pile hash is not its value from scratch")
