@@ -78,6 +78,10 @@ def pytest_terminal_summary(terminalreporter, config):
           "C rollouts faster than the pure-Python model by")
     ratio("C rollouts threes 4p random, 2 threads: games/s", "C rollouts threes 4p random, 1 thread: games/s",
           "2 threads / 1 thread (games/s)")
+    for policy in ("random", "greedy"):  # benchmarks/test_bench_repetition.py
+        label = f"C rollouts threes 4p {policy}, 1 thread"
+        ratio(f"{label}, repetition_limit=3: ns/move", f"{label}, repetition_limit=0: ns/move",
+              f"{policy}: repetition_limit=3 / off (ns/move)")
     if "State.clone() from Python: ns" in f and "State.__new__(State) from Python (allocation only): ns" in f:
         extra = f["State.clone() from Python: ns"][0] - f["State.__new__(State) from Python (allocation only): ns"][0]
         tr.write_line(f"{'clone() beyond allocating the object (copy + bookkeeping)':<58} {extra:>14,.1f} ns")
