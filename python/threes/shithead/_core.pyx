@@ -210,7 +210,7 @@ cdef class StateBase:
                int phase, int current, uint32_t move_count, bint truncated, finish, history,
                bint stalemate=False, repetitions=()):
         """cards: (zone, seat, kind, slot) tuples; pile and draw pile bottom first.
-        repetitions: the remembered position keys, oldest first (repetition_limit)."""
+        repetitions: the remembered repetition keys, oldest first (repetition_limit)."""
         cdef sh_rules r
         cdef th_error e
         cdef uint8_t fin[12]

@@ -472,7 +472,7 @@ class State(_core.StateBase):
             "burned": [t[k] for k in burned],
             "history": self.history(),
             "stalemate": self.is_stalemate(),
-            "repetitions": self._repetitions(),  # position keys since the last irreversible move (repetition_limit)
+            "repetitions": self._repetitions(),  # repetition keys since the last irreversible move (repetition_limit)
         }
 
     @classmethod
@@ -605,7 +605,7 @@ def _state_from_dict(cls, d: Dict[str, Any]) -> State:
         raise TypeError(f"stalemate must be true or false, not {type(stalemate).__name__}")
     repetitions = d.get("repetitions", [])
     if not isinstance(repetitions, (list, tuple)) or not set(map(type, repetitions)) <= {int}:
-        raise TypeError("repetitions must be a list of int position keys")
+        raise TypeError("repetitions must be a list of int repetition keys")
     history = d.get("history", [])
     if not isinstance(history, (list, tuple)) or not set(map(type, history)) <= {int}:
         raise TypeError("history must be a list of int action ids")

@@ -223,8 +223,12 @@ uint64_t sh_position_key(const sh_state *s);
  * values in, a pick-up or burn clears it); the hands are hashed from
  * scratch, 16 bytes of counts per seat with one 64x64->128-bit multiply.
  * It is computed on the counts only, so rollouts with the rule on run on the
- * sh_fast_* moves too. Equal on every platform, but not a transposition key
- * across stretches: use sh_position_key for that. */
+ * sh_fast_* moves too (rollout.h, "Repetitions", gives the measured cost:
+ * about 2x the ns/move of the rule off, against 10-15x with the from-scratch
+ * position key on the full state before). A byte of each key (rep_tag) is
+ * compared first, 16 at a time, and the full key only where it matches.
+ * Equal on every platform, but not a transposition key across stretches:
+ * use sh_position_key for that. */
 static inline uint64_t sh_mix64(uint64_t x) { /* splitmix64's finaliser */
   x ^= x >> 30;
   x *= UINT64_C(0xbf58476d1ce4e5b9);
