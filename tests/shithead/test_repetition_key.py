@@ -254,3 +254,28 @@ def test_rollouts_with_the_rule_match_the_full_engine_and_threads():
         a = threes.rollouts(g, 400, policy="random", seed=5, threads=1)
         b = threes.rollouts(g, 400, policy="random", seed=5, threads=2)
         assert np.array_equal(a.moves, b.moves) and np.array_equal(a.stalemate, b.stalemate)
+
+
+# Digests of the moves and stalemate flags of C rollouts with repetition_limit=3
+# (500 games per policy, seed 11), computed with the build before repetition
+# keys (full-state rollouts, full position keys counted in the ring): the
+# same games end on the same moves.
+BEFORE_REPETITION_KEYS = {
+    ("threes", 4): "e75134a875223e07",
+    ("classic", 3): "f321b32d09d33be9",
+    ("dutch", 5): "db0b22f0246a8ab8",
+    ("threes", 2): "1fa4144c86841956",
+}
+
+
+@pytest.mark.parametrize("preset,players", sorted(BEFORE_REPETITION_KEYS))
+def test_rollouts_end_as_before_repetition_keys(preset, players):
+    import hashlib
+
+    g = threes.Game(players, Rules.preset(preset, repetition_limit=3))
+    h = hashlib.sha256()
+    for pol in ("random", "greedy", "heuristic"):
+        r = threes.rollouts(g, 500, policy=pol, seed=11)
+        h.update(r.moves.astype("<u4").tobytes())
+        h.update(r.stalemate.astype(np.uint8).tobytes())
+    assert h.hexdigest()[:16] == BEFORE_REPETITION_KEYS[(preset, players)]
