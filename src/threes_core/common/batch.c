@@ -16,6 +16,12 @@ void th_batch_rng(uint64_t seed, uint64_t i, th_rng *rng) {
   th_rng_seed(rng, th_batch_seed(seed, i) ^ UINT64_C(0x5851F42D4C957F2D));
 }
 
+int th_check_threads(int threads, th_error *e) {
+  if (threads >= 1 && threads <= TH_MAX_THREADS) return TH_OK;
+  th_set_error(e, TH_ERR_ARG, "threads must be between 1 and %d, not %d", TH_MAX_THREADS, threads);
+  return TH_ERR_ARG;
+}
+
 /* The stop of one th_run_parts call: the caller's hook, asked on the
  * calling thread only, and the flag every other thread reads. */
 typedef struct {

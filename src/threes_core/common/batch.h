@@ -37,6 +37,10 @@ uint64_t th_batch_seed(uint64_t seed, uint64_t i);
  * the calling thread keeps asking `stop` about every millisecond until the
  * other parts are done. A part told to stop returns early, leaving its games'
  * results unspecified. Returns 1 when `stop` said stop, else 0. */
+/* 0 when threads is in 1..TH_MAX_THREADS, else TH_ERR_ARG with e set: the
+ * check of every game's batch entry point. */
+int th_check_threads(int threads, th_error *e);
+
 typedef void (*th_part_fn)(const void *ctx, int64_t lo, int64_t hi, const th_stop *stop);
 int th_run_parts(th_part_fn part, const void *ctx, int64_t n, int threads, const th_stop *stop);
 

@@ -420,10 +420,7 @@ int sh_rollouts(const sh_batch *b, int threads, th_error *e) {
     th_set_error(e, TH_ERR_ARG, "the number of games and the first game index must be >= 0");
     return TH_ERR_ARG;
   }
-  if (threads < 1 || threads > TH_MAX_THREADS) {
-    th_set_error(e, TH_ERR_ARG, "threads must be between 1 and %d, not %d", TH_MAX_THREADS, threads);
-    return TH_ERR_ARG;
-  }
+  if (th_check_threads(threads, e)) return TH_ERR_ARG;
   int n;
   if (b->start) {
     int rc = sh_state_check(b->start, e);

@@ -186,10 +186,7 @@ int tt_rollouts(const tt_batch *b, int threads, th_error *e) {
     th_set_error(e, TH_ERR_ARG, "the number of games and the first game index must be >= 0");
     return TH_ERR_ARG;
   }
-  if (threads < 1 || threads > TH_MAX_THREADS) {
-    th_set_error(e, TH_ERR_ARG, "threads must be between 1 and %d, not %d", TH_MAX_THREADS, threads);
-    return TH_ERR_ARG;
-  }
+  if (th_check_threads(threads, e)) return TH_ERR_ARG;
   if (b->fresh > 1 || b->determinize > 1 || b->round_only > 1) {
     th_set_error(e, TH_ERR_ARG, "fresh, determinize and round_only must be 0 or 1");
     return TH_ERR_ARG;
