@@ -148,6 +148,7 @@ def test_play_says_stalemate():
 def test_text_and_svg_say_stalemate(stalemate, capped):
     text = str(stalemate)
     assert "STALEMATE" in text and "move cap" not in text
+    assert "stalemate" in repr(stalemate) and "truncated" in repr(capped)
     picture = render(stalemate)
     assert "STALEMATE" in picture and "move cap" not in picture
     assert "TRUNCATED at the move cap" in str(capped) and "TRUNCATED at the move cap" in render(capped)
