@@ -23,6 +23,7 @@ cdef extern from "common/error.h" nogil:
         TH_ERR_ILLEGAL
         TH_ERR_SETUP
         TH_ERR_ARG
+        TH_ERR_STOPPED
     ctypedef struct th_error:
         int code
         char msg[200]
@@ -131,34 +132,6 @@ cdef inline int64_t next_chunk(int64_t size, double seconds, int threads) noexce
     return <int64_t>want
 
 
-ctypedef int (*chunk_fn)(void *ctx, int64_t lo, int64_t k, int threads, th_error *e) noexcept nogil
-
-
-cdef inline int run_chunked(chunk_fn fn, void *ctx, int64_t n, int threads, int64_t size) except -1:
-    """Plays games [0, n) of a batch as fn(ctx, lo, k, ...) calls for games
-    [lo, lo + k), with the GIL released, `size` games first and then about
-    CHUNK_SECONDS of work each; between calls, check_interrupt. At least one
-    call (k = 0 when n = 0, so the arguments are still checked in C)."""
-    cdef th_error e
-    cdef int64_t lo = 0, k
-    cdef double t0
-    cdef int rc
-    from threes import _stop
-    token = _stop.token()
-    while True:
-        k = min(size, n - lo)
-        t0 = monotonic_now()
-        with nogil:
-            rc = fn(ctx, lo, k, threads, &e)
-        if rc != TH_OK:
-            raise_error(&e)
-        lo += k
-        if lo >= n:
-            return 0
-        check_interrupt(token)
-        size = next_chunk(k, monotonic_now() - t0, threads)
-
-
 ctypedef struct py_stop:
     double next_poll
     int stopped
@@ -184,6 +157,61 @@ cdef inline int py_stop_poll(void *ctx) noexcept nogil:
             (<list>p.box).append(exc)
             p.stopped = 1
     return p.stopped
+
+
+cdef inline const th_stop *watch(th_stop *hook, py_stop *poll, object token, list box) except? NULL:
+    """Fills `hook` to poll check_interrupt(token) every STOP_POLL_SECONDS
+    (py_stop_poll, an exception going into `box`, which the caller keeps
+    alive and raises from) and returns it; NULL when nothing could stop the
+    call in this thread (threes._stop.watched), so no polling at all."""
+    from threes import _stop
+    if not _stop.watched():
+        return NULL
+    poll.next_poll = monotonic_now() + STOP_POLL_SECONDS
+    poll.stopped = 0
+    poll.token = <PyObject *>token
+    poll.box = <PyObject *>box
+    hook.should_stop = py_stop_poll
+    hook.ctx = poll
+    return hook
+
+
+ctypedef int (*chunk_fn)(void *ctx, int64_t lo, int64_t k, int threads, const th_stop *stop,
+                        th_error *e) noexcept nogil
+
+
+cdef inline int run_chunked(chunk_fn fn, void *ctx, int64_t n, int threads, int64_t size) except -1:
+    """Plays games [0, n) of a batch as fn(ctx, lo, k, ...) calls for games
+    [lo, lo + k), with the GIL released, `size` games first and then about
+    CHUNK_SECONDS of work each. Stopping: fn gets a stop hook (watch) that
+    the C batch asks at least every TH_STOP_MOVES moves of a game, and
+    check_interrupt runs between calls, so Ctrl-C stops even one long game.
+    At least one call (k = 0 when n = 0, so the arguments are still checked
+    in C)."""
+    cdef th_error e
+    cdef int64_t lo = 0, k
+    cdef double t0
+    cdef int rc
+    cdef th_stop hook
+    cdef py_stop poll
+    cdef list box = []
+    from threes import _stop
+    token = _stop.token()
+    cdef const th_stop *stop = watch(&hook, &poll, token, box)
+    while True:
+        k = min(size, n - lo)
+        t0 = monotonic_now()
+        with nogil:
+            rc = fn(ctx, lo, k, threads, stop, &e)
+        if box:
+            raise box[0]
+        if rc != TH_OK:
+            raise_error(&e)
+        lo += k
+        if lo >= n:
+            return 0
+        check_interrupt(token)
+        size = next_chunk(k, monotonic_now() - t0, threads)
 
 
 cdef inline object ismcts_run(const th_game *game, const void *root, uint8_t[::1] arena, uint32_t iterations,
@@ -212,15 +240,7 @@ cdef inline object ismcts_run(const th_game *game, const void *root, uint8_t[::1
     cfg.exploration = exploration
     cfg.rollout_policy = <uint8_t>rollout_policy
     cfg.seed = seed
-    cfg.stop = NULL
-    if _stop.watched():  # elsewhere nothing could stop the search: no polling
-        poll.next_poll = monotonic_now() + STOP_POLL_SECONDS
-        poll.stopped = 0
-        poll.token = <PyObject *>token
-        poll.box = <PyObject *>box
-        hook.should_stop = py_stop_poll
-        hook.ctx = &poll
-        cfg.stop = &hook
+    cfg.stop = watch(&hook, &poll, token, box)
     cdef uint16_t *acts = <uint16_t *>PyMem_Malloc(m * sizeof(uint16_t))
     cdef uint32_t *vis = <uint32_t *>PyMem_Malloc(m * sizeof(uint32_t))
     cdef double *vals = <double *>PyMem_Malloc(m * sizeof(double))

@@ -14,7 +14,9 @@ within a fraction of a second:
   stop its worker threads when the main thread is interrupted.
 
 The C layer polls: a rollout batch between chunks of games (each some 50 ms
-of work), an ISMCTS search every 20 ms (checked between iterations and every
+of work) and, through a C stop hook asked on the calling thread every 20 ms
+(other threads read a flag it sets), every TH_STOP_MOVES moves inside a long
+game; an ISMCTS search every 20 ms (checked between iterations and every
 TH_STOP_MOVES moves inside a long rollout). Polling never changes a result.
 """
 from __future__ import annotations

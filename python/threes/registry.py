@@ -5,7 +5,8 @@ Every game is a package (``threes.shithead``, ``threes.three_thirteen``) that
 offers the same contract: ``Game(num_players, ...)`` with
 ``new_initial_state(seed)``; a ``State`` with the OpenSpiel-style methods
 (``current_player``, ``legal_actions``, ``apply_action``, ``clone``,
-``returns``, ``observation_tensor``, ``information_state_string``,
+``returns``, ``is_terminal``, ``is_truncated``, ``is_stalemate`` (how a game
+ended: threes.places.end_reason), ``observation_tensor``, ``information_state_string``,
 ``resample_from_infostate``, ``to_dict``/``from_dict`` ...); ``POLICIES`` and
 ``rollouts``. Generic code asks the registry, never which game it holds:
 

@@ -18,9 +18,12 @@ independent unit (the games of one deal are not independent):
 
 The method names are in the table's header and in the JSON (``intervals``).
 
-A game cut at the move cap gives the players still in the mean of the open
-places (as ``returns()`` does) and counts as neither a win nor a shithead for
-them.
+A game cut at the move cap, or ended as a stalemate by repetition
+(RULES.md section 7), gives the players still in the mean of the open places
+(as ``returns()`` does) and counts as neither a win nor a shithead for them.
+The two endings are counted apart (threes.places.end_reason): ``truncated``
+is the number of games cut at the move cap, ``stalemates`` the number of
+stalemates, in the result, its table and its JSON.
 
 Any registered game can be played (``game=``, see threes.registry): places
 come from the game's returns, and the table's wording from the game's
@@ -41,7 +44,7 @@ from typing import Any, Dict, List, Optional, Sequence
 import numpy as np
 
 from threes import _stop, registry
-from threes.places import place_of_return
+from threes.places import MOVE_CAP, STALEMATE, end_reason, place_of_return
 from threes.shithead import _core
 from threes.bots import make_bot, play_game
 from threes.shithead.game import Game, _seed64
@@ -111,7 +114,9 @@ def _bootstrap(per_deal: np.ndarray, top: float, seed: int) -> Dict[str, float]:
 class TournamentResult:
     """Per bot: ``mean_place``, ``win_rate`` and ``shithead_rate``, each a dict
     with mean, low and high (95%). ``places[d, r, b]`` is bot b's place in
-    rotation r of deal d (a float: truncated games share the open places)."""
+    rotation r of deal d (a float: truncated games share the open places).
+    ``truncated``: the games cut at the move cap; ``stalemates``: the games
+    ended by repetition (not counted in ``truncated``)."""
 
     bots: List[str]
     num_players: int
@@ -119,10 +124,11 @@ class TournamentResult:
     deals: int
     seed: int
     places: np.ndarray
-    truncated: int
+    truncated: int  #: games cut at the move cap
     seconds: float
     stats: List[Dict[str, Any]] = field(default_factory=list)
     game: str = "shithead"  #: the registry name of the game played
+    stalemates: int = 0  #: games ended as a stalemate by repetition (not in truncated)
 
     def __post_init__(self) -> None:
         n = self.num_players
@@ -149,7 +155,8 @@ class TournamentResult:
         variant = info.title if self.rules == info.name else f"{info.title}, {self.rules} rules"
         lines = [
             f"{self.deals} duplicate deals x {self.num_players} rotations = {self.deals * self.num_players} games, "
-            f"{variant}, {self.num_players} players, seed {self.seed}, {self.truncated} truncated, "
+            f"{variant}, {self.num_players} players, seed {self.seed}, {self.truncated} truncated at the move cap, "
+            f"{self.stalemates} stalemates, "
             f"{self.seconds:.0f} s; 95% intervals, the deal as the unit: mean place by "
             f"{INTERVAL_METHODS['mean_place']}; rates by {INTERVAL_METHODS['win_rate']}",
             "",
@@ -165,7 +172,8 @@ class TournamentResult:
         return {"game": self.game, "bots": self.bots, "num_players": self.num_players, "rules": self.rules,
                 "deals": self.deals,
                 "seed": self.seed, "games": self.deals * self.num_players, "truncated": self.truncated,
-                "seconds": self.seconds, "intervals": {"level": 0.95, **INTERVAL_METHODS}, "stats": self.stats}
+                "stalemates": self.stalemates, "seconds": self.seconds,
+                "intervals": {"level": 0.95, **INTERVAL_METHODS}, "stats": self.stats}
 
     def save(self, path: str) -> None:
         with open(path, "w") as f:
@@ -214,7 +222,8 @@ def tournament(bots: Sequence, games: int, seed: Optional[int] = None, rules: An
     seed = _seed64(seed)
     workers = _threads(workers)
     places = np.zeros((int(games), n, n))
-    truncated = [0] * int(games)
+    truncated = [0] * int(games)  # per deal: games cut at the move cap
+    stalemates = [0] * int(games)  # per deal: games ended by repetition
     t0 = time.perf_counter()
 
     def play_deals(worker: int) -> None:
@@ -229,7 +238,9 @@ def tournament(bots: Sequence, games: int, seed: Optional[int] = None, rules: An
                         b.reset(_mix(seed, d, r, q + 1))
                 final = play_game([mine[i] for i in seat_bot], state, _mix(seed, d, r))
                 p = _places(final)
-                truncated[d] += int(final.is_truncated())
+                reason = end_reason(final)
+                truncated[d] += reason == MOVE_CAP
+                stalemates[d] += reason == STALEMATE
                 for q in range(n):
                     places[d, r, seat_bot[q]] = p[q]
             if verbose and worker == 0:
@@ -260,7 +271,7 @@ def tournament(bots: Sequence, games: int, seed: Optional[int] = None, rules: An
         finally:
             ex.shutdown(wait=True)
     result = TournamentResult(names, n, info.variant(game), int(games), seed, places, sum(truncated),
-                              time.perf_counter() - t0, game=info.name)
+                              time.perf_counter() - t0, game=info.name, stalemates=sum(stalemates))
     if verbose:
         print(result.table())
     if json_path:

@@ -61,6 +61,8 @@
 #include "shithead/rank_rows.h" /* internal: the uniform play choice is tested directly */
 #include "three_thirteen/three_thirteen.h"
 
+#include <pthread.h> /* the batch stop test checks which thread its hook runs on */
+
 #if defined(__unix__)
 #include <signal.h>
 #include <sys/types.h>
@@ -2257,6 +2259,144 @@ static void unit_batches(long long reps) {
   unit_end("%lld batches (x3 thread counts), %lld batch games", batches, t_games_batch);
 }
 
+/* Batches with a stop hook (sh_batch.stop, tt_batch.stop, th_run_parts):
+ * a hook that never says stop changes no game and is only ever called on the
+ * calling thread; one that says stop ends the batch early with
+ * TH_ERR_STOPPED, for every thread count, the all-random path included, and
+ * leaves the start state unchanged. */
+typedef struct counting_stop {
+  long calls, stop_at; /* stop_at < 0: never */
+  pthread_t caller;
+  int foreign; /* calls from another thread */
+} counting_stop;
+
+static int counting_should_stop(void *ctx) {
+  counting_stop *c = (counting_stop *)ctx;
+  if (!pthread_equal(pthread_self(), c->caller)) c->foreign++;
+  c->calls++;
+  return c->stop_at >= 0 && c->calls >= c->stop_at;
+}
+
+static void unit_batch_stops(long long reps) {
+  unit_begin("batches with a stop hook");
+  th_error e;
+  static sh_state st, copy;
+  long long batches = 0, stopped = 0;
+  for (long long i = 0; i < reps; i++) {
+    if (!mine(i)) continue;
+    th_rng g;
+    th_rng_seed(&g, UINT64_C(0x5709) + (uint64_t)i * 7919u);
+    sh_batch b;
+    memset(&b, 0, sizeof b);
+    sh_rules_preset((int)(i % 3), &b.rules);
+    int players = range(&g, 2, 6);
+    if (players == 6 && i % 3) b.rules.cards_per_zone = 2;
+    c_players = players;
+    c_game = i;
+    b.num_players = players;
+    b.dealer = -1;
+    b.max_moves = (uint32_t)range(&g, 200, 3000); /* games that reach the cap ask the hook mid-game */
+    for (int q = 0; q < SH_MAX_PLAYERS; q++) b.policies[q] = (uint8_t)(i % 2 ? below(&g, 3) : SH_POLICY_RANDOM);
+    b.seed = th_rng_next(&g);
+    if (below(&g, 2)) {
+      sh_state_deal(&st, &b.rules, players, -1, 100000, b.seed ^ 99u, NULL);
+      b.start = &st;
+    }
+    enum { N = 24 };
+    int8_t pl[2][N * SH_MAX_PLAYERS];
+    uint32_t mv[2][N];
+    uint8_t tr[2][N];
+    b.n = N;
+    int threads = 1 + (int)(i % 3);
+    counting_stop never = {0, -1, pthread_self(), 0};
+    th_stop hook = {counting_should_stop, &never};
+    for (int k = 0; k < 2; k++) {
+      b.places = pl[k];
+      b.moves = mv[k];
+      b.truncated = tr[k];
+      b.stop = k ? &hook : NULL;
+      CHECK(sh_rollouts(&b, threads, &e) == TH_OK, "%s", e.msg);
+    }
+    CHECK(memcmp(pl[0], pl[1], (size_t)N * (size_t)players) == 0 && memcmp(mv[0], mv[1], sizeof mv[0]) == 0 &&
+              memcmp(tr[0], tr[1], sizeof tr[0]) == 0,
+          "a hook that never stops changed the games (threads %d)", threads);
+    CHECK(never.foreign == 0, "the hook was called on another thread %d times", never.foreign);
+    /* a hook that says stop on its first call: a batch far too long to finish */
+    if (b.start) copy = st;
+    counting_stop early = {0, 1, pthread_self(), 0};
+    th_stop hook2 = {counting_should_stop, &early};
+    b.stop = &hook2;
+    b.n = 1;
+    b.max_moves = 50000000;
+    if (b.start) st.max_moves = 50000000;
+    /* one game of up to 5e7 moves per call, 6 calls: unstopped, minutes at worst */
+    int rc = TH_OK;
+    for (int k = 0; k < 6 && rc == TH_OK; k++) {
+      early.calls = 0;
+      b.seed++;
+      rc = sh_rollouts(&b, threads, &e);
+      CHECK(rc == TH_OK || early.calls >= 1, "stopped without asking");
+    }
+    if (b.start) {
+      st.max_moves = 100000;
+      copy.max_moves = 100000;
+      CHECK(memcmp(&st, &copy, sizeof st) == 0, "the start state changed");
+    }
+    CHECK(early.foreign == 0, "the hook was called on another thread");
+    stopped += rc == TH_ERR_STOPPED;
+    batches++;
+  }
+  /* a batch of many games stops early too, on every thread count */
+  for (int threads = 1; threads <= 3; threads++)
+    for (int pol = 0; pol < SH_NUM_POLICIES; pol++) {
+      sh_batch b;
+      memset(&b, 0, sizeof b);
+      sh_rules_preset(SH_PRESET_THREES, &b.rules);
+      b.num_players = 4;
+      b.dealer = -1;
+      for (int q = 0; q < 4; q++) b.policies[q] = (uint8_t)pol;
+      static int8_t pl[100000 * 4];
+      static uint32_t mv[100000];
+      static uint8_t tr[100000];
+      b.places = pl;
+      b.moves = mv;
+      b.truncated = tr;
+      b.n = 100000;
+      counting_stop c = {0, 3, pthread_self(), 0};
+      th_stop hook = {counting_should_stop, &c};
+      b.stop = &hook;
+      double t0 = now_seconds();
+      CHECK(sh_rollouts(&b, threads, &e) == TH_ERR_STOPPED, "policy %d, threads %d: not stopped", pol, threads);
+      CHECK(now_seconds() - t0 < 2.0, "policy %d, threads %d: took %.2f s to stop", pol, threads, now_seconds() - t0);
+      CHECK(c.foreign == 0, "the hook was called on another thread");
+      tt_options o;
+      tt_options_default(3, &o);
+      static tt_state ts;
+      tt_new_game(&ts, &o, 3, (uint64_t)threads, 0, NULL);
+      tt_batch tb;
+      memset(&tb, 0, sizeof tb);
+      static int32_t tot[100000 * 3];
+      static double ret[100000 * 3];
+      tb.start = &ts;
+      tb.fresh = 1;
+      tb.policies[0] = tb.policies[1] = tb.policies[2] = (uint8_t)(pol % TT_NUM_POLICIES);
+      tb.n = 100000;
+      tb.totals = tot;
+      tb.returns = ret;
+      tb.moves = mv;
+      tb.truncated = tr;
+      counting_stop c2 = {0, 3, pthread_self(), 0};
+      th_stop hook3 = {counting_should_stop, &c2};
+      tb.stop = &hook3;
+      t0 = now_seconds();
+      CHECK(tt_rollouts(&tb, threads, &e) == TH_ERR_STOPPED, "Three Thirteen, threads %d: not stopped", threads);
+      CHECK(now_seconds() - t0 < 2.0, "Three Thirteen, threads %d: took %.2f s to stop", threads, now_seconds() - t0);
+      CHECK(c2.foreign == 0, "the hook was called on another thread");
+    }
+  c_game = -1;
+  unit_end("%lld batches with a hook that never stops (the same games), %lld stopped mid-game", batches, stopped);
+}
+
 /* ------------------------------------------------------------------ main -- */
 
 static int add_config(config *cfgs, int nc, const char *name, const sh_rules *r, int players, long long games) {
@@ -2398,6 +2538,7 @@ int main(int argc, char **argv) {
   unit_random_positions(scaled(1000));
   unit_rules_fuzz(scaled(10000));
   unit_batches(scaled(300));
+  unit_batch_stops(scaled(60));
 
   double t1 = now_seconds();
   long long config_games = t_games_checked + t_games_rollout;

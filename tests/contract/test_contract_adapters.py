@@ -82,4 +82,21 @@ def test_gymnasium_random_episode(ct, game_name):
         if terminated or truncated:
             break
     assert terminated or truncated, "the capped game did not end"
+    # why it did not finish normally (threes.places.end_reason), only when it did not
+    want = None if not truncated else "stalemate" if env.unwrapped.game_state.is_stalemate() else "move_cap"
+    assert info.get("truncation_reason") == want
     env.close()
+
+
+def test_pettingzoo_truncation_says_why(ct, game_name):
+    e = ct.pettingzoo_env(game_name, 2, max_moves=30)  # no game of either kind ends in 30 moves
+    e.reset(seed=3)
+    for agent in e.agent_iter():
+        obs, reward, terminated, truncated, info = e.last()
+        if terminated or truncated:
+            assert truncated and not terminated
+            assert info["truncation_reason"] == "move_cap"
+            e.step(None)
+        else:
+            e.step(int(obs["action_mask"].nonzero()[0][0]))
+    e.close()

@@ -39,6 +39,14 @@ except KeyboardInterrupt:
 """
 
 SH_STATE = "state = threes.Game(4).new_initial_state(7)\nstate.apply_action(state.legal_actions()[0])"
+STUCK_STATE = """
+used = {"5c", "6c", "3c", "3d", "Kh"}
+state = threes.State.from_dict({
+    "rules": threes.Rules.preset("threes", decks=1, jokers=0).to_dict(), "num_players": 2, "phase": "play",
+    "current_player": 0, "move_count": 0, "max_moves": 10**8, "hands": [["5c"], ["6c"]],
+    "face_up": [["3c"], ["3d"]], "face_down": [[None] * 3, [None] * 3], "pile": ["Kh"], "draw_pile": [],
+    "burned": [r + s for r in "23456789TJQKA" for s in "cdhs" if r + s not in used]})
+"""
 TT_STATE = "state = tt.Game(3).new_initial_state(7)\nstate.apply_action(state.legal_actions()[0])"
 
 CASES = {
@@ -52,6 +60,10 @@ CASES = {
     # Ctrl-C lands inside one long rollout
     "shithead_ismcts_long_rollout": ("state = threes.Game(2, max_moves=10**8).new_initial_state(1)",
                                      "ISMCTSBot(10**8, rollout_policy='greedy', seed=1).step(state)"),
+    # one game that can never end (RULES.md section 7) with a cap of 10**8
+    # moves: the Ctrl-C lands inside a single game of the batch
+    "shithead_rollouts_one_long_game": (STUCK_STATE, "threes.rollouts(state, 1, seed=1)"),
+    "shithead_rollouts_long_games_2_threads": (STUCK_STATE, "threes.rollouts(state, 4, 'greedy', seed=1, threads=2)"),
     "three_thirteen_rollouts": (TT_STATE, "tt.rollouts(state, 10**8, seed=1)"),
     "three_thirteen_rollouts_fresh": (TT_STATE, "tt.rollouts(tt.Game(3), 10**8, 'greedy', seed=1)"),
     "three_thirteen_ismcts": (TT_STATE, "ISMCTSBot(10**8, seed=1).step(state)"),

@@ -1,11 +1,13 @@
 """Random simulation: the invariants hold after every move of random games
 (the C invariant check, whose turn it is, the legal actions, the returns,
-the history, the move cap)."""
+the history, the move cap, how the game ended)."""
 import math
 import random
 
 import numpy as np
 import pytest
+
+from threes.places import FINISHED, MOVE_CAP, STALEMATE, end_reason
 
 
 def _check_live_or_over(ct, state, n_actions, check_every_id):
@@ -14,6 +16,7 @@ def _check_live_or_over(ct, state, n_actions, check_every_id):
     legal = state.legal_actions()
     returns = state.returns()
     assert len(returns) == n
+    _check_end(state)
     assert all(type(a) is int for a in legal), legal
     assert legal == sorted(set(legal)), f"legal actions not sorted and unique: {legal}"
     if state.is_terminal():
@@ -34,6 +37,17 @@ def _check_live_or_over(ct, state, n_actions, check_every_id):
             mask = state.legal_actions_mask()
             assert mask.dtype == bool and mask.shape == (n_actions,)
             assert list(np.flatnonzero(mask)) == legal
+
+
+def _check_end(state):
+    """How a game ended (threes.places): is_stalemate() implies is_truncated()
+    implies is_terminal(), all three plain bools, and end_reason agrees."""
+    terminal, truncated, stalemate = state.is_terminal(), state.is_truncated(), state.is_stalemate()
+    assert type(terminal) is bool and type(truncated) is bool and type(stalemate) is bool
+    assert not stalemate or truncated, "a stalemate is also truncated"
+    assert not truncated or terminal, "a truncated game is over"
+    want = None if not terminal else STALEMATE if stalemate else MOVE_CAP if truncated else FINISHED
+    assert end_reason(state) == want
 
 
 def _simulate(ct, game, seed, every_id_each=25):

@@ -11,13 +11,16 @@ N = 12
 
 
 def _result(r):
-    return {"returns": np.asarray(r.returns), "moves": np.asarray(r.moves), "truncated": np.asarray(r.truncated)}
+    return {"returns": np.asarray(r.returns), "moves": np.asarray(r.moves), "truncated": np.asarray(r.truncated),
+            "stalemate": np.asarray(r.stalemate)}
 
 
 def _check_batch(r, num_players, n=N):
     f = _result(r)
     assert f["returns"].shape == (n, num_players)
-    assert f["moves"].shape == (n,) and f["truncated"].shape == (n,)
+    assert f["moves"].shape == (n,) and f["truncated"].shape == (n,) and f["stalemate"].shape == (n,)
+    assert f["stalemate"].dtype == bool and not (f["stalemate"] & ~f["truncated"].astype(bool)).any(), \
+        "a stalemate is also truncated"
     assert (f["moves"] > 0).all()
     assert np.allclose(f["returns"].sum(axis=1), 0.0, atol=1e-9)
     assert (np.abs(f["returns"]) <= 1.0 + 1e-12).all()

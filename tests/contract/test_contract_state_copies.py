@@ -22,6 +22,7 @@ def _same_future(ct, a, b, seed, steps=200, full_every=50):
         assert a.current_player() == b.current_player()
         if a.is_terminal() or i == steps:
             assert b.is_terminal() == a.is_terminal()
+            assert (b.is_truncated(), b.is_stalemate()) == (a.is_truncated(), a.is_stalemate())
             return a
         x, y = rng_a.choice(a.legal_actions()), rng_b.choice(b.legal_actions())
         assert x == y

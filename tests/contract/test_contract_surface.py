@@ -8,7 +8,7 @@ from threes import registry
 GAME_NAMES = ("Game", "State", "POLICIES", "rollouts")
 GAME_METHODS = ("num_players", "new_initial_state", "num_distinct_actions")
 STATE_METHODS = ("current_player", "legal_actions", "legal_actions_mask", "is_legal", "apply_action", "clone",
-                 "returns", "is_terminal", "is_truncated", "num_players", "history", "to_dict", "from_dict",
+                 "returns", "is_terminal", "is_truncated", "is_stalemate", "num_players", "history", "to_dict", "from_dict",
                  "observation", "observation_string", "information_state_string", "observation_tensor",
                  "resample_from_infostate", "action_to_string", "string_to_action", "_check")
 

@@ -23,7 +23,7 @@ from threes.shithead.rules import FIELDS, PRESETS, Rules
 
 TIMING_KEYS = {"seconds", "games_per_second", "ns_per_move", "threads"}
 JSON_KEYS = {"players", "games", "win_rate", "shithead_rate", "mean_place", "mean_moves", "truncated",
-             "games_per_second", "policies", "seed"}
+             "stalemates", "games_per_second", "policies", "seed"}
 SUIT_SYMBOLS = {"c": "\u2663", "d": "\u2666", "h": "\u2665", "s": "\u2660"}
 BLOCK = "\u2588"
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -76,7 +76,8 @@ def figures(d: dict) -> dict:
 
 def api_figures(r) -> dict:
     return {"win_rate": r.win_rate.tolist(), "shithead_rate": r.shithead_rate.tolist(),
-            "mean_place": r.mean_place.tolist(), "mean_moves": r.mean_moves, "truncated": int(r.truncated.sum()),
+            "mean_place": r.mean_place.tolist(), "mean_moves": r.mean_moves,
+            "truncated": int((r.truncated & ~r.stalemate).sum()), "stalemates": int(r.stalemate.sum()),
             "games": r.num_games, "players": r.num_players, "seed": r.seed, "policies": list(r.policies)}
 
 
@@ -138,7 +139,8 @@ def test_console_script():
 
 # -------------------------------------------------------------- simulate --
 _ROW_RE = re.compile(r"^\W*(\d+)\W+(random|greedy|heuristic)\W+([\d.]+)%\W+([\d.]+)%\W+([\d.]+)\W*$")
-_TOTALS_RE = re.compile(r"moves per game: ([\d,.]+)\s+truncated games: (\d+)\s+([\d,]+) games/s "
+_TOTALS_RE = re.compile(r"moves per game: ([\d,.]+)\s+truncated games: (\d+)\s+stalemates: \d+\s+"
+                        r"([\d,]+) games/s "
                         r"\((\d+) threads, ([\d.]+) ns/move\)")
 
 
@@ -181,9 +183,10 @@ def check_summary(d: dict, players: int, games: int) -> None:
     assert len(d["policies"]) == players
     assert all(0.0 <= x <= 1.0 for x in d["win_rate"] + d["shithead_rate"])
     assert all(0.0 <= x <= players - 1 for x in d["mean_place"])
-    assert isinstance(d["truncated"], int) and 0 <= d["truncated"] <= games
-    trunc = d["truncated"] / games
-    # every finished game has exactly one shithead; a truncated game has none
+    assert isinstance(d["truncated"], int) and isinstance(d["stalemates"], int)
+    assert 0 <= d["truncated"] + d["stalemates"] <= games
+    trunc = (d["truncated"] + d["stalemates"]) / games
+    # every finished game has exactly one shithead; a truncated (or stalemated) game has none
     assert sum(d["shithead_rate"]) == pytest.approx(1.0 - trunc, abs=1e-9)
     # every finished game has one winner; a truncated game may or may not
     assert 1.0 - trunc - 1e-9 <= sum(d["win_rate"]) <= 1.0 + 1e-9

@@ -8,7 +8,11 @@ cards dealt again at random), never the true state.
 Observation: the learner's ``state.observation_tensor(seat)`` (float32);
 ``info["action_mask"]`` (int8) marks the legal action ids. Reward: 0 until the
 game ends, then the learner's return in [-1, 1]. ``terminated`` when the game
-is over, ``truncated`` when it reached the move cap (``max_moves``).
+is over, ``truncated`` when it did not finish normally: it reached the move
+cap (``max_moves``), or ended as a stalemate by repetition (Shithead rules
+with ``repetition_limit``, RULES.md section 7; scored like the cap). Then
+``info["truncation_reason"]`` says which: ``"move_cap"`` or ``"stalemate"``
+(threes.places.end_reason); it is absent otherwise.
 
 Illegal actions (documented choice): with ``illegal_action="penalize"`` (the
 default, what an unmasked RL agent and ``check_env`` need) an id in the action
@@ -50,6 +54,7 @@ from gymnasium import spaces
 
 from threes import registry
 from threes.bots import make_bot
+from threes.places import end_reason
 from threes.ui.text import render_mode_output
 from threes.errors import IllegalActionError
 from threes.shithead.game import Game, State, _seed64
@@ -185,6 +190,8 @@ class GameEnv(gymnasium.Env):
             self._done = True
             reward = float(state.returns()[self.seat])
             info["returns"] = state.returns()
+            if truncated:
+                info["truncation_reason"] = end_reason(state)  # "move_cap" or "stalemate"
             if hasattr(state, "finish_order"):
                 info["finish_order"] = state.finish_order()
         info["action_mask"] = self._mask()

@@ -24,6 +24,14 @@ continues on a ``threes.State``: actions are the engine's action ids,
 observations and information states are the engine's (``observation_tensor``
 from C), and ``resample_from_infostate`` is the engine's C resampling.
 
+A game that does not finish normally is terminal with the players still in
+sharing the open places (``returns()``): at the move cap, or, for a
+``threes.State`` whose rules set ``repetition_limit``, as a stalemate by
+repetition (RULES.md section 7; the pyspiel ``rules`` parameter names a
+preset, and every preset has the rule off). OpenSpiel has no truncation
+flag; ``str(state)`` says ``TRUNCATED at the move cap`` or ``STALEMATE``
+(threes.ui.text.end_note), and ``state.inner.is_stalemate()`` tells.
+
 ``ThreesRolloutEvaluator`` is an evaluator for OpenSpiel's MCTS/ISMCTS bots
 that plays the rest of the game with the engine's C rollouts.
 """

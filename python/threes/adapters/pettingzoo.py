@@ -13,8 +13,12 @@ again, as in the game). Each agent observes only its own information:
 
 Rewards are 0 until the game ends, then every agent gets its engine return
 (``state.returns()``, in [-1, 1]). A finished game sets ``terminations`` for
-all agents; a game stopped at the move cap sets ``truncations`` instead. Dead
-agents then step ``None`` and leave, the AEC convention (``_was_dead_step``).
+all agents; a game stopped at the move cap, or ended as a stalemate by
+repetition (Shithead rules with ``repetition_limit``, RULES.md section 7),
+sets ``truncations`` instead, and every agent's info says why:
+``infos[agent]["truncation_reason"]`` is ``"move_cap"`` or ``"stalemate"``
+(threes.places.end_reason). Dead agents then step ``None`` and leave, the
+AEC convention (``_was_dead_step``).
 
 Illegal actions raise ``threes.IllegalActionError`` (a ValueError) and leave
 the game unchanged. ``reset(seed=s)`` deals ``Game.new_initial_state(s)``
@@ -43,6 +47,7 @@ from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 from threes import registry
 from threes.ui.text import render_mode_output
 from threes.errors import IllegalActionError
+from threes.places import end_reason
 from threes.shithead.game import Game, State, _seed64
 
 __all__ = ["GameAEC", "ThreesAEC", "env", "raw_env", "observation_high"]
@@ -224,6 +229,8 @@ class GameAEC(AECEnv):
                 self.rewards[ag] = float(returns[self._seat[ag]])
                 self.terminations[ag] = not truncated
                 self.truncations[ag] = truncated
+                if truncated:
+                    self.infos[ag]["truncation_reason"] = end_reason(state)  # "move_cap" or "stalemate"
             # agent_selection stays on the mover, now dead: the dead agents step None in turn.
         else:
             self.agent_selection = self.possible_agents[state.current_player()]

@@ -1,5 +1,5 @@
 # Declarations of the Shithead C engine (src/threes_core/shithead/shithead.h) for Cython.
-from threes._common cimport th_rng, th_error, th_game
+from threes._common cimport th_rng, th_error, th_game, th_stop
 from libc.stdint cimport int8_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t, int16_t, int32_t
 
 cdef extern from "shithead/shithead.h" nogil:
@@ -169,6 +169,7 @@ cdef extern from "shithead/shithead.h" nogil:
         uint32_t *moves
         uint8_t *truncated
         uint8_t *stalemate
+        const th_stop *stop
     int sh_rollouts(const sh_batch *b, int threads, th_error *e)
     uint32_t sh_rollout(sh_state *s, const uint8_t *policies, th_rng *rng)
     uint32_t sh_rollout_full(sh_state *s, const uint8_t *policies, th_rng *rng, int check)

@@ -641,11 +641,12 @@ ctypedef struct sh_chunked:
     uint8_t *stalemate  # NULL: not wanted
 
 
-cdef int _sh_chunk(void *ctx, int64_t lo, int64_t k, int threads, th_error *e) noexcept nogil:
+cdef int _sh_chunk(void *ctx, int64_t lo, int64_t k, int threads, const th_stop *stop, th_error *e) noexcept nogil:
     """Games [lo, lo + k) of run_rollouts' batch (run_chunked's chunk function)."""
     cdef sh_chunked *c = <sh_chunked *>ctx
     c.b.n = k
     c.b.first = c.first + lo
+    c.b.stop = stop
     if k > 0:
         c.b.places = c.places + lo * c.num_players
         c.b.moves = c.moves + lo
@@ -664,7 +665,7 @@ def run_rollouts(source, int num_players, policies, uint64_t seed, int64_t n, in
     in chunks of about 50 ms (game i of the call is game first + i of the
     batch whatever the chunk, so the results do not depend on the chunking),
     with Ctrl-C and this thread's cancel flag checked between chunks
-    (threes._stop): KeyboardInterrupt then, with no native thread left."""
+    and every TH_STOP_MOVES moves of a game (threes._stop): KeyboardInterrupt then, with no native thread left."""
     cdef sh_batch b
     cdef th_error e
     cdef StateBase st

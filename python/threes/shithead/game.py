@@ -507,7 +507,8 @@ class State(_core.StateBase):
     def __repr__(self) -> str:
         name = self.rules.name
         cp = self.current_player()
-        who = f"seat {cp} to move" if cp >= 0 else ("truncated" if self.is_truncated() else "over")
+        who = f"seat {cp} to move" if cp >= 0 else ("stalemate" if self.is_stalemate() else
+                                                    "truncated" if self.is_truncated() else "over")
         return (f"<threes.State {name} {self.num_players()}p {self.phase.value} move {self.move_number()}, "
                 f"{who}, #{self.fingerprint()}>")
 

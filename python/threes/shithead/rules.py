@@ -35,6 +35,8 @@ _FIELD_TYPES: Dict[str, Any] = {
 
 #: Every parameter, in the order of RULES.md section 3.
 FIELDS: Tuple[str, ...] = tuple(_FIELD_TYPES)
+#: The parameters that are whole numbers (text such as ``--set decks=1`` is read as an int).
+INT_FIELDS: Tuple[str, ...] = tuple(n for n, t in _FIELD_TYPES.items() if t == "int")
 
 if sorted(FIELDS) != sorted(_core.RULE_FIELDS):  # pragma: no cover - a build whose C struct changed
     raise ImportError(f"the rule fields of threes.shithead.rules {sorted(FIELDS)} are not those of the "

@@ -1,6 +1,6 @@
 # Declarations of the Three Thirteen C engine (src/threes_core/three_thirteen/) for Cython.
 from libc.stdint cimport int8_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t, int16_t, int32_t
-from threes._common cimport th_rng, th_error, th_game
+from threes._common cimport th_rng, th_error, th_game, th_stop
 
 cdef extern from "three_thirteen/three_thirteen.h" nogil:
     const th_game tt_game
@@ -97,6 +97,7 @@ cdef extern from "three_thirteen/three_thirteen.h" nogil:
         double *returns
         uint32_t *moves
         uint8_t *truncated
+        const th_stop *stop
     int tt_min_deadwood(const uint8_t *rank, const uint8_t *suit, int n, int wild_rank, const tt_meld_options *o,
                          tt_arrangement *out, th_error *e)
     int tt_card_value(int rank, int wild_rank, const tt_meld_options *o)

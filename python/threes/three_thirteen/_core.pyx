@@ -447,11 +447,12 @@ ctypedef struct tt_chunked:
     uint8_t *truncated
 
 
-cdef int _tt_chunk(void *ctx, int64_t lo, int64_t k, int threads, th_error *e) noexcept nogil:
+cdef int _tt_chunk(void *ctx, int64_t lo, int64_t k, int threads, const th_stop *stop, th_error *e) noexcept nogil:
     """Games [lo, lo + k) of run_rollouts' batch (run_chunked's chunk function)."""
     cdef tt_chunked *c = <tt_chunked *>ctx
     c.b.n = k
     c.b.first = c.first + lo
+    c.b.stop = stop
     if k > 0:
         c.b.totals = c.totals + lo * c.num_players
         c.b.returns = c.returns + lo * c.num_players

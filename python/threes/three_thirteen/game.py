@@ -306,6 +306,17 @@ class State(_core.StateBase):
     IllegalActionError and change nothing; a wrong type (a bool, a string)
     raises TypeError."""
 
+    def is_stalemate(self) -> bool:
+        """Always False: Three Thirteen has no stalemate by repetition. Its
+        rules (docs/three_thirteen/RULES.md) define none: the stock is
+        reshuffled from the discard pile (T-3), so the draws go on changing,
+        and a game that does not end is stopped only by the move cap
+        (``is_truncated()``). The method exists so that generic code asks
+        every game the same question (``threes.places.end_reason``), never
+        which game it holds; as for every game, is_stalemate() implies
+        is_truncated() and is_terminal()."""
+        return False
+
     def round(self) -> int:
         return self._round()
 
@@ -589,7 +600,9 @@ def _check_seat(seat: Any, n: int) -> None:
 @dataclass(frozen=True)
 class TTRolloutResult:
     """Games of one batch: totals (n, N) final scores, returns (n, N),
-    moves (n,), truncated (n,); and per-seat summaries."""
+    moves (n,), truncated (n,: cut at the move cap); and per-seat summaries.
+    ``stalemate`` (n,) is all False (no Three Thirteen game ends by
+    repetition), as in the Shithead RolloutResult, for generic code."""
 
     totals: np.ndarray
     returns: np.ndarray
@@ -597,6 +610,10 @@ class TTRolloutResult:
     truncated: np.ndarray
     policies: Tuple[str, ...]
     seed: int
+
+    @property
+    def stalemate(self) -> np.ndarray:
+        return np.zeros(self.truncated.shape, dtype=bool)
 
     @property
     def num_games(self) -> int:

@@ -32,7 +32,8 @@ from threes.bots import make_bot
 from threes.errors import IllegalActionError
 from threes.shithead.game import Game, State
 from threes.shithead.rollouts import POLICIES, rollouts
-from threes.shithead.rules import FIELDS, PRESETS, Rules
+from threes.shithead.rules import FIELDS, INT_FIELDS, PRESETS, Rules
+from threes.ui.text import end_note
 
 _SUIT_SYMBOL = {"c": "\u2663", "d": "\u2666", "h": "\u2665", "s": "\u2660"}
 _RED = {"d", "h", "r"}
@@ -115,7 +116,7 @@ def _parse_overrides(items: Sequence[str]) -> Dict[str, Any]:
         if name not in FIELDS:
             raise CliError(f"unknown rule {name!r}: the rules are {', '.join(FIELDS)}")
         v: Any = value.strip()
-        if name in ("decks", "jokers", "cards_per_zone", "run_to_burn"):
+        if name in INT_FIELDS:
             try:
                 v = int(v)
             except ValueError:
@@ -181,6 +182,18 @@ def _command(args: argparse.Namespace, command: str):
     return fn
 
 
+def _end_counts(r) -> Dict[str, int]:
+    """Games of a batch (a RolloutResult of any game) that did not finish
+    normally, by reason: ``truncated`` (cut at the move cap) and
+    ``stalemates`` (ended by repetition); the two never overlap."""
+    stalemate = r.stalemate.astype(bool)
+    return {"truncated": int((r.truncated.astype(bool) & ~stalemate).sum()), "stalemates": int(stalemate.sum())}
+
+
+def _end_counts_text(counts: Dict[str, int]) -> str:
+    return f"truncated games: {counts['truncated']}  stalemates: {counts['stalemates']}"
+
+
 def cmd_simulate(args: argparse.Namespace, con: Console) -> int:
     return _command(args, "simulate")(args, con)
 
@@ -210,7 +223,7 @@ def sh_simulate(args: argparse.Namespace, con: Console) -> int:
         "rules": game.rules.name if game.rules.name != "custom" else game.rules.to_dict(),
         "players": game.num_players(), "games": r.num_games, "seed": r.seed, "threads": r.threads,
         "policies": list(r.policies), "win_rate": r.win_rate.tolist(), "shithead_rate": r.shithead_rate.tolist(),
-        "mean_place": r.mean_place.tolist(), "mean_moves": r.mean_moves, "truncated": int(r.truncated.sum()),
+        "mean_place": r.mean_place.tolist(), "mean_moves": r.mean_moves, **_end_counts(r),
         "seconds": r.seconds, "games_per_second": r.games_per_second, "ns_per_move": r.ns_per_move,
     }
     if args.json:
@@ -223,7 +236,7 @@ def sh_simulate(args: argparse.Namespace, con: Console) -> int:
             t.add_row(str(q), r.policies[q], f"{r.win_rate[q]:.1%}", f"{r.shithead_rate[q]:.1%}",
                       f"{r.mean_place[q]:.3f}")
         con.print(t)
-        con.print(f"moves per game: {r.mean_moves:,.1f}   truncated games: {int(r.truncated.sum())}   "
+        con.print(f"moves per game: {r.mean_moves:,.1f}   {_end_counts_text(_end_counts(r))}   "
                   f"{r.games_per_second:,.0f} games/s ({r.threads} threads, {r.ns_per_move:.1f} ns/move)")
     if args.plot:
         _plot(r, game, args.plot)
@@ -451,7 +464,7 @@ def sh_play(args: argparse.Namespace, con: Console, read=input) -> int:
     order = state.finish_order()
     names = ["you" if q == args.seat else f"seat {q} ({bots[q].name})" for q in range(n)]
     if state.is_truncated():
-        con.print("the game was cut at the move cap")
+        con.print(end_note(state, state.move_number()))
     con.print("finishing order: " + ", ".join(f"{k + 1}. {names[q]}" for k, q in enumerate(order)))
     if not state.is_truncated() and order and order[-1] == args.seat:
         con.print("you are the shithead!")
@@ -518,7 +531,7 @@ def tt_simulate(args: argparse.Namespace, con: Console) -> int:
     summary = {"game": registry.game_of(game).name, "players": n, "games": r.num_games, "seed": r.seed,
                "policies": list(r.policies), "options": game.options(), "win_rate": r.win_rate.tolist(),
                "mean_score": r.mean_score.tolist(), "mean_moves": r.mean_moves,
-               "truncated": int(r.truncated.sum()), "seconds": seconds, "games_per_second": r.num_games / seconds}
+               **_end_counts(r), "seconds": seconds, "games_per_second": r.num_games / seconds}
     if args.json:
         print(json.dumps(summary, indent=2))
     else:
@@ -528,7 +541,7 @@ def tt_simulate(args: argparse.Namespace, con: Console) -> int:
         for q in range(n):
             t.add_row(str(q), r.policies[q], f"{r.win_rate[q]:.1%}", f"{r.mean_score[q]:.1f}")
         con.print(t)
-        con.print(f"moves per game: {r.mean_moves:,.1f}   truncated games: {int(r.truncated.sum())}   "
+        con.print(f"moves per game: {r.mean_moves:,.1f}   {_end_counts_text(_end_counts(r))}   "
                   f"{r.num_games / seconds:,.0f} games/s")
     return 0
 
@@ -578,6 +591,8 @@ def tt_play(args: argparse.Namespace, con: Console, read=input) -> int:
                                 "Type the number in brackets, or: stock (draw from the stock), take (the top "
                                 "discard), discard 7h, out 7h (go out, discarding 7h)."):
             return 1
+    if state.is_truncated():
+        con.print(end_note(state, len(state.history())))
     totals = state.scores()
     order = sorted(range(n), key=lambda q: totals[q])
     names = ["you" if q == args.seat else f"seat {q} ({bots[q].name})" for q in range(n)]

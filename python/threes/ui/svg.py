@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple
 
 from threes import registry
 from threes.cards import Card
-from threes.ui.text import _place
+from threes.ui.text import _place, end_note
 
 if TYPE_CHECKING:  # pragma: no cover
     from threes.shithead.game import State
@@ -288,7 +288,7 @@ def _status(state: "State") -> str:
     out = state.finish_order()
     order = ", ".join(f"{_place(k)} seat {q}" for k, q in enumerate(out))
     if state.is_truncated():
-        return f"TRUNCATED at the move cap after {state.move_number()} moves; out: {order or 'nobody'}"
+        return f"{end_note(state, state.move_number())}; out: {order or 'nobody'}"
     return f"game over: {order} (seat {out[-1]} is the shithead)" if out else "game over"
 
 
@@ -567,7 +567,7 @@ def render_three_thirteen(state: Any, observer: Optional[int] = None, size: Opti
     if terminal:
         low = min(totals)
         winners = [q for q in range(n) if totals[q] == low]
-        status = (f"TRUNCATED at the move cap after {f['move_count']} moves; totals {totals}" if truncated else
+        status = (f"{end_note(state, f['move_count'])}; totals {totals}" if truncated else
                   f"game over: final totals {', '.join(str(t) for t in totals)}; "
                   + " and ".join(f"seat {q}" for q in winners) + (" win" if len(winners) > 1 else " wins"))
     else:

@@ -1,7 +1,11 @@
-"""Text rendering of a state: the table as str(state) shows it."""
+"""Text rendering of a state: the table as str(state) shows it; and
+``end_note``, the one wording of an unfinished end (the move cap, a
+stalemate) that the text, the SVG pictures and the command line share."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, List, Optional
+from typing import TYPE_CHECKING, Any, List, Optional
+
+from threes.places import MOVE_CAP, STALEMATE, end_reason
 
 if TYPE_CHECKING:  # pragma: no cover
     from threes.shithead.game import State
@@ -11,6 +15,22 @@ _PLACES = ("1st", "2nd", "3rd")
 
 def _place(k: int) -> str:
     return _PLACES[k] if k < 3 else f"{k + 1}th"
+
+
+def end_note(state: Any, moves: Optional[int] = None) -> Optional[str]:
+    """How a game of any registered game ended when it did not finish
+    normally, for people: ``"TRUNCATED at the move cap"`` or ``"STALEMATE:
+    the same position occurred k times"`` (k: the rules' repetition_limit),
+    with ``after N moves`` when ``moves`` is given; None while the game is on
+    or after a normal finish (threes.places.end_reason)."""
+    reason = end_reason(state)
+    after = "" if moves is None else f" after {moves} moves"
+    if reason == STALEMATE:
+        k = getattr(getattr(state, "rules", None), "repetition_limit", 0)
+        return f"STALEMATE{after}: the same position occurred {k} times" if k else f"STALEMATE{after}"
+    if reason == MOVE_CAP:
+        return f"TRUNCATED at the move cap{after}"
+    return None
 
 
 def render_text(state: "State") -> str:
@@ -25,7 +45,7 @@ def render_text(state: "State") -> str:
     if cp >= 0:
         head += f", seat {cp} to move"
     elif state.is_truncated():
-        head += ", TRUNCATED at the move cap"
+        head += f", {end_note(state)}"
     else:
         head += ", game over"
     pile = state.pile()
@@ -63,7 +83,7 @@ def render_text(state: "State") -> str:
     if state.is_terminal():
         order = ", ".join(f"{_place(k)} seat {q}" for k, q in enumerate(out))
         if state.is_truncated():
-            lines.append(f"truncated after {state.move_number()} moves; out: {order or 'nobody'}")
+            lines.append(f"{end_note(state, state.move_number())}; out: {order or 'nobody'}")
         else:
             lines.append(f"finishing order: {order} (seat {out[-1]} is the shithead)")
     return "\n".join(lines)

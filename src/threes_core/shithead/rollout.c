@@ -346,53 +346,83 @@ static void settle(const sh_batch *b, slot *sl, int64_t *next, int64_t hi) {
   }
 }
 
-static void play_part_random(const sh_batch *b, int64_t lo, int64_t hi) {
+/* A game in a slot alone: to its end, or `slice` more moves with a stop. */
+static void playout_one(slot *sl, uint32_t slice) {
+  if (slice == UINT32_MAX)
+    sh_fast_random_playout(&sl->s, &sl->rng);
+  else
+    sh_fast_random_playout_until(&sl->s, &sl->rng, sl->s.move_count + slice);
+}
+
+static void play_part_random(const sh_batch *b, int64_t lo, int64_t hi, const th_stop *stop) {
   slot sl[2];
   int64_t next = lo;
+  uint32_t slice = stop ? TH_STOP_MOVES : UINT32_MAX; /* with a stop, ask it at least every slice moves */
   sl[0].i = sl[1].i = -1;
-  /* Every pass finishes at least one game (each bounded by its move cap). */
+  /* Every pass plays moves of a game in flight (each bounded by its move
+   * cap) or ends the part. */
   for (;;) {
     settle(b, &sl[0], &next, hi);
     settle(b, &sl[1], &next, hi);
     if (sl[0].i >= 0 && sl[1].i >= 0)
-      sh_fast_random_playout2(&sl[0].s, &sl[0].rng, &sl[1].s, &sl[1].rng);
+      sh_fast_random_playout2(&sl[0].s, &sl[0].rng, &sl[1].s, &sl[1].rng, slice);
     else if (sl[0].i >= 0)
-      sh_fast_random_playout(&sl[0].s, &sl[0].rng);
+      playout_one(&sl[0], slice);
     else if (sl[1].i >= 0)
-      sh_fast_random_playout(&sl[1].s, &sl[1].rng);
+      playout_one(&sl[1], slice);
     else
       return;
+    if (th_stop_now(stop)) return;
   }
 }
 
-static void play_part(const sh_batch *b, int64_t lo, int64_t hi) {
+/* sh_rollout, asking `stop` (which may be NULL) every TH_STOP_MOVES moves;
+ * returns 1 when it said stop (the game then unfinished), else 0 with *moves
+ * set. The same moves as sh_rollout (rollout.h, sh_rollout_until). */
+static int rollout_stoppable(sh_state *s, const uint8_t *policies, th_rng *rng, const th_stop *stop,
+                             uint32_t *moves) {
+  if (!stop) {
+    *moves = sh_rollout(s, policies, rng);
+    return 0;
+  }
+  uint32_t start = s->move_count;
+  /* each pass plays TH_STOP_MOVES moves or ends the game: bounded by the cap */
+  while (s->phase != SH_PHASE_OVER) {
+    sh_rollout_until(s, policies, rng, s->move_count + TH_STOP_MOVES);
+    if (s->phase != SH_PHASE_OVER && th_stop_now(stop)) return 1;
+  }
+  *moves = s->move_count - start;
+  return 0;
+}
+
+static void play_part(const sh_batch *b, int64_t lo, int64_t hi, const th_stop *stop) {
   int n = b->start ? b->start->num_players : b->num_players, all_random = 1;
   for (int q = 0; q < n; q++) all_random &= b->policies[q] == SH_POLICY_RANDOM;
   if (all_random) { /* repetition_limit or not (sh_fast_random_playout2 keeps the keys) */
-    play_part_random(b, lo, hi);
+    play_part_random(b, lo, hi, stop);
     return;
   }
   sh_state s;
   th_rng rng;
   for (int64_t i = lo; i < hi; i++) {
     batch_game(b, i, &s, &rng);
-    uint32_t moves = sh_rollout(&s, b->policies, &rng);
+    uint32_t moves;
+    if (rollout_stoppable(&s, b->policies, &rng, stop, &moves)) return;
     record_game(b, i, &s, moves);
   }
 }
 
 /* th_run_parts's part function over this game's batch. */
-static void run_part(const void *ctx, int64_t lo, int64_t hi) { play_part((const sh_batch *)ctx, lo, hi); }
+static void run_part(const void *ctx, int64_t lo, int64_t hi, const th_stop *stop) {
+  play_part((const sh_batch *)ctx, lo, hi, stop);
+}
 
 int sh_rollouts(const sh_batch *b, int threads, th_error *e) {
   if (b->n < 0 || b->first < 0) {
     th_set_error(e, TH_ERR_ARG, "the number of games and the first game index must be >= 0");
     return TH_ERR_ARG;
   }
-  if (threads < 1 || threads > TH_MAX_THREADS) {
-    th_set_error(e, TH_ERR_ARG, "threads must be between 1 and %d, not %d", TH_MAX_THREADS, threads);
-    return TH_ERR_ARG;
-  }
+  if (th_check_threads(threads, e)) return TH_ERR_ARG;
   int n;
   if (b->start) {
     int rc = sh_state_check(b->start, e);
@@ -417,7 +447,10 @@ int sh_rollouts(const sh_batch *b, int threads, th_error *e) {
       th_set_error(e, TH_ERR_ARG, "policy %d of seat %d does not exist", b->policies[q], q);
       return TH_ERR_ARG;
     }
-  th_run_parts(run_part, b, b->n, threads);
+  if (th_run_parts(run_part, b, b->n, threads, b->stop)) {
+    th_set_error(e, TH_ERR_STOPPED, "the batch was stopped before its end");
+    return TH_ERR_STOPPED;
+  }
   if (e) e->code = TH_OK;
   return TH_OK;
 }

@@ -103,11 +103,14 @@ typedef struct sh_batch {
   uint32_t *moves;    /* n: moves played in the game (from the deal or the start state) */
   uint8_t *truncated; /* n: 1 when the game ended unfinished: the move cap, or a stalemate */
   uint8_t *stalemate; /* n: 1 when it ended by repetition (rules.repetition_limit); may be NULL */
+  const th_stop *stop; /* NULL, or asked on the calling thread at least every TH_STOP_MOVES moves (th_run_parts) */
 } sh_batch;
 
 /* Plays a batch on `threads` native threads (1 = the calling thread only).
  * Returns 0, or an error code with e set (bad rules, players, policies or
- * thread count). */
+ * thread count), or TH_ERR_STOPPED when b->stop said stop (then the outputs
+ * are unspecified; the start state is never changed). Asking b->stop never
+ * changes a game. */
 int sh_rollouts(const sh_batch *b, int threads, th_error *e);
 
 #endif

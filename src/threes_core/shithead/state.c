@@ -893,16 +893,17 @@ void sh_fast_random_playout_until(sh_state *s, th_rng *rng, uint32_t move_limit)
     playout(s, rng, 1, move_limit, 0);
 }
 
-SH_HOT int playout2(sh_state *a, th_rng *rng_a, sh_state *b, th_rng *rng_b, int track) {
+SH_HOT int playout2(sh_state *a, th_rng *rng_a, sh_state *b, th_rng *rng_b, uint32_t max_moves, int track) {
   /* Two independent games, a move of each in turn: one game's chain of
    * dependent steps (pile top, choice, counts) runs while the other's waits.
-   * Each pass adds a move to both games: bounded by their move caps. */
+   * Each pass adds a move to both games: bounded by max_moves and by their
+   * move caps. */
   uint64_t bytes_a[16][2], bytes_b[16][2];
   byte_table(a, bytes_a);
   byte_table(b, bytes_b);
   th_rng ra = *rng_a, rb = *rng_b;
   int pa = a->current, pb = b->current;
-  while (a->phase == SH_PHASE_PLAY && b->phase == SH_PHASE_PLAY) {
+  for (uint32_t k = 0; k < max_moves && a->phase == SH_PHASE_PLAY && b->phase == SH_PHASE_PLAY; k++) {
     pa = fast_random_move(a, pa, &ra, (const uint64_t(*)[2])bytes_a, track);
     pb = fast_random_move(b, pb, &rb, (const uint64_t(*)[2])bytes_b, track);
     end_move(a);
@@ -914,12 +915,12 @@ SH_HOT int playout2(sh_state *a, th_rng *rng_a, sh_state *b, th_rng *rng_b, int 
   }
   *rng_a = ra;
   *rng_b = rb;
-  return a->phase != SH_PHASE_PLAY ? 0 : 1;
+  return a->phase != SH_PHASE_PLAY ? 0 : b->phase != SH_PHASE_PLAY ? 1 : 2;
 }
 
-int sh_fast_random_playout2(sh_state *a, th_rng *rng_a, sh_state *b, th_rng *rng_b) {
-  if (repetitions_on(a) || repetitions_on(b)) return playout2(a, rng_a, b, rng_b, 1);
-  return playout2(a, rng_a, b, rng_b, 0);
+int sh_fast_random_playout2(sh_state *a, th_rng *rng_a, sh_state *b, th_rng *rng_b, uint32_t max_moves) {
+  if (repetitions_on(a) || repetitions_on(b)) return playout2(a, rng_a, b, rng_b, max_moves, 1);
+  return playout2(a, rng_a, b, rng_b, max_moves, 0);
 }
 
 void sh_do_swap(sh_state *s, const uint8_t *face_up) {

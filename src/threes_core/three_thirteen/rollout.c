@@ -91,35 +91,38 @@ static int policy_action(const tt_state *s, int policy, th_rng *rng, greedy_memo
 
 int tt_policy_action(const tt_state *s, int policy, th_rng *rng) { return policy_action(s, policy, rng, NULL); }
 
-uint32_t tt_rollout(tt_state *s, const uint8_t *policies, th_rng *rng) {
-  uint32_t start = s->move_count;
+/* Plays with each seat's policy until the game is over or, with
+ * round_only, the current round ends; asks `stop` (NULL: never) every
+ * TH_STOP_MOVES moves and returns 1 as soon as it says stop, else 0. Every
+ * step adds one move and the game ends at max_moves: bounded. Asking never
+ * changes a move. */
+static int play_on(tt_state *s, const uint8_t *policies, th_rng *rng, int round_only, const th_stop *stop) {
+  int round = s->round;
   greedy_memo g;
   memset(&g, 0, sizeof g);
-  /* each step adds one move and the game ends at max_moves: bounded */
-  while (s->phase != TT_PHASE_OVER) tt_apply_legal(s, policy_action(s, policies[s->current], rng, &g));
+  for (uint32_t k = 1; s->phase != TT_PHASE_OVER && (!round_only || s->round == round); k++) {
+    tt_apply_legal(s, policy_action(s, policies[s->current], rng, &g));
+    if (k % TH_STOP_MOVES == 0 && s->phase != TT_PHASE_OVER && (!round_only || s->round == round) &&
+        th_stop_now(stop))
+      return 1;
+  }
+  return 0;
+}
+
+uint32_t tt_rollout(tt_state *s, const uint8_t *policies, th_rng *rng) {
+  uint32_t start = s->move_count;
+  play_on(s, policies, rng, 0, NULL);
   return s->move_count - start;
 }
 
 uint32_t tt_rollout_round(tt_state *s, const uint8_t *policies, th_rng *rng) {
   uint32_t start = s->move_count;
-  int round = s->round;
-  greedy_memo g;
-  memset(&g, 0, sizeof g);
-  while (s->phase != TT_PHASE_OVER && s->round == round)
-    tt_apply_legal(s, policy_action(s, policies[s->current], rng, &g));
+  play_on(s, policies, rng, 1, NULL);
   return s->move_count - start;
 }
 
 int tt_rollout_round_stoppable(tt_state *s, const uint8_t *policies, th_rng *rng, const th_stop *stop) {
-  int round = s->round;
-  greedy_memo g;
-  memset(&g, 0, sizeof g);
-  /* tt_rollout_round's moves, asking `stop` every TH_STOP_MOVES moves */
-  for (uint32_t k = 1; s->phase != TT_PHASE_OVER && s->round == round; k++) {
-    tt_apply_legal(s, policy_action(s, policies[s->current], rng, &g));
-    if (k % TH_STOP_MOVES == 0 && s->phase != TT_PHASE_OVER && s->round == round && th_stop_now(stop)) return 1;
-  }
-  return 0;
+  return play_on(s, policies, rng, 1, stop);
 }
 
 void tt_round_margin(const tt_state *s, int round, double *out) {
@@ -135,7 +138,8 @@ void tt_round_margin(const tt_state *s, int round, double *out) {
 
 /* ------------------------------------------------------------- batches -- */
 
-static void play_game(const tt_batch *b, int64_t i) {
+/* Game i of the batch; returns 1 when `stop` said stop before its end (nothing recorded). */
+static int play_game(const tt_batch *b, int64_t i, const th_stop *stop) {
   uint64_t g = (uint64_t)b->first + (uint64_t)i; /* the game's index in the whole batch */
   tt_state s;
   th_rng rng;
@@ -149,7 +153,9 @@ static void play_game(const tt_batch *b, int64_t i) {
     if (b->determinize) tt_resample(&s, b->observer, &rng, NULL);
   }
   int r0 = s.round, n = s.num_players;
-  uint32_t m = b->round_only ? tt_rollout_round(&s, b->policies, &rng) : tt_rollout(&s, b->policies, &rng);
+  uint32_t m0 = s.move_count;
+  if (play_on(&s, b->policies, &rng, b->round_only, stop)) return 1;
+  uint32_t m = s.move_count - m0;
   double ret[TT_MAX_PLAYERS];
   if (b->round_only)
     tt_round_margin(&s, r0, ret);
@@ -161,14 +167,15 @@ static void play_game(const tt_batch *b, int64_t i) {
   }
   b->moves[i] = m;
   b->truncated[i] = s.truncated;
-}
-
-static void play_part(const tt_batch *b, int64_t lo, int64_t hi) {
-  for (int64_t i = lo; i < hi; i++) play_game(b, i);
+  return 0;
 }
 
 /* th_run_parts's part function over this game's batch. */
-static void run_part(const void *ctx, int64_t lo, int64_t hi) { play_part((const tt_batch *)ctx, lo, hi); }
+static void run_part(const void *ctx, int64_t lo, int64_t hi, const th_stop *stop) {
+  const tt_batch *b = (const tt_batch *)ctx;
+  for (int64_t i = lo; i < hi; i++)
+    if (play_game(b, i, stop) || th_stop_now(stop)) return;
+}
 
 int tt_rollouts(const tt_batch *b, int threads, th_error *e) {
   if (!b->start) {
@@ -179,10 +186,7 @@ int tt_rollouts(const tt_batch *b, int threads, th_error *e) {
     th_set_error(e, TH_ERR_ARG, "the number of games and the first game index must be >= 0");
     return TH_ERR_ARG;
   }
-  if (threads < 1 || threads > TH_MAX_THREADS) {
-    th_set_error(e, TH_ERR_ARG, "threads must be between 1 and %d, not %d", TH_MAX_THREADS, threads);
-    return TH_ERR_ARG;
-  }
+  if (th_check_threads(threads, e)) return TH_ERR_ARG;
   if (b->fresh > 1 || b->determinize > 1 || b->round_only > 1) {
     th_set_error(e, TH_ERR_ARG, "fresh, determinize and round_only must be 0 or 1");
     return TH_ERR_ARG;
@@ -209,7 +213,10 @@ int tt_rollouts(const tt_batch *b, int threads, th_error *e) {
     th_set_error(e, TH_ERR_ARG, "the batch's output arrays are missing");
     return TH_ERR_ARG;
   }
-  th_run_parts(run_part, b, b->n, threads);
+  if (th_run_parts(run_part, b, b->n, threads, b->stop)) {
+    th_set_error(e, TH_ERR_STOPPED, "the batch was stopped before its end");
+    return TH_ERR_STOPPED;
+  }
   if (e) e->code = TH_OK;
   return TH_OK;
 }

@@ -68,11 +68,14 @@ typedef struct tt_batch {
   double *returns;   /* n * N: tt_returns (or the round margins) */
   uint32_t *moves;   /* n: moves played */
   uint8_t *truncated; /* n: 1 when the game hit the move cap */
+  const th_stop *stop; /* NULL, or asked on the calling thread at least every TH_STOP_MOVES moves (th_run_parts) */
 } tt_batch;
 
 /* Plays a batch on `threads` native threads (1 = the calling thread only;
  * at most TH_MAX_THREADS). Returns 0, or an error code with e set (bad start
- * state, policies, observer, counts or thread count). */
+ * state, policies, observer, counts or thread count), or TH_ERR_STOPPED when
+ * b->stop said stop (the outputs are then unspecified). Asking b->stop never
+ * changes a game. */
 int tt_rollouts(const tt_batch *b, int threads, th_error *e);
 
 /* A benchmark of the solver: `hands` random 14-card hands from two decks
