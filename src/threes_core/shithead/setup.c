@@ -1,5 +1,6 @@
 /* setup.c - building a position zone by zone, and the invariant check that
  * every state (dealt, played or built) must pass. */
+#include <stddef.h>
 #include <string.h>
 
 #include "shithead/state.h"
@@ -153,6 +154,12 @@ uint64_t sh_state_copy_bench(const sh_state *s, sh_state scratch[2], uint64_t n)
 void sh_state_canonical(const sh_state *s, sh_state *out) {
   memset(out, 0, sizeof *out);
   out->rules = s->rules;
+  /* The rules' padding byte after their last field may hold anything (rules
+   * built field by field, as from a Python dict, leave it as it was), and
+   * the copy may carry it: zero it, so that it never tells positions apart. */
+  _Static_assert(offsetof(sh_rules, repetition_limit) + 2 == sizeof(sh_rules),
+                 "sh_rules: repetition_limit is the last field, then one padding byte");
+  ((unsigned char *)&out->rules)[sizeof out->rules - 1] = 0;
   out->move_count = s->move_count;
   out->max_moves = s->max_moves;
   out->num_players = s->num_players;
