@@ -160,8 +160,9 @@ void sh_fast_random_playout_until(sh_state *s, th_rng *rng, uint32_t move_limit)
 /* Two such playouts interleaved move by move, until one of the games leaves
  * the play phase or each has played max_moves more moves; returns which game
  * ended (0 for a, 1 for b), or 2 when neither did. Each game gets exactly the
- * moves sh_fast_random_playout would give it with its own rng; a game still
- * on stops mid-game and can be resumed by any of these functions. */
+ * moves sh_fast_random_playout would give it with its own rng (repetition
+ * keys included); a game still on stops mid-game and can be resumed by any
+ * of these functions. */
 int sh_fast_random_playout2(sh_state *a, th_rng *rng_a, sh_state *b, th_rng *rng_b, uint32_t max_moves);
 
 /* The ranks that may be played on the pile now, as a mask (RULES.md 6.1):
