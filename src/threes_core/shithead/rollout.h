@@ -35,9 +35,9 @@
  * move where the full-state engine, counting full position keys, ends it.
  * Measured, 4-player threes, one thread, best of 5 rounds in one run
  * (pytest benchmarks/test_bench_repetition.py --benchmark-only -s):
- * random 51.8 ns/move with repetition_limit=3 against 26.2 without (2.0x;
- * the full-state, from-scratch key it replaced: 400 against 28.1, 14x),
- * greedy 57.3 against 37.4 (1.5x; before: 388 against 40.8, 9.5x). With
+ * random 34.4 ns/move with repetition_limit=3 against 17.1 without (2.0x;
+ * the full-state, from-scratch key it replaced: 250.1 against 17.2, 14.5x),
+ * greedy 43.0 against 24.5 (1.8x; before: 240.9 against 24.1, 10x). With
  * the rule off the moves skip both (a constant in the loops, one test of the
  * rule in the sh_fast_* steps): the same ns/move as before within noise.
  *
