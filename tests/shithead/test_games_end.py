@@ -15,6 +15,7 @@ import pytest
 
 import threes
 from threes.bots import PolicyBot
+from threes.cards import RANKS
 from threes.shithead.rules import Rules
 
 TABLES = [(rules, n) for rules in ("threes", "dutch", "classic") for n in (2, 3, 4, 6)]
@@ -82,3 +83,27 @@ def test_long_games_explore_and_stay_reproducible():
         if one.moves.min() > 25 * 4:  # every copy long enough to explore
             explored += len(set(one.moves.tolist())) > 1
     assert explored >= 3
+
+
+@pytest.mark.parametrize("rules,n", [("threes", 4), ("threes", 2), ("dutch", 3), ("classic", 4)])
+def test_greedy_swap_puts_wild_cards_up_first_and_burn_only_cards_last(rules, n):
+    """The swap order of greedy and heuristic (rollout.h): face up go the wild
+    ranks first, then the highest other ranks, and burn ranks that are not
+    wild (threes' and dutch's 10) last; highest first within each class. (A
+    face-up 10 cannot go on a higher card: with the old order, powers of
+    either kind first, most capped threes bot games ended on face-up 10s.)"""
+    r = _rules(rules, n)
+    wild, burn = set(r.wild), set(r.burn)
+    game = threes.Game(n, r)
+    ranks = RANKS
+    for seed in range(60):
+        s = game.new_initial_state(seed=seed)
+        while not s.is_terminal() and s.to_dict()["phase"] == "swap":
+            p = s.current_player()
+            cards = [c.rank for c in s.hand(p) + s.face_up(p)]
+            key = [(0 if c in wild else 2 if c in burn else 1, -ranks.index(c)) for c in cards]
+            want = sorted([c for _, c in sorted(zip(key, cards))][: r.cards_per_zone], key=ranks.index)
+            for policy in ("greedy", "heuristic"):
+                move = game.decode_action(PolicyBot(policy, seed=seed).step(s))
+                assert move.kind == "swap" and list(move.face_up) == want, (seed, cards, move, want)
+            s.apply_action(PolicyBot("greedy", seed=seed).step(s))

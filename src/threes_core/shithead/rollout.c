@@ -39,12 +39,16 @@ static void swap_strongest(const sh_state *s, uint8_t *out) {
   int p = s->current, K = r->cards_per_zone, n = 0;
   uint8_t avail[SH_NUM_RANKS];
   for (int k = 0; k < SH_NUM_RANKS; k++) avail[k] = (uint8_t)(s->hand_rank[p][k] + s->up_rank[p][k]);
-  uint16_t power = (uint16_t)(r->wild | r->burn);
-  /* Powers (wild, burn) first, highest first; then the highest other ranks. */
-  for (int pass = 0; pass < 2 && n < K; pass++)
+  /* Wild ranks first, then the other ranks but burn ones, then burn ranks
+   * that are not wild; highest first within each class. A face-up card must
+   * beat the pile when its turn comes: a wild one always can, while a burn
+   * card that is not wild (threes' and dutch's 10) cannot go on a higher
+   * rank, and face-up 10s under circulating high cards were what most bot
+   * games stuck at the move cap ended in (tools/locked_games.py). */
+  uint16_t cls[3] = {r->wild, (uint16_t)~(r->wild | r->burn), (uint16_t)(r->burn & ~r->wild)};
+  for (int pass = 0; pass < 3 && n < K; pass++)
     for (int k = SH_NUM_RANKS - 1; k >= 0 && n < K; k--) {
-      int is_power = (power >> k) & 1;
-      if (is_power != (pass == 0)) continue;
+      if (!((cls[pass] >> k) & 1)) continue;
       while (avail[k] && n < K) {
         out[n++] = (uint8_t)k;
         avail[k]--;

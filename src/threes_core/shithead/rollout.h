@@ -10,7 +10,9 @@
  *   greedy     play the lowest playable rank that has no power, with all its
  *              copies; keep wild, burn, lower and invisible cards until
  *              nothing else goes, then play one of the cheapest; in the swap
- *              phase put the strongest cards face up (powers first, then high).
+ *              phase put face up the wild cards first, then the highest
+ *              other cards, burn cards that are not wild last (see "Games
+ *              that end").
  *   heuristic  greedy, plus: burn a big pile (a burn card or a run completed
  *              by the cards in hand) rather than feed it; when only powers
  *              go, prefer those that keep the pressure on the next player
@@ -25,7 +27,11 @@
  * one. Shorter games, most of them, are played exactly as before and draw
  * nothing; the same seed still gives the same game for any thread count.
  * Positions from which no play ends the game (RULES.md section 7, "Games
- * that cannot end") still reach the cap, as under random play.
+ * that cannot end") still reach the cap: with the swap order above they are
+ * rarer than under random play (tools/locked_games.py counts them). Before
+ * it, the swap put every power face up (wild or burn, highest first), and
+ * in threes most capped bot games ended with face-up 10s that could never
+ * go on the high card circulating through pick-ups.
  *
  * Repetitions. With rules.repetition_limit > 0 (RULES.md section 7) the play
  * phase still runs on the counts only: the sh_fast_* moves keep the pile's
