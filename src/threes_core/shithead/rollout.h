@@ -41,9 +41,9 @@
  * move where the full-state engine, counting full position keys, ends it.
  * Measured, 4-player threes, one thread, best of 5 rounds in one run
  * (pytest benchmarks/test_bench_repetition.py --benchmark-only -s):
- * random 34.4 ns/move with repetition_limit=3 against 17.1 without (2.0x;
- * the full-state, from-scratch key it replaced: 250.1 against 17.2, 14.5x),
- * greedy 43.0 against 24.5 (1.8x; before: 240.9 against 24.1, 10x). With
+ * random 35.4 ns/move with repetition_limit=3 against 17.4 without (2.0x;
+ * the full-state, from-scratch key it replaced: 254.7 against 17.5, 14.5x),
+ * greedy 42.5 against 26.4 (1.6x; before: 241.5 against 26.8, 9.0x). With
  * the rule off the moves skip both (a constant in the loops, one test of the
  * rule in the sh_fast_* steps): the same ns/move as before within noise.
  *
