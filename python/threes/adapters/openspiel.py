@@ -22,7 +22,9 @@ the engine's own deal does (face-down slots, face up, hand, one card at a
 time from the seat after the dealer; the rest is the draw pile), and play
 continues on a ``threes.State``: actions are the engine's action ids,
 observations and information states are the engine's (``observation_tensor``
-from C), and ``resample_from_infostate`` is the engine's C resampling.
+from C). ``resample_from_infostate`` returns a new deal consistent with what
+the player has seen followed by the same actions: its history replays to it
+and holds no trace of the true hidden cards.
 
 ``ThreesRolloutEvaluator`` is an evaluator for OpenSpiel's MCTS/ISMCTS bots
 that plays the rest of the game with the engine's C rollouts.
@@ -30,7 +32,7 @@ that plays the rest of the game with the engine's C rollouts.
 from __future__ import annotations
 
 import random
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Set, Tuple
 
 import numpy as np
 import pyspiel
@@ -42,6 +44,9 @@ from threes.shithead.rollouts import rollouts
 
 _MAX_PLAYERS = _core.MAX_PLAYERS
 _DEFAULTS: Dict[str, Any] = {"players": 4, "rules": "threes", "max_moves": 0}
+#: Redeals ThreesState.resample_from_infostate tries before it gives up.
+_RESAMPLE_ATTEMPTS = 1000
+_LOC_HAND = 0x00  # state.h: a hand's zone code is this | seat; 0x80 marks a known card
 
 def _game_type(short_name: str, long_name: str, min_players: int, max_players: int,
                params: Dict[str, Any]) -> "pyspiel.GameType":
@@ -166,12 +171,42 @@ class ThreesState(pyspiel.State):
         return self.inner.returns()
 
     def resample_from_infostate(self, player_id: int, probability_sampler=None) -> "ThreesState":
-        """The engine's C resampling (the sampler is not needed: it draws
-        its own uniform deal of the hidden cards)."""
+        """A state ``player_id`` cannot tell from this one, made as
+        OpenSpiel's own games make it: a new deal (the chance outcomes)
+        consistent with everything the player has seen, then the same player
+        actions. Its ``history()`` is that deal and those actions, replaying
+        it from ``new_initial_state()`` gives exactly this state, and the true
+        hidden cards are nowhere in it (attributes, ``serialize()``, pickle,
+        history). The cards hidden from the player are dealt again by the
+        engine's C resampling and put at their places in the deal, away from
+        the places the history rules them out of (``_trace``, ``_redeal``:
+        a pick-up with a playable card in hand, another suit played by a
+        hand); a redeal the replay of the history still rejects (an action
+        illegal on it, or another information state for the player, as the
+        start rule may give) is drawn again, up to ``_RESAMPLE_ATTEMPTS``
+        times."""
         if self.inner is None:
             raise pyspiel.SpielError("resample_from_infostate during the deal is not supported")
+        n = self._game.num_players()
+        if isinstance(player_id, bool) or not isinstance(player_id, (int, np.integer)) or not 0 <= player_id < n:
+            raise pyspiel.SpielError(f"player_id must be a seat in 0..{n - 1}, not {player_id!r}")
+        player_id = int(player_id)
         seed = random.getrandbits(64) if probability_sampler is None else int(probability_sampler() * 2**53)
-        return self._copy(self.inner.resample_from_infostate(player_id, seed))
+        rng = random.Random(seed)
+        actions = list(self.history())[self._deck_size:]
+        want = self.inner.information_state_string(player_id)
+        places, forbidden = _trace(self._game, self._dealt, actions, player_id)
+        for attempt in range(_RESAMPLE_ATTEMPTS):
+            sampled = self.inner.resample_from_infostate(player_id, _core.batch_seed(seed, attempt))
+            dealt = _redeal(self._game, self._dealt, places, forbidden, sampled, rng)
+            st = _replay(self._game, dealt, actions)
+            if st is not None and st.information_state_string(player_id) == want:
+                out = ThreesState(self.get_game())
+                for a in dealt + actions:
+                    out.apply_action(a)
+                return out
+        raise pyspiel.SpielError(f"resample_from_infostate: no redeal consistent with the history in "
+                                 f"{_RESAMPLE_ATTEMPTS} attempts")
 
     def _copy(self, inner: Optional[State]) -> "ThreesState":
         c = ThreesState(self.get_game(), inner, self._dealt, like=self)
@@ -207,6 +242,105 @@ def _state_from_deal(game: Game, dealt: List[int]) -> State:
          "truncated": False, "finish_order": [], "hands": hands, "known": [[] for _ in range(n)],
          "face_up": up, "face_down": down, "pile": [], "draw_pile": draw, "burned": [], "history": []}
     return State.from_dict(d)
+
+
+def _trace(game: Game, dealt: List[int], actions: List[int], observer: int
+           ) -> Tuple[Dict[int, List[int]], Dict[int, Set[int]]]:
+    """Where the cards hidden from `observer` after `actions` sit in the deal
+    `dealt` (the deck from the top), and what the history says of them.
+
+    Returns (places, forbidden): places[q], for every seat q but the observer,
+    the deal positions of the hand cards q holds unknown to the table (each
+    card followed by its id through the engine's moves: it was dealt to that
+    hand or drawn from the draw pile; a card from a public place is known
+    until played); forbidden[pos] the kinds no card at hand position pos may
+    have, as the moves it was in the hand for tell: a pick-up says no card in
+    the hand was playable (D-3), and a hand card that leaves for the pile or
+    the face-up zone says no unknown card of its rank and a lower suit was in
+    the hand (the lowest suits leave first, RULES.md 2 and 4.2)."""
+    n, K = game.num_players(), game.rules.cards_per_zone
+    first = (game.dealer + 1) % n
+    st = _state_from_deal(game, dealt)
+    loc, _, draw = st._card_ids()
+    size = len(dealt)
+    pos_of: Dict[int, int] = {id_: size - 1 - i for i, id_ in enumerate(draw)}
+    for j in range(n):
+        q = (first + j) % n
+        ids = [id_ for id_, l in enumerate(loc) if l == _LOC_HAND | q]
+        for k in range(K):
+            pos = 2 * K * n + k * n + j
+            pos_of[next(i for i in ids if i % 64 == dealt[pos] and i not in pos_of)] = pos
+    forbidden: Dict[int, Set[int]] = {}
+    for a in actions:
+        q = st.current_player()
+        unknown = [id_ for id_, l in enumerate(loc) if l == _LOC_HAND | q]
+        bad: Set[int] = set()
+        if st.decode_action(a).kind == "pickup":
+            bad = {k for k in range(_core.NUM_KINDS) if st._playable(k >> 2)}
+        st.apply_action(a)
+        loc = st._card_ids()[0]
+        left: Dict[int, int] = {}  # rank -> the highest kind of the unknown cards of that rank that left
+        for id_ in unknown:
+            if loc[id_] & 0x70 != _LOC_HAND:
+                left[(id_ % 64) >> 2] = max(left.get((id_ % 64) >> 2, -1), id_ % 64)
+        bad |= {k for r, top in left.items() for k in range(4 * r, top)}
+        if bad:
+            for id_ in unknown:
+                if loc[id_] == _LOC_HAND | q:
+                    forbidden.setdefault(pos_of[id_], set()).update(bad)
+    places = {q: [pos_of[id_] for id_, l in enumerate(loc) if l == _LOC_HAND | q] for q in range(n) if q != observer}
+    return places, forbidden
+
+
+def _redeal(game: Game, dealt: List[int], places: Dict[int, List[int]], forbidden: Dict[int, Set[int]],
+            sampled: State, rng: random.Random) -> List[int]:
+    """The deal `dealt` with the cards hidden in `sampled` (a resampling of
+    the position dealt + actions) at their places: the draw pile and the
+    face-down slots where they lie (those cards never moved), each hand's
+    unknown cards at that hand's `places` in a random order. Every other
+    card was seen by the observer and stays. A card at a hand position that
+    `forbidden` rules out is swapped with one at a random hidden place where
+    both fit (when there is none, it stays: the replay rejects the deal)."""
+    n = game.num_players()
+    first = (game.dealer + 1) % n
+    hands, known, _, down, _, draw, _ = sampled._snapshot()
+    out = list(dealt)
+    size = len(dealt)
+    hidden_at: List[int] = []
+    for i, kind in enumerate(draw):
+        out[size - 1 - i] = kind
+        hidden_at.append(size - 1 - i)
+    for q in range(n):
+        for k, kind in enumerate(down[q]):
+            if kind is not None:
+                out[k * n + (q - first) % n] = kind
+                hidden_at.append(k * n + (q - first) % n)
+    for q, pos in places.items():
+        cards = list(hands[q])
+        for kind in known[q]:
+            cards.remove(kind)
+        rng.shuffle(cards)
+        for p, kind in zip(pos, cards):
+            out[p] = kind
+        hidden_at += pos
+    none: Set[int] = set()
+    for p in sorted(forbidden, key=lambda p: -len(forbidden[p])):
+        if out[p] in forbidden[p]:
+            fits = [o for o in hidden_at if out[o] not in forbidden[p] and out[p] not in forbidden.get(o, none)]
+            if fits:
+                o = rng.choice(fits)
+                out[p], out[o] = out[o], out[p]
+    return out
+
+
+def _replay(game: Game, dealt: List[int], actions: List[int]) -> Optional[State]:
+    """The position the deal and the actions give, or None when an action is illegal on it."""
+    st = _state_from_deal(game, dealt)
+    for a in actions:
+        if not st.is_legal(a):
+            return None
+        st.apply_action(a)
+    return st
 
 
 class ThreesObserver:

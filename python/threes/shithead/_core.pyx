@@ -474,6 +474,19 @@ cdef class StateBase:
         draw = [sh_card_kind(self.s.draw[i]) for i in range(self.s.draw_len)]
         return hands, known, up, down, pile, draw, burned
 
+    def _card_ids(self):
+        """Where every physical card is, by id (copy * 64 + kind), to follow
+        cards through moves: (loc, face_down, draw). loc[id] is the zone code
+        of state.h (0xFF: not in this deck), face_down[q][k] the id in each
+        slot (None when empty), draw the draw pile's ids, bottom first."""
+        cdef int n = self.s.num_players, q, k, i
+        self._require_setup()
+        loc = [self.s.loc[i] for i in range(SH_CARD_ID_SPACE)]
+        down = [[None if self.s.down[q][k] == SH_NO_CARD else self.s.down[q][k]
+                 for k in range(self.s.rules.cards_per_zone)] for q in range(n)]
+        draw = [self.s.draw[i] for i in range(self.s.draw_len)]
+        return loc, down, draw
+
     # ------------------------------------------------------------- zones --
     cdef int _require_setup(self) except -1:
         if self.s.num_players == 0:
