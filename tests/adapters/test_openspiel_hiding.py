@@ -85,12 +85,12 @@ def test_a_resampled_state_is_its_history_and_keeps_the_observers_view(params, s
                     assert r.legal_actions() == state.legal_actions()
                 # the state is exactly what its history replays to: attributes, serialize(), pickle, str
                 again = replay(game, h)
-                assert again.inner == r.inner and again.history() == h and str(again) == str(r)
+                assert again.inner.to_dict() == r.inner.to_dict() and again.history() == h and str(again) == str(r)
                 assert again.serialize() == r.serialize()
                 back = game.deserialize_state(r.serialize())
-                assert back.inner == r.inner and back.history() == h
+                assert back.inner.to_dict() == r.inner.to_dict() and back.history() == h
                 un = pickle.loads(pickle.dumps(r))
-                assert un.inner == r.inner and un.history() == h
+                assert un.inner.to_dict() == r.inner.to_dict() and un.history() == h
                 assert all(d == list(h[:deck]) for d in deal_lists(r, deck))
                 checked += 1
         state.apply_action(int(rng.choice(state.legal_actions())))
@@ -141,7 +141,7 @@ def test_resampling_during_the_swap_and_at_the_start_of_play():
             for step in range(n + 1):
                 for obs in range(n):
                     r = state.resample_from_infostate(obs, pyspiel.UniformProbabilitySampler(0.0, 1.0))
-                    assert replay(game, r.history()).inner == r.inner
+                    assert replay(game, r.history()).inner.to_dict() == r.inner.to_dict()
                     assert r.information_state_string(obs) == state.information_state_string(obs)
                     assert r.current_player() == state.current_player()
                 state.apply_action(int(rng.choice(state.legal_actions())))
@@ -158,3 +158,67 @@ def test_a_bad_seat_is_refused():
 @pytest.mark.parametrize("params", [{"players": 2}, {"players": 3, "rules": "classic"}, {"players": 4, "rules": "dutch"}])
 def test_random_sim_test_still_passes(params):
     pyspiel.random_sim_test(pyspiel.load_game("threes", params), num_sims=2, serialize=True, verbose=False)
+
+
+# ------------------------------------------------------------ Three Thirteen --
+def tt_unknown(state, q):
+    f = state._fields()
+    return sorted((Counter(f["hands"][q]) - Counter(f["known"][q])).elements())
+
+
+def tt_play(game, rng, steps):
+    s = game.new_initial_state()
+    for _ in range(steps):
+        if s.is_terminal():
+            break
+        if s.is_chance_node():
+            kinds, probs = zip(*s.chance_outcomes())
+            s.apply_action(int(rng.choice(kinds, p=probs)))
+        else:
+            s.apply_action(int(rng.choice(s.legal_actions())))
+    while s.is_chance_node():
+        kinds, probs = zip(*s.chance_outcomes())
+        s.apply_action(int(rng.choice(kinds, p=probs)))
+    return s
+
+
+@pytest.mark.parametrize("players,seed", [(2, 0), (3, 1), (4, 2), (5, 3)])
+def test_three_thirteen_resampled_state_is_its_history(players, seed):
+    """The Three Thirteen state too: this round's hidden outcomes dealt again
+    (after reshuffles from that stock, T-3), the rest of the history kept; it
+    replays to the resampled state, the observer's information state stays,
+    the other hands' unknown cards change."""
+    game = pyspiel.load_game("three_thirteen", {"players": players})
+    rng = np.random.RandomState(seed)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    for steps in (30, 150, 330):
+        state = tt_play(game, rng, steps)
+        if state.is_terminal():
+            continue
+        hist = state.history()
+        for obs in range(players):
+            differ = 0
+            for _ in range(4):
+                r = state.resample_from_infostate(obs, sampler)
+                h = r.history()
+                assert len(h) == len(hist) and sorted(h) != [] and r.current_player() == state.current_player()
+                # player actions are the same, only chance outcomes change
+                again = replay(game, h)
+                assert [again.is_chance_node()] == [r.is_chance_node()]
+                assert again.inner.to_dict() == r.inner.to_dict() and str(again) == str(r)
+                assert again.serialize() == r.serialize()
+                assert game.deserialize_state(r.serialize()).inner.to_dict() == r.inner.to_dict()
+                assert pickle.loads(pickle.dumps(r)).inner.to_dict() == r.inner.to_dict()
+                assert r.information_state_string(obs) == state.information_state_string(obs)
+                assert r.observation_tensor(obs) == state.observation_tensor(obs)
+                if state.current_player() == obs:
+                    assert r.legal_actions() == state.legal_actions()
+                assert tt_unknown(r, obs) == tt_unknown(state, obs)
+                differ += any(tt_unknown(r, q) != tt_unknown(state, q) for q in range(players) if q != obs)
+            if any(tt_unknown(state, q) for q in range(players) if q != obs):
+                assert differ > 0, f"seat {obs}: the other hands were never dealt again"
+
+
+def test_three_thirteen_random_sim_test_still_passes():
+    pyspiel.random_sim_test(pyspiel.load_game("three_thirteen", {"players": 3}), num_sims=1, serialize=True,
+                            verbose=False)

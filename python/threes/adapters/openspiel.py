@@ -605,14 +605,44 @@ class ThreeThirteenState(pyspiel.State):
         return list(self.inner.returns())
 
     def resample_from_infostate(self, player_id: int, probability_sampler=None) -> "ThreeThirteenState":
-        """The engine's C resampling of what ``player_id`` cannot see (the
-        sampler is not needed)."""
+        """A state ``player_id`` cannot tell from this one, made as
+        OpenSpiel's own games make it: the same history with new chance
+        outcomes where this round's cards hidden from the player now were
+        dealt or drawn. Each stock of the round (the deck at the deal, then
+        each reshuffled discard pile, T-3) keeps its cards: the outcomes
+        drawn from it that the player never saw get its cards the player
+        has not seen either, in a uniformly random order (``_tt_stocks``).
+        Its ``history()`` replays to it from ``new_initial_state()`` and the
+        true hidden cards are nowhere in it. Earlier rounds keep their
+        outcomes: every card of a scored round was shown."""
         if self._dealing is not None or self._drawing:
             raise pyspiel.SpielError("resample_from_infostate at a chance node is not supported")
+        n = self._game.num_players()
+        if isinstance(player_id, bool) or not isinstance(player_id, (int, np.integer)) or not 0 <= player_id < n:
+            raise pyspiel.SpielError(f"player_id must be a seat in 0..{n - 1}, not {player_id!r}")
+        player_id = int(player_id)
         seed = random.getrandbits(64) if probability_sampler is None else int(probability_sampler() * 2**53)
-        c = self.__deepcopy__(None)
-        c.inner = self.inner.resample_from_infostate(player_id, seed)
-        return c
+        rng = random.Random(seed)
+        history = list(self.history())
+        stocks = _tt_stocks(self.get_game(), history, int(player_id))
+        want = self.information_state_string(player_id)
+        for _ in range(_RESAMPLE_ATTEMPTS):
+            h = list(history)
+            for where, cards in stocks:
+                cards = list(cards)
+                rng.shuffle(cards)
+                for i, kind in zip(where, cards):
+                    h[i] = kind
+            out = self.get_game().new_initial_state()
+            try:
+                for a in h:
+                    out.apply_action(a)
+            except (pyspiel.SpielError, ValueError):  # an outcome or an action the new cards make illegal
+                continue
+            if out.information_state_string(player_id) == want:
+                return out
+        raise pyspiel.SpielError(f"resample_from_infostate: no redeal consistent with the history in "
+                                 f"{_RESAMPLE_ATTEMPTS} attempts")
 
     def __deepcopy__(self, memo) -> "ThreeThirteenState":
         return ThreeThirteenState(self.get_game(), copy_of=self)
@@ -644,6 +674,91 @@ class ThreeThirteenState(pyspiel.State):
             out.fill(0)
             return
         out[:] = self.inner.observation_tensor(player)
+
+
+def _tt_stocks(game: "ThreeThirteenGame", history: List[int], observer: int) -> List[Tuple[List[int], List[int]]]:
+    """This round's stocks as `observer` may know them: for the deal with
+    the stock it leaves (the deck) and for each reshuffled stock (T-3), the
+    indexes into `history` of the chance outcomes drawn from it that gave
+    another seat a card it holds hidden now, and the cards they and what is
+    left of that stock share: the stock's cards less every outcome drawn from
+    it that is not hidden now (an own card, a card since discarded or
+    shown). The history is replayed and each hand followed card by card
+    (copies of a kind are interchangeable): a card leaving a hand is a known
+    one when the known cards lose that kind, one drawn from a reshuffled
+    stock when the engine's pool cards do (T-9); a card the table comes to
+    know (a player going out shows the melds) is hidden no more, nor is
+    the other copy of a card just taken and discarded at once (without
+    rediscard_taken that copy had to be in the hand)."""
+    from collections import Counter
+
+    st = game.new_initial_state()
+    start, first = 0, st.clone()
+    for i, a in enumerate(history):  # this round's deal starts at history[start]: trace from there
+        if st._dealing == []:
+            start, first = i, st.clone()
+        st.apply_action(a)
+    st = first
+    n = game.num_players()
+    # hand entries [kind, history index or None (known), from a pool, its kind told by the history]
+    hands: List[List[list]] = [[] for _ in range(n)]
+    rediscard = bool(st.inner._options()["rediscard_taken"])
+    stocks: List[Tuple[Counter, List[int]]] = []  # per stock: its cards, the outcomes drawn from it
+    after = st._fields()
+    for i in range(start, len(history)):
+        a, before = history[i], after
+        dealing, drawing = st._dealing is not None, st._drawing
+        if dealing and not st._dealing:  # a round's deal starts: the hands are dealt afresh
+            hands, stocks = [[] for _ in range(n)], [(Counter(game.deck), [])]
+        if drawing and not before["stock"]:
+            stocks.append((Counter(before["discard"][:-1]), []))  # T-3: the discard pile less its top
+        if dealing or drawing:
+            stocks[-1][1].append(i)
+        j = len(st._dealing) if dealing else 0  # the j-th card of the deal: round the table, then turned up
+        st.apply_action(a)
+        after = st._fields()
+        if dealing:
+            if j < n * (before["round"] + 2):
+                hands[(before["dealer"] + 1 + j % n) % n].append([a, i, False, False])
+            continue
+        if st._dealing is not None or after["round"] != before["round"]:
+            continue  # the round is over: its hands were shown
+        for q in range(n):
+            gone = Counter(before["hands"][q]) - Counter(after["hands"][q])
+            came = Counter(after["hands"][q]) - Counter(before["hands"][q])
+            known_gone = Counter(before["known"][q]) - Counter(after["known"][q])
+            pool_gone = Counter(before["pool_hand"][q]) - Counter(after["pool_hand"][q])
+            for kind, c in gone.items():
+                for _ in range(c):
+                    if known_gone[kind]:
+                        known_gone[kind] -= 1
+                        e = next(e for e in hands[q] if e[0] == kind and e[1] is None)
+                    else:
+                        pool = pool_gone[kind] > 0
+                        pool_gone[kind] -= pool
+                        e = next(e for e in hands[q] if e[0] == kind and e[1] is not None and e[2] == pool)
+                    hands[q].remove(e)
+                if kind == before["taken_kind"] and q == before["current"] and not rediscard:
+                    # the card just taken may not be discarded again: another copy was in the hand, and is
+                    for e in [e for e in hands[q] if e[0] == kind and e[1] is not None][:1]:
+                        e[3] = True
+            pool_came = Counter(after["pool_hand"][q]) - Counter(before["pool_hand"][q])
+            for kind, c in came.items():
+                for _ in range(c):
+                    hands[q].append([kind, i if drawing else None, pool_came[kind] > 0, False])
+                    pool_came[kind] -= 1
+            for kind, c in (Counter(after["known"][q]) - Counter(e[0] for e in hands[q] if e[1] is None)).items():
+                for e in [e for e in hands[q] if e[0] == kind and e[1] is not None][:c]:
+                    e[1] = None  # shown (the melds of a player who goes out)
+            for kind, c in (Counter(e[0] for e in hands[q] if e[2]) - Counter(after["pool_hand"][q])).items():
+                for e in [e for e in hands[q] if e[0] == kind and e[2]][:c]:
+                    e[2] = False  # the pool dissolved
+    hidden = {e[1] for q in range(n) if q != observer for e in hands[q] if e[1] is not None and not e[3]}
+    out = []
+    for cards, drawn in stocks:
+        seen = Counter(history[i] for i in drawn if i not in hidden)
+        out.append(([i for i in drawn if i in hidden], sorted((cards - seen).elements())))
+    return out
 
 
 class EngineObserver:

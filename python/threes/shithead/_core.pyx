@@ -95,6 +95,7 @@ cdef int _rules_from_dict(dict d, sh_rules *r) except -1:
     full["num_start_suits"] = len(suits)
     full["start_ranks"] = ranks + (0,) * (max_ranks - len(ranks))
     full["start_suits"] = suits + (0,) * (max_suits - len(suits))
+    memset(r, 0, sizeof(sh_rules))  # no stray padding bytes: a state's position key (==) copies the struct
     try:
         r[0] = full
     except OverflowError as exc:
