@@ -9,7 +9,9 @@ Shithead family) and ``three_thirteen``.
 default 3), ``decks`` (0 = ceil(players / 2)), ``jokers``, ``ace`` and
 ``max_moves``; every card dealt and every stock draw is an explicit chance
 node (see the section at the end of this module); the rest is below for
-``threes``.
+``threes``. In both games ``resample_from_infostate`` returns a state whose
+history is new chance outcomes and the same player actions, as OpenSpiel's
+own games do.
 
 Parameters: ``players`` (2..12, default 4), ``rules`` (a preset name,
 default ``"threes"``), ``max_moves`` (0 = the engine's default cap).
