@@ -86,6 +86,7 @@ def test_a_resampled_state_is_its_history_and_keeps_the_observers_view(params, s
                 # the state is exactly what its history replays to: attributes, serialize(), pickle, str
                 again = replay(game, h)
                 assert again.inner.to_dict() == r.inner.to_dict() and again.history() == h and str(again) == str(r)
+                assert again.inner == r.inner  # the same position key (no stray bytes in it)
                 assert again.serialize() == r.serialize()
                 back = game.deserialize_state(r.serialize())
                 assert back.inner.to_dict() == r.inner.to_dict() and back.history() == h

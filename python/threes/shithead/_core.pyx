@@ -95,11 +95,14 @@ cdef int _rules_from_dict(dict d, sh_rules *r) except -1:
     full["num_start_suits"] = len(suits)
     full["start_ranks"] = ranks + (0,) * (max_ranks - len(ranks))
     full["start_suits"] = suits + (0,) * (max_suits - len(suits))
-    memset(r, 0, sizeof(sh_rules))  # no stray padding bytes: a state's position key (==) copies the struct
     try:
         r[0] = full
     except OverflowError as exc:
         raise ValueError(f"a rule value is out of range: {exc}") from None
+    # The struct's trailing padding (after its last field) came from a temporary: zero it, or a state's
+    # position key (==, which copies the struct) would hold stray bytes.
+    cdef size_t used = <size_t>(<char *>&r.repetition_limit - <char *>r) + 1
+    memset(<char *>r + used, 0, sizeof(sh_rules) - used)
     return 0
 
 
