@@ -9,7 +9,9 @@ Shithead family) and ``three_thirteen``.
 default 3), ``decks`` (0 = ceil(players / 2)), ``jokers``, ``ace`` and
 ``max_moves``; every card dealt and every stock draw is an explicit chance
 node (see the section at the end of this module); the rest is below for
-``threes``.
+``threes``. In both games ``resample_from_infostate`` returns a state whose
+history is new chance outcomes and the same player actions, as OpenSpiel's
+own games do.
 
 Parameters: ``players`` (2..12, default 4), ``rules`` (a preset name,
 default ``"threes"``), ``max_moves`` (0 = the engine's default cap).
@@ -22,7 +24,9 @@ the engine's own deal does (face-down slots, face up, hand, one card at a
 time from the seat after the dealer; the rest is the draw pile), and play
 continues on a ``threes.State``: actions are the engine's action ids,
 observations and information states are the engine's (``observation_tensor``
-from C), and ``resample_from_infostate`` is the engine's C resampling.
+from C). ``resample_from_infostate`` returns a new deal consistent with what
+the player has seen followed by the same actions: its history replays to it
+and holds no trace of the true hidden cards.
 
 A game that does not finish normally is terminal with the players still in
 sharing the open places (``returns()``): at the move cap, or, for a
@@ -38,7 +42,7 @@ that plays the rest of the game with the engine's C rollouts.
 from __future__ import annotations
 
 import random
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Set, Tuple
 
 import numpy as np
 import pyspiel
@@ -50,6 +54,9 @@ from threes.shithead.rollouts import rollouts
 
 _MAX_PLAYERS = _core.MAX_PLAYERS
 _DEFAULTS: Dict[str, Any] = {"players": 4, "rules": "threes", "max_moves": 0}
+#: Redeals ThreesState.resample_from_infostate tries before it gives up.
+_RESAMPLE_ATTEMPTS = 1000
+_LOC_HAND = 0x00  # state.h: a hand's zone code is this | seat; 0x80 marks a known card
 
 def _game_type(short_name: str, long_name: str, min_players: int, max_players: int,
                params: Dict[str, Any]) -> "pyspiel.GameType":
@@ -174,12 +181,42 @@ class ThreesState(pyspiel.State):
         return self.inner.returns()
 
     def resample_from_infostate(self, player_id: int, probability_sampler=None) -> "ThreesState":
-        """The engine's C resampling (the sampler is not needed: it draws
-        its own uniform deal of the hidden cards)."""
+        """A state ``player_id`` cannot tell from this one, made as
+        OpenSpiel's own games make it: a new deal (the chance outcomes)
+        consistent with everything the player has seen, then the same player
+        actions. Its ``history()`` is that deal and those actions, replaying
+        it from ``new_initial_state()`` gives exactly this state, and the true
+        hidden cards are nowhere in it (attributes, ``serialize()``, pickle,
+        history). The cards hidden from the player are dealt again by the
+        engine's C resampling and put at their places in the deal, away from
+        the places the history rules them out of (``_trace``, ``_redeal``:
+        a pick-up with a playable card in hand, another suit played by a
+        hand); a redeal the replay of the history still rejects (an action
+        illegal on it, or another information state for the player, as the
+        start rule may give) is drawn again, up to ``_RESAMPLE_ATTEMPTS``
+        times."""
         if self.inner is None:
             raise pyspiel.SpielError("resample_from_infostate during the deal is not supported")
+        n = self._game.num_players()
+        if isinstance(player_id, bool) or not isinstance(player_id, (int, np.integer)) or not 0 <= player_id < n:
+            raise pyspiel.SpielError(f"player_id must be a seat in 0..{n - 1}, not {player_id!r}")
+        player_id = int(player_id)
         seed = random.getrandbits(64) if probability_sampler is None else int(probability_sampler() * 2**53)
-        return self._copy(self.inner.resample_from_infostate(player_id, seed))
+        rng = random.Random(seed)
+        actions = list(self.history())[self._deck_size:]
+        want = self.inner.information_state_string(player_id)
+        places, forbidden = _trace(self._game, self._dealt, actions, player_id)
+        for attempt in range(_RESAMPLE_ATTEMPTS):
+            sampled = self.inner.resample_from_infostate(player_id, _core.batch_seed(seed, attempt))
+            dealt = _redeal(self._game, self._dealt, places, forbidden, sampled, rng)
+            st = _replay(self._game, dealt, actions)
+            if st is not None and st.information_state_string(player_id) == want:
+                out = ThreesState(self.get_game())
+                for a in dealt + actions:
+                    out.apply_action(a)
+                return out
+        raise pyspiel.SpielError(f"resample_from_infostate: no redeal consistent with the history in "
+                                 f"{_RESAMPLE_ATTEMPTS} attempts")
 
     def _copy(self, inner: Optional[State]) -> "ThreesState":
         c = ThreesState(self.get_game(), inner, self._dealt, like=self)
@@ -215,6 +252,105 @@ def _state_from_deal(game: Game, dealt: List[int]) -> State:
          "truncated": False, "finish_order": [], "hands": hands, "known": [[] for _ in range(n)],
          "face_up": up, "face_down": down, "pile": [], "draw_pile": draw, "burned": [], "history": []}
     return State.from_dict(d)
+
+
+def _trace(game: Game, dealt: List[int], actions: List[int], observer: int
+           ) -> Tuple[Dict[int, List[int]], Dict[int, Set[int]]]:
+    """Where the cards hidden from `observer` after `actions` sit in the deal
+    `dealt` (the deck from the top), and what the history says of them.
+
+    Returns (places, forbidden): places[q], for every seat q but the observer,
+    the deal positions of the hand cards q holds unknown to the table (each
+    card followed by its id through the engine's moves: it was dealt to that
+    hand or drawn from the draw pile; a card from a public place is known
+    until played); forbidden[pos] the kinds no card at hand position pos may
+    have, as the moves it was in the hand for tell: a pick-up says no card in
+    the hand was playable (D-3), and a hand card that leaves for the pile or
+    the face-up zone says no unknown card of its rank and a lower suit was in
+    the hand (the lowest suits leave first, RULES.md 2 and 4.2)."""
+    n, K = game.num_players(), game.rules.cards_per_zone
+    first = (game.dealer + 1) % n
+    st = _state_from_deal(game, dealt)
+    loc, _, draw = st._card_ids()
+    size = len(dealt)
+    pos_of: Dict[int, int] = {id_: size - 1 - i for i, id_ in enumerate(draw)}
+    for j in range(n):
+        q = (first + j) % n
+        ids = [id_ for id_, l in enumerate(loc) if l == _LOC_HAND | q]
+        for k in range(K):
+            pos = 2 * K * n + k * n + j
+            pos_of[next(i for i in ids if i % 64 == dealt[pos] and i not in pos_of)] = pos
+    forbidden: Dict[int, Set[int]] = {}
+    for a in actions:
+        q = st.current_player()
+        unknown = [id_ for id_, l in enumerate(loc) if l == _LOC_HAND | q]
+        bad: Set[int] = set()
+        if st.decode_action(a).kind == "pickup":
+            bad = {k for k in range(_core.NUM_KINDS) if st._playable(k >> 2)}
+        st.apply_action(a)
+        loc = st._card_ids()[0]
+        left: Dict[int, int] = {}  # rank -> the highest kind of the unknown cards of that rank that left
+        for id_ in unknown:
+            if loc[id_] & 0x70 != _LOC_HAND:
+                left[(id_ % 64) >> 2] = max(left.get((id_ % 64) >> 2, -1), id_ % 64)
+        bad |= {k for r, top in left.items() for k in range(4 * r, top)}
+        if bad:
+            for id_ in unknown:
+                if loc[id_] == _LOC_HAND | q:
+                    forbidden.setdefault(pos_of[id_], set()).update(bad)
+    places = {q: [pos_of[id_] for id_, l in enumerate(loc) if l == _LOC_HAND | q] for q in range(n) if q != observer}
+    return places, forbidden
+
+
+def _redeal(game: Game, dealt: List[int], places: Dict[int, List[int]], forbidden: Dict[int, Set[int]],
+            sampled: State, rng: random.Random) -> List[int]:
+    """The deal `dealt` with the cards hidden in `sampled` (a resampling of
+    the position dealt + actions) at their places: the draw pile and the
+    face-down slots where they lie (those cards never moved), each hand's
+    unknown cards at that hand's `places` in a random order. Every other
+    card was seen by the observer and stays. A card at a hand position that
+    `forbidden` rules out is swapped with one at a random hidden place where
+    both fit (when there is none, it stays: the replay rejects the deal)."""
+    n = game.num_players()
+    first = (game.dealer + 1) % n
+    hands, known, _, down, _, draw, _ = sampled._snapshot()
+    out = list(dealt)
+    size = len(dealt)
+    hidden_at: List[int] = []
+    for i, kind in enumerate(draw):
+        out[size - 1 - i] = kind
+        hidden_at.append(size - 1 - i)
+    for q in range(n):
+        for k, kind in enumerate(down[q]):
+            if kind is not None:
+                out[k * n + (q - first) % n] = kind
+                hidden_at.append(k * n + (q - first) % n)
+    for q, pos in places.items():
+        cards = list(hands[q])
+        for kind in known[q]:
+            cards.remove(kind)
+        rng.shuffle(cards)
+        for p, kind in zip(pos, cards):
+            out[p] = kind
+        hidden_at += pos
+    none: Set[int] = set()
+    for p in sorted(forbidden, key=lambda p: -len(forbidden[p])):
+        if out[p] in forbidden[p]:
+            fits = [o for o in hidden_at if out[o] not in forbidden[p] and out[p] not in forbidden.get(o, none)]
+            if fits:
+                o = rng.choice(fits)
+                out[p], out[o] = out[o], out[p]
+    return out
+
+
+def _replay(game: Game, dealt: List[int], actions: List[int]) -> Optional[State]:
+    """The position the deal and the actions give, or None when an action is illegal on it."""
+    st = _state_from_deal(game, dealt)
+    for a in actions:
+        if not st.is_legal(a):
+            return None
+        st.apply_action(a)
+    return st
 
 
 class ThreesObserver:
@@ -479,14 +615,44 @@ class ThreeThirteenState(pyspiel.State):
         return list(self.inner.returns())
 
     def resample_from_infostate(self, player_id: int, probability_sampler=None) -> "ThreeThirteenState":
-        """The engine's C resampling of what ``player_id`` cannot see (the
-        sampler is not needed)."""
+        """A state ``player_id`` cannot tell from this one, made as
+        OpenSpiel's own games make it: the same history with new chance
+        outcomes where this round's cards hidden from the player now were
+        dealt or drawn. Each stock of the round (the deck at the deal, then
+        each reshuffled discard pile, T-3) keeps its cards: the outcomes
+        drawn from it that the player never saw get its cards the player
+        has not seen either, in a uniformly random order (``_tt_stocks``).
+        Its ``history()`` replays to it from ``new_initial_state()`` and the
+        true hidden cards are nowhere in it. Earlier rounds keep their
+        outcomes: every card of a scored round was shown."""
         if self._dealing is not None or self._drawing:
             raise pyspiel.SpielError("resample_from_infostate at a chance node is not supported")
+        n = self._game.num_players()
+        if isinstance(player_id, bool) or not isinstance(player_id, (int, np.integer)) or not 0 <= player_id < n:
+            raise pyspiel.SpielError(f"player_id must be a seat in 0..{n - 1}, not {player_id!r}")
+        player_id = int(player_id)
         seed = random.getrandbits(64) if probability_sampler is None else int(probability_sampler() * 2**53)
-        c = self.__deepcopy__(None)
-        c.inner = self.inner.resample_from_infostate(player_id, seed)
-        return c
+        rng = random.Random(seed)
+        history = list(self.history())
+        stocks = _tt_stocks(self.get_game(), history, int(player_id))
+        want = self.information_state_string(player_id)
+        for _ in range(_RESAMPLE_ATTEMPTS):
+            h = list(history)
+            for where, cards in stocks:
+                cards = list(cards)
+                rng.shuffle(cards)
+                for i, kind in zip(where, cards):
+                    h[i] = kind
+            out = self.get_game().new_initial_state()
+            try:
+                for a in h:
+                    out.apply_action(a)
+            except (pyspiel.SpielError, ValueError):  # an outcome or an action the new cards make illegal
+                continue
+            if out.information_state_string(player_id) == want:
+                return out
+        raise pyspiel.SpielError(f"resample_from_infostate: no redeal consistent with the history in "
+                                 f"{_RESAMPLE_ATTEMPTS} attempts")
 
     def __deepcopy__(self, memo) -> "ThreeThirteenState":
         return ThreeThirteenState(self.get_game(), copy_of=self)
@@ -518,6 +684,91 @@ class ThreeThirteenState(pyspiel.State):
             out.fill(0)
             return
         out[:] = self.inner.observation_tensor(player)
+
+
+def _tt_stocks(game: "ThreeThirteenGame", history: List[int], observer: int) -> List[Tuple[List[int], List[int]]]:
+    """This round's stocks as `observer` may know them: for the deal with
+    the stock it leaves (the deck) and for each reshuffled stock (T-3), the
+    indexes into `history` of the chance outcomes drawn from it that gave
+    another seat a card it holds hidden now, and the cards they and what is
+    left of that stock share: the stock's cards less every outcome drawn from
+    it that is not hidden now (an own card, a card since discarded or
+    shown). The history is replayed and each hand followed card by card
+    (copies of a kind are interchangeable): a card leaving a hand is a known
+    one when the known cards lose that kind, one drawn from a reshuffled
+    stock when the engine's pool cards do (T-9); a card the table comes to
+    know (a player going out shows the melds) is hidden no more, nor is
+    the other copy of a card just taken and discarded at once (without
+    rediscard_taken that copy had to be in the hand)."""
+    from collections import Counter
+
+    st = game.new_initial_state()
+    start, first = 0, st.clone()
+    for i, a in enumerate(history):  # this round's deal starts at history[start]: trace from there
+        if st._dealing == []:
+            start, first = i, st.clone()
+        st.apply_action(a)
+    st = first
+    n = game.num_players()
+    # hand entries [kind, history index or None (known), from a pool, its kind told by the history]
+    hands: List[List[list]] = [[] for _ in range(n)]
+    rediscard = bool(st.inner._options()["rediscard_taken"])
+    stocks: List[Tuple[Counter, List[int]]] = []  # per stock: its cards, the outcomes drawn from it
+    after = st._fields()
+    for i in range(start, len(history)):
+        a, before = history[i], after
+        dealing, drawing = st._dealing is not None, st._drawing
+        if dealing and not st._dealing:  # a round's deal starts: the hands are dealt afresh
+            hands, stocks = [[] for _ in range(n)], [(Counter(game.deck), [])]
+        if drawing and not before["stock"]:
+            stocks.append((Counter(before["discard"][:-1]), []))  # T-3: the discard pile less its top
+        if dealing or drawing:
+            stocks[-1][1].append(i)
+        j = len(st._dealing) if dealing else 0  # the j-th card of the deal: round the table, then turned up
+        st.apply_action(a)
+        after = st._fields()
+        if dealing:
+            if j < n * (before["round"] + 2):
+                hands[(before["dealer"] + 1 + j % n) % n].append([a, i, False, False])
+            continue
+        if st._dealing is not None or after["round"] != before["round"]:
+            continue  # the round is over: its hands were shown
+        for q in range(n):
+            gone = Counter(before["hands"][q]) - Counter(after["hands"][q])
+            came = Counter(after["hands"][q]) - Counter(before["hands"][q])
+            known_gone = Counter(before["known"][q]) - Counter(after["known"][q])
+            pool_gone = Counter(before["pool_hand"][q]) - Counter(after["pool_hand"][q])
+            for kind, c in gone.items():
+                for _ in range(c):
+                    if known_gone[kind]:
+                        known_gone[kind] -= 1
+                        e = next(e for e in hands[q] if e[0] == kind and e[1] is None)
+                    else:
+                        pool = pool_gone[kind] > 0
+                        pool_gone[kind] -= pool
+                        e = next(e for e in hands[q] if e[0] == kind and e[1] is not None and e[2] == pool)
+                    hands[q].remove(e)
+                if kind == before["taken_kind"] and q == before["current"] and not rediscard:
+                    # the card just taken may not be discarded again: another copy was in the hand, and is
+                    for e in [e for e in hands[q] if e[0] == kind and e[1] is not None][:1]:
+                        e[3] = True
+            pool_came = Counter(after["pool_hand"][q]) - Counter(before["pool_hand"][q])
+            for kind, c in came.items():
+                for _ in range(c):
+                    hands[q].append([kind, i if drawing else None, pool_came[kind] > 0, False])
+                    pool_came[kind] -= 1
+            for kind, c in (Counter(after["known"][q]) - Counter(e[0] for e in hands[q] if e[1] is None)).items():
+                for e in [e for e in hands[q] if e[0] == kind and e[1] is not None][:c]:
+                    e[1] = None  # shown (the melds of a player who goes out)
+            for kind, c in (Counter(e[0] for e in hands[q] if e[2]) - Counter(after["pool_hand"][q])).items():
+                for e in [e for e in hands[q] if e[0] == kind and e[2]][:c]:
+                    e[2] = False  # the pool dissolved
+    hidden = {e[1] for q in range(n) if q != observer for e in hands[q] if e[1] is not None and not e[3]}
+    out = []
+    for cards, drawn in stocks:
+        seen = Counter(history[i] for i in drawn if i not in hidden)
+        out.append(([i for i in drawn if i in hidden], sorted((cards - seen).elements())))
+    return out
 
 
 class EngineObserver:

@@ -99,6 +99,10 @@ cdef int _rules_from_dict(dict d, sh_rules *r) except -1:
         r[0] = full
     except OverflowError as exc:
         raise ValueError(f"a rule value is out of range: {exc}") from None
+    # The struct's trailing padding (after its last field) came from a temporary: zero it, or a state's
+    # position key (==, which copies the struct) would hold stray bytes.
+    cdef size_t used = <size_t>(<char *>&r.repetition_limit - <char *>r) + 1
+    memset(<char *>r + used, 0, sizeof(sh_rules) - used)
     return 0
 
 
@@ -568,6 +572,19 @@ cdef class StateBase:
         pile = [sh_card_kind(self.s.pile[i]) for i in range(self.s.pile_len)]
         draw = [sh_card_kind(self.s.draw[i]) for i in range(self.s.draw_len)]
         return hands, known, up, down, pile, draw, burned
+
+    def _card_ids(self):
+        """Where every physical card is, by id (copy * 64 + kind), to follow
+        cards through moves: (loc, face_down, draw). loc[id] is the zone code
+        of state.h (0xFF: not in this deck), face_down[q][k] the id in each
+        slot (None when empty), draw the draw pile's ids, bottom first."""
+        cdef int n = self.s.num_players, q, k, i
+        self._require_setup()
+        loc = [self.s.loc[i] for i in range(SH_CARD_ID_SPACE)]
+        down = [[None if self.s.down[q][k] == SH_NO_CARD else self.s.down[q][k]
+                 for k in range(self.s.rules.cards_per_zone)] for q in range(n)]
+        draw = [self.s.draw[i] for i in range(self.s.draw_len)]
+        return loc, down, draw
 
     # ------------------------------------------------------------- zones --
     cdef int _require_setup(self) except -1:

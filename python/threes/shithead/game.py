@@ -432,7 +432,8 @@ class State(_core.StateBase):
         """A state ``player`` cannot tell from this one: every card it cannot
         see (other hands' unknown cards, all face-down cards, the draw pile)
         dealt again uniformly at random; all it can see stays, known cards
-        included. Done in C (th_resample). This state is unchanged."""
+        included; at the start of play, the deal keeps who starts (RULES.md 5).
+        Done in C (sh_resample). This state is unchanged."""
         player = _check_seat(player, "player", self.num_players())
         out = self.clone()
         _core.resample_into(self, out, player, _seed64(seed))

@@ -13,6 +13,17 @@
  * order and the places in a fixed order (seats in order: unknown hand cards,
  * then face-down slots; then the draw pile, bottom first), so two states that
  * p cannot tell apart give the same position for the same rng.
+ *
+ * One more thing p knows at the start of play (the play phase, no card played
+ * yet): who starts, so which hands held no start card (RULES.md section 5).
+ * There a deal is redrawn until the start rule picks the same seat on it,
+ * which keeps it uniform among the deals consistent with that; after
+ * SH_RESAMPLE_TRIES (1000) shuffles a constructive deal follows, consistent
+ * but not exactly uniform (the start cards p cannot rule out kept out of the
+ * hands searched before the starter, one in the starter's hand). Elsewhere
+ * one shuffle, as before. The start rule's constraint on hands later in the
+ * game (cards held since the start mixed with cards drawn) is not modelled
+ * here: the OpenSpiel adapter checks a resample against the whole history.
  */
 #ifndef THREES_SHITHEAD_DETERMINIZE_H
 #define THREES_SHITHEAD_DETERMINIZE_H

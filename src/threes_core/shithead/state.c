@@ -164,35 +164,40 @@ static int hand_holds_kind(const sh_state *s, int seat, int kind) {
   return 0;
 }
 
-int sh_find_starter(const sh_state *s) {
+int sh_start_groups(const sh_state *s, uint64_t *groups) {
   const sh_rules *r = &s->rules;
-  int n = s->num_players, first = (s->dealer + 1) % n;
+  int g = 0;
   for (int i = 0; i < r->num_start_ranks; i++) {
-    int rank = r->start_ranks[i];
+    int rank = r->start_ranks[i], ns = num_suits_of_rank(rank);
     if (r->start == SH_START_RANK_FROM_DEALER) {
-      for (int j = 0; j < n; j++) {
-        int q = (first + j) % n;
-        if (s->hand_rank[q][rank]) return q;
-      }
+      uint64_t all = 0;
+      for (int k = 0; k < ns; k++) all |= 1ull << (rank * SH_NUM_SUITS + k);
+      groups[g++] = all;
       continue;
     }
     /* rank-suit: listed suits first, then the others in canonical order. */
-    uint8_t order[SH_NUM_SUITS];
-    int m = 0, ns = num_suits_of_rank(rank);
     unsigned listed = 0;
     if (rank != SH_RANK_JOKER)
       for (int k = 0; k < r->num_start_suits; k++) {
-        order[m++] = r->start_suits[k];
+        groups[g++] = 1ull << (rank * SH_NUM_SUITS + r->start_suits[k]);
         listed |= 1u << r->start_suits[k];
       }
     for (int k = 0; k < ns; k++)
-      if (!((listed >> k) & 1)) order[m++] = (uint8_t)k;
-    for (int k = 0; k < m; k++)
-      for (int j = 0; j < n; j++) {
-        int q = (first + j) % n;
-        if (hand_holds_kind(s, q, rank * SH_NUM_SUITS + order[k])) return q;
-      }
+      if (!((listed >> k) & 1)) groups[g++] = 1ull << (rank * SH_NUM_SUITS + k);
   }
+  return g;
+}
+
+int sh_find_starter(const sh_state *s) {
+  int n = s->num_players, first = (s->dealer + 1) % n;
+  uint64_t groups[SH_NUM_KINDS];
+  int ng = sh_start_groups(s, groups);
+  for (int i = 0; i < ng; i++)
+    for (int j = 0; j < n; j++) {
+      int q = (first + j) % n;
+      for (uint64_t m = groups[i]; m; m &= m - 1)
+        if (hand_holds_kind(s, q, __builtin_ctzll(m))) return q;
+    }
   return first;
 }
 

@@ -190,6 +190,13 @@ void sh_known_rank_counts(const sh_state *s, int seat, uint8_t *out);
 
 /* The seat that starts the play phase (RULES.md section 5). */
 int sh_find_starter(const sh_state *s);
+/* The start search of RULES.md section 5 as groups of kinds, in the order
+ * searched (bit k of groups[i] set for kind k): the first group some hand
+ * holds a card of decides, and of its holders the first clockwise from the
+ * seat after the dealer starts. A group is a whole start rank
+ * (rank-from-dealer) or one kind (rank-suit). Returns how many (at most
+ * SH_NUM_KINDS). */
+int sh_start_groups(const sh_state *s, uint64_t *groups);
 
 /* A canonical copy for comparing positions: copies of one kind are
  * interchangeable, so card ids in the pile, draw pile and slots become kinds,
