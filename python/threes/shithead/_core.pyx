@@ -99,10 +99,8 @@ cdef int _rules_from_dict(dict d, sh_rules *r) except -1:
         r[0] = full
     except OverflowError as exc:
         raise ValueError(f"a rule value is out of range: {exc}") from None
-    # The struct's trailing padding (after its last field) came from a temporary: zero it, or a state's
-    # position key (==, which copies the struct) would hold stray bytes.
-    cdef size_t used = <size_t>(<char *>&r.repetition_limit - <char *>r) + 1
-    memset(<char *>r + used, 0, sizeof(sh_rules) - used)
+    # r's padding byte may hold anything (Cython copies the struct from a temporary): State == and its
+    # fingerprint never read it (sh_state_canonical zeroes it).
     return 0
 
 
