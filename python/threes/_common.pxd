@@ -5,6 +5,9 @@ from libc.stdint cimport int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from cpython.mem cimport PyMem_Malloc, PyMem_Free
 from cpython.exc cimport PyErr_CheckSignals
 from cpython.object cimport PyObject
+from cpython.buffer cimport PyObject_GetBuffer, PyBuffer_Release, PyBUF_WRITABLE, PyBUF_C_CONTIGUOUS, PyBUF_FORMAT
+from libc.string cimport strchr
+cimport numpy as cnp
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 cdef extern from "common/rng.h" nogil:
@@ -87,6 +90,48 @@ cdef inline int raise_error(const th_error *e) except -1:
     raise error_for(e.code, e.msg.decode("utf-8", "replace"))
 
 
+# ------------------------------------------------------------ new arrays --
+# Result arrays are made with NumPy's C API (a Python-level np.empty costs
+# several times more per call); each module calls cnp.import_array() once.
+
+cdef inline cnp.ndarray new_array(int nd, cnp.npy_intp *dims, int typenum, bint zero=False):
+    """A new C-contiguous array: uninitialized, or zeroed with `zero`."""
+    if zero:
+        return <cnp.ndarray>cnp.PyArray_ZEROS(nd, dims, typenum, 0)
+    return <cnp.ndarray>cnp.PyArray_EMPTY(nd, dims, typenum, 0)
+
+
+# ------------------------------------------------------------ out buffers --
+# The bindings write results straight into the caller's numpy arrays through
+# the buffer protocol (cheaper per call than typed memoryviews): get_out
+# checks an array and holds it in a Py_buffer the caller releases.
+
+cdef inline int get_out(object a, Py_buffer *view, Py_ssize_t count, Py_ssize_t itemsize, const char *kinds,
+                        str what, char **ptr) except -1:
+    """*ptr = the memory of `a`, which must be a writable C-contiguous array
+    of `count` items of `itemsize` bytes with a format character in `kinds`
+    (numpy: b int8, B uint8, ? bool, I/L uint32, i/l int32, f float32, d
+    float64). The caller releases `view` (PyBuffer_Release) once done;
+    TypeError or ValueError, and nothing held, otherwise."""
+    cdef const char *f
+    try:
+        PyObject_GetBuffer(a, view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT)
+    except (TypeError, BufferError, ValueError):
+        raise TypeError(f"{what} must be a writable C-contiguous numpy array, not {type(a).__name__}") from None
+    f = view.format
+    if f != NULL and (f[0] == b'@' or f[0] == b'='):
+        f += 1
+    if f == NULL or f[0] == 0 or f[1] != 0 or strchr(kinds, f[0]) == NULL or view.itemsize != itemsize:
+        fmt = view.format.decode("ascii", "replace") if view.format != NULL else "?"
+        PyBuffer_Release(view)
+        raise TypeError(f"{what} has the wrong dtype (buffer format {fmt!r})")
+    if view.len != count * itemsize:
+        PyBuffer_Release(view)
+        raise ValueError(f"{what} must hold {count} items, not {view.len // itemsize}")
+    ptr[0] = <char *>view.buf
+    return 0
+
+
 # ----------------------------------------------------------------- stopping --
 # Long C work gives Python a chance to stop it (threes/_stop.py): rollout
 # batches run in chunks of about CHUNK_SECONDS with check_interrupt between
@@ -132,16 +177,23 @@ cdef inline int64_t next_chunk(int64_t size, double seconds, int threads) noexce
     return <int64_t>want
 
 
+cdef inline object stop_token():
+    """This thread's cancel flag (threes._stop.token()), looked up only when
+    a poll is due, so that a short call never pays for it."""
+    from threes import _stop
+    return _stop.token()
+
+
 ctypedef struct py_stop:
     double next_poll
     int stopped
-    PyObject *token  # None, or this thread's cancel flag (kept alive by the caller)
     PyObject *box    # a list (kept alive by the caller): the exception that stopped the call
 
 
 cdef inline int py_stop_poll(void *ctx) noexcept nogil:
-    """th_stop's hook: every STOP_POLL_SECONDS, check_interrupt with the GIL;
-    an exception goes into the box and stops the work."""
+    """th_stop's hook: every STOP_POLL_SECONDS, check_interrupt with the GIL
+    (Ctrl-C in the main thread, this thread's cancel flag in any thread); an
+    exception goes into the box and stops the work."""
     cdef py_stop *p = <py_stop *>ctx
     cdef double now
     if p.stopped:
@@ -152,24 +204,20 @@ cdef inline int py_stop_poll(void *ctx) noexcept nogil:
     p.next_poll = now + STOP_POLL_SECONDS
     with gil:
         try:
-            check_interrupt(<object>p.token)
+            check_interrupt(stop_token())
         except BaseException as exc:
             (<list>p.box).append(exc)
             p.stopped = 1
     return p.stopped
 
 
-cdef inline const th_stop *watch(th_stop *hook, py_stop *poll, object token, list box) except? NULL:
-    """Fills `hook` to poll check_interrupt(token) every STOP_POLL_SECONDS
+cdef inline const th_stop *watch(th_stop *hook, py_stop *poll, list box) noexcept:
+    """Fills `hook` to poll check_interrupt every STOP_POLL_SECONDS
     (py_stop_poll, an exception going into `box`, which the caller keeps
-    alive and raises from) and returns it; NULL when nothing could stop the
-    call in this thread (threes._stop.watched), so no polling at all."""
-    from threes import _stop
-    if not _stop.watched():
-        return NULL
+    alive and raises from) and returns it. Costs a clock read: nothing of
+    Python runs until the first poll is due."""
     poll.next_poll = monotonic_now() + STOP_POLL_SECONDS
     poll.stopped = 0
-    poll.token = <PyObject *>token
     poll.box = <PyObject *>box
     hook.should_stop = py_stop_poll
     hook.ctx = poll
@@ -195,9 +243,7 @@ cdef inline int run_chunked(chunk_fn fn, void *ctx, int64_t n, int threads, int6
     cdef th_stop hook
     cdef py_stop poll
     cdef list box = []
-    from threes import _stop
-    token = _stop.token()
-    cdef const th_stop *stop = watch(&hook, &poll, token, box)
+    cdef const th_stop *stop = watch(&hook, &poll, box)
     while True:
         k = min(size, n - lo)
         t0 = monotonic_now()
@@ -210,7 +256,7 @@ cdef inline int run_chunked(chunk_fn fn, void *ctx, int64_t n, int threads, int6
         lo += k
         if lo >= n:
             return 0
-        check_interrupt(token)
+        check_interrupt(stop_token())
         size = next_chunk(k, monotonic_now() - t0, threads)
 
 
@@ -228,8 +274,6 @@ cdef inline object ismcts_run(const th_game *game, const void *root, uint8_t[::1
     cdef th_stop hook
     cdef py_stop poll
     cdef list box = []
-    from threes import _stop
-    token = _stop.token()
     if not 0 <= rollout_policy < game.num_policies:
         raise ValueError(f"rollout policy {rollout_policy} does not exist")
     capacity = <uint32_t>min(arena.shape[0] // sizeof(th_ismcts_node), 0xFFFFFFFF)
@@ -240,7 +284,7 @@ cdef inline object ismcts_run(const th_game *game, const void *root, uint8_t[::1
     cfg.exploration = exploration
     cfg.rollout_policy = <uint8_t>rollout_policy
     cfg.seed = seed
-    cfg.stop = watch(&hook, &poll, token, box)
+    cfg.stop = watch(&hook, &poll, box)
     cdef uint16_t *acts = <uint16_t *>PyMem_Malloc(m * sizeof(uint16_t))
     cdef uint32_t *vis = <uint32_t *>PyMem_Malloc(m * sizeof(uint32_t))
     cdef double *vals = <double *>PyMem_Malloc(m * sizeof(double))

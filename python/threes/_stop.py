@@ -33,12 +33,6 @@ def token() -> Optional[Any]:
     return getattr(_local, "token", None)
 
 
-def watched() -> bool:
-    """Whether a long call in this thread can be stopped: the main thread
-    (Ctrl-C) or a thread with a cancel flag."""
-    return token() is not None or threading.current_thread() is threading.main_thread()
-
-
 @contextlib.contextmanager
 def cancel_on(event: Any) -> Iterator[None]:
     """Within the block, long calls in this thread raise KeyboardInterrupt

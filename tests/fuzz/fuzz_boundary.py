@@ -782,7 +782,7 @@ def fuzz_rollouts(inp):
     single = inp.bool()
     before = fingerprint(src) if isinstance(src, State) else None
     try:
-        out = threes.rollout(src, policy, seed) if single else threes.rollouts(src, n, policy, seed, threads)
+        out = threes.rollout(src, policy, seed, order=True)[1] if single else threes.rollouts(src, n, policy, seed, threads)
     except DOCUMENTED as exc:
         if before is not None:
             unchanged(src, before, f"rollouts raised {exc!r}")

@@ -41,7 +41,7 @@ def test_rollouts_from_a_stuck_position_end_truncated(policy):
     assert np.all(r.moves == 400)  # exactly up to the cap, counted from the position
     assert np.all(r.places == -1)
     assert np.allclose(r.returns, 0.0)
-    assert threes.rollout(s, policy, seed=2) == []
+    assert threes.rollout(s, policy, seed=2, order=True) == ([0.0] * s.num_players(), [])
 
 
 def test_deterministic_policies_that_cycle_stop_at_the_cap():

@@ -917,7 +917,7 @@ def test_rollouts_arbitrary_arguments(src, n, policy, seed, threads, single):
     before = state_fingerprint(src) if isinstance(src, State) else None
     try:
         if single:
-            out = threes.rollout(src, policy, seed)
+            out = threes.rollout(src, policy, seed, order=True)
         else:
             out = threes.rollouts(src, n, policy=policy, seed=seed, threads=threads)
     except DOCUMENTED as exc:
@@ -929,6 +929,8 @@ def test_rollouts_arbitrary_arguments(src, n, policy, seed, threads, single):
     players = src.num_players()
     if single:
         assert isinstance(src, State)
+        rets, out = out
+        assert len(rets) == players and all(-1.0 <= v <= 1.0 for v in rets)
         assert len(set(out)) == len(out) and all(0 <= q < players for q in out)
         assert out[:len(src.finish_order())] == src.finish_order()
         return

@@ -379,7 +379,7 @@ class ThreesObserver:
         if state.inner is None:
             self.tensor.fill(0)
             return
-        _core.observation_tensor_into(state.inner, player, self.tensor)
+        state.inner.observation_tensor(player, out=self.tensor)
 
     def string_from(self, state: ThreesState, player: int) -> str:
         if state.inner is None:

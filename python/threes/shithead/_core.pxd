@@ -155,6 +155,7 @@ cdef extern from "shithead/shithead.h" nogil:
         SH_NUM_POLICIES
     ctypedef struct sh_batch:
         const sh_state *start
+        uint8_t start_valid
         sh_rules rules
         int num_players
         int dealer
@@ -171,6 +172,7 @@ cdef extern from "shithead/shithead.h" nogil:
         uint8_t *stalemate
         const th_stop *stop
     int sh_rollouts(const sh_batch *b, int threads, th_error *e)
+    int sh_batch_play_game(const sh_batch *b, int64_t i, const th_stop *stop, sh_state *s, uint32_t *moves)
     uint32_t sh_rollout(sh_state *s, const uint8_t *policies, th_rng *rng)
     uint32_t sh_rollout_full(sh_state *s, const uint8_t *policies, th_rng *rng, int check)
     uint64_t sh_state_copy_bench(const sh_state *s, sh_state *scratch, uint64_t n)
@@ -181,6 +183,9 @@ cdef extern from "shithead/shithead.h" nogil:
     int sh_resample(sh_state *s, int observer, th_rng *rng, th_error *e)
     int sh_obs_size(int n)
     int sh_observation_tensor(const sh_state *s, int observer, float *out, th_error *e)
+    enum:
+        SH_OBS_TEXT_MAX
+    size_t sh_observation_text(const sh_state *s, int observer, char *out, size_t cap)
 
 
 
@@ -188,6 +193,11 @@ cdef class StateBase:
     cdef sh_state s
     cdef list _history
     cdef Py_ssize_t _hlen
+    cdef bytes _htext        # " ".join of the first _htext_n actions of the history (information_state_string)
+    cdef Py_ssize_t _htext_n
+    cdef StateBase _clone(self)
+    cdef int _apply(self, action) except -1
+    cdef int _player(self, player) except -1
     cdef list _kinds_at(self, int code)
     cdef int _require_setup(self) except -1
     cdef int _seat(self, seat) except -1

@@ -12,9 +12,14 @@ from libc.string cimport memset
 from cpython.object cimport PyObject, PyTypeObject, Py_TYPE
 
 cdef tuple _EMPTY = ()
+cdef object _CLONING = object()  # clone()'s marker: skip __cinit__'s empty-state setup
+cdef tuple _CLONE_ARGS = (_CLONING,)
 
 from threes.errors import IllegalActionError
+from numpy import integer as _np_integer
 from threes._common cimport *
+cimport numpy as cnp
+cnp.import_array()
 
 NUM_RANKS = SH_NUM_RANKS
 NUM_KINDS = SH_NUM_KINDS
@@ -174,17 +179,52 @@ cdef tuple _move_tuple(sh_move *m):
     return (m.kind, m.source, m.rank, m.count, m.slot, face_up)
 
 
+cdef bytes _actions_text(list h, Py_ssize_t lo, Py_ssize_t hi, bint lead):
+    """The actions h[lo:hi] as decimal ids separated by spaces (one space
+    first with `lead`); the ids are ints in 0..SH_MAX_DISTINCT_ACTIONS."""
+    cdef Py_ssize_t i, k = 0
+    cdef long a
+    cdef char d[8]
+    cdef int m
+    cdef char *out = <char *>PyMem_Malloc(<size_t>(hi - lo) * 7 + 1)
+    if out == NULL:
+        raise MemoryError()
+    try:
+        for i in range(lo, hi):
+            a = h[i]
+            if lead or i > lo:
+                out[k] = b' '
+                k += 1
+            m = 0
+            while True:
+                d[m] = <char>(48 + a % 10)
+                m += 1
+                a //= 10
+                if a == 0 or m == 6:
+                    break
+            while m:
+                m -= 1
+                out[k] = d[m]
+                k += 1
+        return out[:k]
+    finally:
+        PyMem_Free(out)
+
+
 cdef class StateBase:
     """The C state, held by value. Use threes.State; build one with
     threes.Game.new_initial_state() or threes.State.from_dict()."""
 
-    def __cinit__(self):
+    def __cinit__(self, *args):
         # A state made without _deal/_setup (StateBase.__new__) is an empty,
         # finished game with valid rules: every method raises or returns
-        # nothing rather than reading garbage.
+        # nothing rather than reading garbage. clone() passes _CLONING and
+        # overwrites everything at once.
         # _history stays None until an action is applied (a clone shares
         # its source's list), so that clone() allocates nothing but itself.
         self._hlen = 0
+        if args and args[0] is _CLONING:
+            return
         sh_rules_preset(0, &self.s.rules)
         memset(self.s.loc, SH_LOC_ABSENT, sizeof(self.s.loc))
         memset(self.s.down, SH_NO_CARD, sizeof(self.s.down))
@@ -248,13 +288,25 @@ cdef class StateBase:
 
     def clone(self):
         """An independent copy (the C state is copied by value)."""
+        return self._clone()
+
+    cdef StateBase _clone(self):
         cdef PyTypeObject *t = Py_TYPE(self)
-        cdef StateBase c = <StateBase>t.tp_new(<type>t, <PyObject *>_EMPTY, NULL)
+        cdef StateBase c = <StateBase>t.tp_new(<type>t, <PyObject *>_CLONE_ARGS, NULL)
         c.s = self.s
         # The history list is shared copy-on-write: a state appends in place
         # only while it is at the list's tip (see apply_action).
         c._history = self._history
         c._hlen = self._hlen
+        c._htext = self._htext
+        c._htext_n = self._htext_n
+        return c
+
+    def child(self, action):
+        """A copy with the action applied; this state is unchanged (an
+        illegal action raises as apply_action does)."""
+        cdef StateBase c = self._clone()
+        c._apply(action)
         return c
 
     # ------------------------------------------------------------ queries --
@@ -334,6 +386,9 @@ cdef class StateBase:
 
     def apply_action(self, action):
         """Applies a legal action; anything else raises and leaves the state as it was."""
+        self._apply(action)
+
+    cdef int _apply(self, action) except -1:
         cdef th_error e
         a = as_int(action)
         if a < -2**31 or a >= 2**31:
@@ -348,6 +403,106 @@ cdef class StateBase:
                 h = self._history = h[:self._hlen]
             h.append(a)
         self._hlen += 1
+        return 0
+
+    def legal_actions_mask(self, out=None):
+        """A bool array of length num_distinct_actions(), True at the legal
+        ids (all False when the game is over). With ``out`` (a writable
+        C-contiguous bool or uint8 array of that length) it is written in
+        place and returned, with nothing allocated."""
+        cdef uint16_t buf[SH_MAX_DISTINCT_ACTIONS]
+        cdef int n, i, size = sh_num_distinct_actions(&self.s.rules)
+        cdef cnp.npy_intp dim = size
+        cdef Py_buffer view
+        cdef char *p
+        n = sh_legal_actions(&self.s, buf) if self.s.phase != SH_PHASE_OVER else 0
+        if out is None:
+            out = new_array(1, &dim, cnp.NPY_BOOL, True)
+            p = <char *>cnp.PyArray_DATA(<cnp.ndarray>out)
+            for i in range(n):
+                p[buf[i]] = 1
+            return out
+        get_out(out, &view, size, 1, b"?B", "out", &p)
+        memset(p, 0, size)
+        for i in range(n):
+            p[buf[i]] = 1
+        PyBuffer_Release(&view)
+        return out
+
+    def observation_tensor(self, player, out=None):
+        """float32, shape ``observation_tensor_shape()``; layout in the README
+        and ``threes.observation.observation_tensor_layout``. Computed in C.
+        With ``out`` (a writable C-contiguous float32 array of that length) it
+        is written in place and returned, with nothing allocated."""
+        cdef th_error e
+        cdef int q = self._player(player)
+        cdef cnp.npy_intp dim = sh_obs_size(self.s.num_players)
+        cdef Py_buffer view
+        cdef char *p
+        cdef int rc
+        if out is None:
+            out = new_array(1, &dim, cnp.NPY_FLOAT32)
+            rc = sh_observation_tensor(&self.s, q, <float *>cnp.PyArray_DATA(<cnp.ndarray>out), &e)
+        else:
+            get_out(out, &view, dim, 4, b"f", "out", &p)
+            rc = sh_observation_tensor(&self.s, q, <float *>p, &e)
+            PyBuffer_Release(&view)
+        if rc != TH_OK:
+            raise_error(&e)
+        return out
+
+    def resample_from_infostate(self, player, seed=None):
+        """A state ``player`` cannot tell from this one: every card it cannot
+        see (other hands' unknown cards, all face-down cards, the draw pile)
+        dealt again uniformly at random; all it can see stays, known cards
+        included; at the start of play, the deal keeps who starts (RULES.md 5).
+        Done in C (sh_resample). This state is unchanged."""
+        cdef th_rng rng
+        cdef th_error e
+        cdef int q = self._player(player)
+        if not (type(seed) is int and 0 <= seed <= 0xFFFFFFFFFFFFFFFF):
+            from threes.args import seed64
+            seed = seed64(seed)
+        cdef StateBase out = self._clone()
+        th_rng_seed(&rng, <uint64_t>seed)
+        if sh_resample(&out.s, q, &rng, &e) != TH_OK:
+            raise_error(&e)
+        return out
+
+    def information_state_string(self, player):
+        """Observation plus public history: equal exactly when ``player``
+        cannot tell the two states apart. The observation text is written in
+        C (sh_observation_text, the format of
+        threes.shithead.observation.observation_string) and the history's
+        text is kept from call to call (and shared with clones), so a call
+        costs the observation and the actions since the last call."""
+        cdef char buf[SH_OBS_TEXT_MAX]
+        cdef int q = self._player(player)
+        cdef size_t n = sh_observation_text(&self.s, q, buf, SH_OBS_TEXT_MAX)
+        if n >= SH_OBS_TEXT_MAX:
+            raise RuntimeError("the observation text did not fit its buffer")  # never: SH_OBS_TEXT_MAX bounds it
+        if self._htext is None or self._htext_n > self._hlen:
+            self._htext = b""
+            self._htext_n = 0
+        if self._htext_n < self._hlen:
+            self._htext = self._htext + _actions_text(self._history, self._htext_n, self._hlen, self._htext_n > 0)
+            self._htext_n = self._hlen
+        return (buf[:n] + b"\nhistory: " + self._htext).decode("ascii")
+
+    cdef int _player(self, player) except -1:
+        """A seat argument: an int (numpy ints too, never a bool) in
+        0..num_players-1, checked before any C call; a set-up state."""
+        cdef int n = self.s.num_players
+        if type(player) is int:
+            if 0 <= player < n:
+                return player
+        elif isinstance(player, bool) or not isinstance(player, (int, _np_integer)):
+            raise TypeError(f"player must be an int, not {type(player).__name__}")
+        self._require_setup()
+        q = int(player)
+        if not 0 <= q < n:
+            raise ValueError(f"player must be a seat in 0..{n - 1}, not {q}")
+        return q
 
     def returns(self):
         """One value per seat: (N-1-2k)/(N-1) for place k; all 0 before the end."""
@@ -653,7 +808,7 @@ ctypedef struct sh_chunked:
     int8_t *places
     uint32_t *moves
     uint8_t *truncated
-    uint8_t *stalemate  # NULL: not wanted
+    uint8_t *stalemate
 
 
 cdef int _sh_chunk(void *ctx, int64_t lo, int64_t k, int threads, const th_stop *stop, th_error *e) noexcept nogil:
@@ -666,68 +821,159 @@ cdef int _sh_chunk(void *ctx, int64_t lo, int64_t k, int threads, const th_stop 
         c.b.places = c.places + lo * c.num_players
         c.b.moves = c.moves + lo
         c.b.truncated = c.truncated + lo
-        c.b.stalemate = c.stalemate + lo if c.stalemate != NULL else NULL
+        c.b.stalemate = c.stalemate + lo
     return sh_rollouts(&c.b, threads, e)
 
 
-def run_rollouts(source, int num_players, policies, uint64_t seed, int64_t n, int threads,
-                 int8_t[:, ::1] places, uint32_t[::1] moves, uint8_t[::1] truncated,
-                 int dealer=-1, uint32_t max_moves=0, int observer=-1, int64_t first=0,
-                 uint8_t[::1] stalemate=None):
+def run_rollouts(source, int num_players, bytes policies, uint64_t seed, int64_t n, int threads,
+                 places=None, moves=None, truncated=None, stalemate=None, int dealer=-1, uint32_t max_moves=0,
+                 int observer=-1, int64_t first=0):
     """Plays n games in C with the GIL released. `source` is a StateBase (every
-    game from that position) or a raw rules dict (fresh deals). Output arrays:
-    places (n, num_players), moves (n,), truncated (n,). The games are played
-    in chunks of about 50 ms (game i of the call is game first + i of the
-    batch whatever the chunk, so the results do not depend on the chunking),
-    with Ctrl-C and this thread's cancel flag checked between chunks
-    and every TH_STOP_MOVES moves of a game (threes._stop): KeyboardInterrupt then, with no native thread left."""
-    cdef sh_batch b
+    game from that position) or a raw rules dict (fresh deals); `policies`
+    one policy id byte per seat. Output arrays (C-contiguous, written in
+    place): places (n, num_players) int8, moves (n,) uint32, truncated and
+    stalemate (n,) bool or uint8; with places None, new arrays are made and
+    returned as (places, moves, truncated, stalemate) (bool). The games are played in chunks of about
+    50 ms (game i of the call is game first + i of the batch whatever the
+    chunk, so the results do not depend on the chunking), with Ctrl-C and
+    this thread's cancel flag checked between chunks and every TH_STOP_MOVES
+    moves of a game (threes._stop): KeyboardInterrupt then, with no native
+    thread left."""
     cdef th_error e
     cdef StateBase st
     cdef sh_state start  # a private copy: other threads may change the state meanwhile
     cdef sh_chunked c
+    cdef const unsigned char *pol = policies
+    cdef Py_buffer vp, vm, vt, vs
+    cdef int held = 0, q
+    cdef char *p
     memset(&c, 0, sizeof(sh_chunked))
-    memset(&b, 0, sizeof(sh_batch))
     if n < 0:
         raise ValueError(f"the number of games must be >= 0, not {n}")
-    if places.shape[0] != n or places.shape[1] != num_players or moves.shape[0] != n or truncated.shape[0] != n:
-        raise ValueError("output arrays do not match n and num_players")
     if isinstance(source, StateBase):
         st = source
+        st._require_setup()
         if st.s.num_players != num_players:
             raise ValueError("num_players does not match the state")
         start = st.s
-        b.start = &start
+        c.b.start = &start
+        c.b.start_valid = 1  # built only by checked setup and legal moves
     else:
-        _rules_from_dict(source, &b.rules)
-        b.num_players = num_players
-        b.dealer = dealer
-        b.max_moves = max_moves
-    policies = list(policies)
+        _rules_from_dict(source, &c.b.rules)
+        c.b.num_players = num_players
+        c.b.dealer = dealer
+        c.b.max_moves = max_moves
     if len(policies) != num_players:
         raise ValueError(f"one policy per seat: {num_players} needed, {len(policies)} given")
-    for q, pol in enumerate(policies):
-        if not 0 <= pol < SH_NUM_POLICIES:
-            raise ValueError(f"policy {pol} does not exist")
-        b.policies[q] = pol
+    for q in range(num_players):
+        if pol[q] >= SH_NUM_POLICIES:
+            raise ValueError(f"policy {pol[q]} does not exist")
+        c.b.policies[q] = pol[q]
     if observer >= 0:
         if observer >= 256:
             raise ValueError(f"observer must be a seat in 0..{num_players - 1}, not {observer}")
-        b.determinize = 1
-        b.observer = observer
-    b.seed = seed
-    c.b = b
+        c.b.determinize = 1
+        c.b.observer = observer
+    c.b.seed = seed
     c.first = first
     c.num_players = num_players
-    if n > 0:
-        c.places = &places[0, 0]
-        c.moves = &moves[0]
-        c.truncated = &truncated[0]
-        if stalemate is not None:
-            if stalemate.shape[0] != n:
-                raise ValueError("output arrays do not match n and num_players")
-            c.stalemate = &stalemate[0]
-    run_chunked(_sh_chunk, &c, n, threads, 16 * (threads if threads > 0 else 1))
+    cdef cnp.npy_intp dims[2]
+    if places is None:
+        dims[0] = n
+        dims[1] = num_players
+        places = new_array(2, dims, cnp.NPY_INT8)
+        moves = new_array(1, dims, cnp.NPY_UINT32)
+        truncated = new_array(1, dims, cnp.NPY_BOOL)
+        stalemate = new_array(1, dims, cnp.NPY_BOOL)
+        c.places = <int8_t *>cnp.PyArray_DATA(<cnp.ndarray>places)
+        c.moves = <uint32_t *>cnp.PyArray_DATA(<cnp.ndarray>moves)
+        c.truncated = <uint8_t *>cnp.PyArray_DATA(<cnp.ndarray>truncated)
+        c.stalemate = <uint8_t *>cnp.PyArray_DATA(<cnp.ndarray>stalemate)
+        run_chunked(_sh_chunk, &c, n, threads, 16 * (threads if threads > 0 else 1))
+        return places, moves, truncated, stalemate
+    try:
+        get_out(places, &vp, n * num_players, 1, b"b", "places", &p)
+        held = 1
+        c.places = <int8_t *>p
+        get_out(moves, &vm, n, 4, b"IL", "moves", &p)
+        held = 2
+        c.moves = <uint32_t *>p
+        get_out(truncated, &vt, n, 1, b"?B", "truncated", &p)
+        held = 3
+        c.truncated = <uint8_t *>p
+        get_out(stalemate, &vs, n, 1, b"?B", "stalemate", &p)
+        held = 4
+        c.stalemate = <uint8_t *>p
+        run_chunked(_sh_chunk, &c, n, threads, 16 * (threads if threads > 0 else 1))
+    finally:
+        if held >= 4:
+            PyBuffer_Release(&vs)
+        if held >= 3:
+            PyBuffer_Release(&vt)
+        if held >= 2:
+            PyBuffer_Release(&vm)
+        if held >= 1:
+            PyBuffer_Release(&vp)
+
+
+cdef dict _POLICY_OF_NAME = {}  # policy name -> its id for every seat (SH_MAX_PLAYERS bytes)
+
+
+def rollout(state, policy="random", seed=None, *, bint order=False):
+    """Plays one game to the end from `state` (which is not changed) and
+    returns each seat's return (as ``State.returns()`` at the end, RULES.md
+    section 7); with ``order=True``, ``(returns, finishing_order)``, the
+    order listing the players out first (when truncated, only those out).
+    The same game as game 0 of ``rollouts(state, 1, policy, seed)``; policy
+    as there (a name, or one per seat), seed any int (modulo 2**64) or None.
+
+    The call a search makes in its inner loop, so it is this binding's fast
+    path: the policy resolved once per name, the game played alone on the
+    calling thread with the GIL released (sh_batch_play_game, no thread, no
+    array). Ctrl-C and this thread's cancel flag are polled every
+    STOP_POLL_SECONDS of one long game."""
+    cdef StateBase st
+    cdef sh_batch b
+    cdef uint32_t moves
+    cdef double out[SH_MAX_PLAYERS]
+    cdef const unsigned char *pol
+    cdef int n, q
+    cdef th_stop hook
+    cdef py_stop poll
+    cdef list box = []
+    if not isinstance(state, StateBase):
+        raise TypeError(f"rollout takes a threes.State, not {type(state).__name__}")
+    st = <StateBase>state
+    st._require_setup()
+    n = st.s.num_players
+    pols = _POLICY_OF_NAME.get(policy) if type(policy) is str else None
+    if pols is None:
+        from threes.shithead.rollouts import _policy_bytes
+        pols = _policy_bytes(policy, n)
+        if type(policy) is str and len(_POLICY_OF_NAME) < 64:
+            _POLICY_OF_NAME[policy] = pols[:1] * SH_MAX_PLAYERS
+    pol = <bytes>pols
+    if not (type(seed) is int and 0 <= seed <= 0xFFFFFFFFFFFFFFFF):
+        from threes.args import seed64
+        seed = seed64(seed)
+    memset(&b, 0, sizeof(sh_batch))
+    for q in range(n):
+        b.policies[q] = pol[q]  # checked names: ids < SH_NUM_POLICIES
+    cdef sh_state end = st.s  # a private copy (other threads may change the state meanwhile), played in place
+    b.start = &end
+    b.start_valid = 1  # built only by checked setup and legal moves
+    b.seed = seed
+    b.n = 1
+    cdef const th_stop *stop = watch(&hook, &poll, box)
+    with nogil:
+        sh_batch_play_game(&b, 0, stop, &end, &moves)
+    if box:
+        raise box[0]
+    sh_returns(&end, out)
+    rets = [out[q] for q in range(n)]
+    if order:
+        return rets, [end.finish[q] for q in range(end.num_out)]
+    return rets
 
 
 # ------------------------------------------------------------ imperfect information --
@@ -742,36 +988,12 @@ def observation_size(int num_players):
     return sh_obs_size(num_players)
 
 
-def observation_tensor_into(StateBase st, int observer, float[::1] out):
-    """Writes the observation tensor of `observer` into out (float32, contiguous)."""
-    cdef th_error e
-    st._require_setup()
-    if out.shape[0] != sh_obs_size(st.s.num_players):
-        raise ValueError(f"the output needs {sh_obs_size(st.s.num_players)} floats, not {out.shape[0]}")
-    if sh_observation_tensor(&st.s, observer, &out[0], &e) != TH_OK:
-        raise_error(&e)
-
-
 def hidden_count(StateBase st, int observer):
     """Cards hidden from `observer`: other hands' unknown cards, face-down cards, the draw pile."""
     st._require_setup()
     if not 0 <= observer < st.s.num_players:
         raise ValueError(f"observer must be a seat in 0..{st.s.num_players - 1}, not {observer}")
     return sh_hidden_count(&st.s, observer)
-
-
-def resample_into(StateBase st, StateBase out, int observer, uint64_t seed):
-    """out (a fresh clone of st) gets st's position with the cards hidden from
-    `observer` dealt again by sh_resample, with an rng seeded from `seed`."""
-    cdef th_rng rng
-    cdef th_error e
-    st._require_setup()
-    out.s = st.s
-    out._history = st._history
-    out._hlen = st._hlen
-    th_rng_seed(&rng, seed)
-    if sh_resample(&out.s, observer, &rng, &e) != TH_OK:
-        raise_error(&e)
 
 
 def ismcts_search(StateBase st, uint8_t[::1] arena, uint32_t iterations, double time_limit,

@@ -309,18 +309,6 @@ class State(_core.StateBase):
     def get_game(self) -> Game:
         return Game(self.num_players(), self.rules, self.max_game_length(), self.dealer)
 
-    def legal_actions_mask(self) -> np.ndarray:
-        """A bool array of length num_distinct_actions(), True at legal ids."""
-        mask = np.zeros(self.num_distinct_actions(), dtype=bool)
-        mask[self.legal_actions()] = True
-        return mask
-
-    def child(self, action: int) -> "State":
-        """A copy with the action applied; this state is unchanged."""
-        c = self.clone()
-        c.apply_action(action)
-        return c
-
     # ------------------------------------------------------------- moves --
     def decode_action(self, action: int) -> Move:
         """The move of an id, with the source that applies in this state."""
@@ -410,34 +398,8 @@ class State(_core.StateBase):
 
         return observation_string(observe(self, player))
 
-    def information_state_string(self, player: int) -> str:
-        """Observation plus public history: equal exactly when ``player``
-        cannot tell the two states apart."""
-        from threes.shithead.observation import information_state_string
-
-        return information_state_string(self, player)
-
-    def observation_tensor(self, player: int) -> np.ndarray:
-        """float32, shape ``observation_tensor_shape()``; layout in the README
-        and ``threes.observation.observation_tensor_layout``. Computed in C."""
-        player = _check_seat(player, "player", self.num_players())
-        out = np.zeros(_core.observation_size(self.num_players()), dtype=np.float32)
-        _core.observation_tensor_into(self, player, out)
-        return out
-
     def observation_tensor_shape(self) -> List[int]:
         return [_core.observation_size(self.num_players())]
-
-    def resample_from_infostate(self, player: int, seed: Optional[int] = None) -> "State":
-        """A state ``player`` cannot tell from this one: every card it cannot
-        see (other hands' unknown cards, all face-down cards, the draw pile)
-        dealt again uniformly at random; all it can see stays, known cards
-        included; at the start of play, the deal keeps who starts (RULES.md 5).
-        Done in C (sh_resample). This state is unchanged."""
-        player = _check_seat(player, "player", self.num_players())
-        out = self.clone()
-        _core.resample_into(self, out, player, _seed64(seed))
-        return out
 
     def _ismcts_search(self, arena: Any, iterations: int, time_limit: float, exploration: float,
                        rollout_policy: str, seed: int) -> Tuple[int, int, int, List[Tuple[int, int, float]]]:

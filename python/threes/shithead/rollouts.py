@@ -47,6 +47,26 @@ def _threads(threads: Optional[int]) -> int:
     return threads_arg(threads, _core.MAX_THREADS)
 
 
+_DEFAULT_THREADS: List[int] = []
+
+
+def _default_threads() -> int:
+    """threads=None: one per CPU, counted once."""
+    if not _DEFAULT_THREADS:
+        _DEFAULT_THREADS.append(_threads(None))
+    return _DEFAULT_THREADS[0]
+
+
+_NAMES: dict = {}
+
+
+def _policy_names(pol: bytes) -> Tuple[str, ...]:
+    names = _NAMES.get(pol)
+    if names is None:
+        names = _NAMES[pol] = tuple(POLICIES[i] for i in pol)
+    return names
+
+
 @dataclass(frozen=True)
 class RolloutResult:
     """The games of one batch, game i in row i.
@@ -156,6 +176,19 @@ class RolloutResult:
                 f"truncated={int(self.truncated.sum())}, stalemate={int(self.stalemate.sum())})")
 
 
+def _result(places, moves, truncated, policies, seed, threads, seconds, stalemate) -> RolloutResult:
+    """A RolloutResult without the dataclass __init__'s per-field work (the
+    same object: every field set, stalemate given)."""
+    r = _new(RolloutResult)
+    _setattr(r, "__dict__", {"places": places, "moves": moves, "truncated": truncated, "policies": policies,
+                             "seed": seed, "threads": threads, "seconds": seconds, "stalemate": stalemate})
+    return r
+
+
+_new = object.__new__
+_setattr = object.__setattr__
+
+
 def rollouts(game_or_state: Union[Game, State], n: int, policy: Union[str, Sequence[str]] = "random",
              seed: Optional[int] = None, threads: Optional[int] = None,
              observer: Optional[int] = None, progress: Optional[Callable[[int], None]] = None,
@@ -173,11 +206,12 @@ def rollouts(game_or_state: Union[Game, State], n: int, policy: Union[str, Seque
     With ``progress``, the games are played in chunks of ``chunk`` and
     ``progress(games_done)`` is called after each; the games are the same as
     in one call."""
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
-        raise TypeError(f"n must be an int, not {type(n).__name__}")
+    if type(n) is not int:
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+            raise TypeError(f"n must be an int, not {type(n).__name__}")
+        n = int(n)
     if n < 0:
         raise ValueError(f"n must be >= 0, not {n}")
-    n = int(n)
     if isinstance(game_or_state, State):
         num_players = game_or_state.num_players()
         source = game_or_state
@@ -188,6 +222,7 @@ def rollouts(game_or_state: Union[Game, State], n: int, policy: Union[str, Seque
         dealer, max_moves = game_or_state.dealer, game_or_state.max_game_length()
     else:
         raise TypeError(f"rollouts takes a threes.Game or a threes.State, not {type(game_or_state).__name__}")
+    obs = -1
     if observer is not None:
         if not isinstance(game_or_state, State):
             raise ValueError("observer needs a State: fresh deals hide nothing to resample")
@@ -195,39 +230,49 @@ def rollouts(game_or_state: Union[Game, State], n: int, policy: Union[str, Seque
             raise TypeError(f"observer must be an int seat, not {type(observer).__name__}")
         if not 0 <= observer < num_players:
             raise ValueError(f"observer must be a seat in 0..{num_players - 1}, not {observer}")
-    ids = _policy_ids(policy, num_players)
-    seed = _seed64(seed)
-    threads = _threads(threads)
-    places = np.empty((n, num_players), dtype=np.int8)
-    moves = np.empty(n, dtype=np.uint32)
-    truncated = np.empty(n, dtype=np.uint8)
-    stalemate = np.zeros(n, dtype=np.uint8)
-    obs = -1 if observer is None else int(observer)
-    if isinstance(chunk, bool) or not isinstance(chunk, (int, np.integer)) or chunk < 1:
+        obs = int(observer)
+    pol = _policy_bytes(policy, num_players)
+    seed = seed if type(seed) is int and 0 <= seed < 2**64 else _seed64(seed)
+    threads = _default_threads() if threads is None else _threads(threads)
+    if not (type(chunk) is int and chunk >= 1) and (isinstance(chunk, bool) or
+                                                     not isinstance(chunk, (int, np.integer)) or chunk < 1):
         raise ValueError(f"chunk must be an int >= 1, not {chunk!r}")
-    step = int(chunk) if progress is not None else max(n, 1)
     t0 = time.perf_counter()
-    for lo in range(0, n, step):
-        hi = min(n, lo + step)
-        _core.run_rollouts(source, num_players, ids, seed, hi - lo, threads, places[lo:hi], moves[lo:hi],
-                           truncated[lo:hi], dealer, max_moves, obs, lo, stalemate[lo:hi])
-        if progress is not None:
+    if progress is None:
+        places, moves, truncated, stalemate = _core.run_rollouts(source, num_players, pol, seed, n, threads,
+                                                                 None, None, None, None, dealer, max_moves, obs)
+    else:
+        places = np.empty((n, num_players), dtype=np.int8)
+        moves = np.empty(n, dtype=np.uint32)
+        truncated = np.empty(n, dtype=np.bool_)
+        stalemate = np.empty(n, dtype=np.bool_)
+        step = int(chunk)
+        for lo in range(0, n, step):
+            hi = min(n, lo + step)
+            _core.run_rollouts(source, num_players, pol, seed, hi - lo, threads, places[lo:hi], moves[lo:hi],
+                               truncated[lo:hi], stalemate[lo:hi], dealer, max_moves, obs, lo)
             progress(hi)
-    if n == 0:  # still checks the arguments in C
-        _core.run_rollouts(source, num_players, ids, seed, 0, threads, places, moves, truncated, dealer, max_moves,
-                           obs)
+        if n == 0:  # still checks the arguments in C
+            _core.run_rollouts(source, num_players, pol, seed, 0, threads, places, moves, truncated, stalemate,
+                               dealer, max_moves, obs)
     seconds = time.perf_counter() - t0
-    return RolloutResult(places, moves, truncated.astype(bool), tuple(POLICIES[i] for i in ids), seed,
-                         threads, seconds, stalemate.astype(bool))
+    return _result(places, moves, truncated, _policy_names(pol), seed, threads, seconds, stalemate)
 
 
-def rollout(state: State, policy: Union[str, Sequence[str]] = "random", seed: Optional[int] = None) -> List[int]:
-    """Plays one game to the end from `state` (which is not changed) and
-    returns its finishing order (players out first; when truncated, only the
-    players who went out). The same game as game 0 of
-    ``rollouts(state, 1, policy, seed)``."""
-    if not isinstance(state, State):
-        raise TypeError(f"rollout takes a threes.State, not {type(state).__name__}")
-    r = rollouts(state, 1, policy, seed, threads=1)
-    row = r.places[0]
-    return [int(q) for q in np.argsort(np.where(row >= 0, row, 127), kind="stable") if row[q] >= 0]
+_POLICY_BYTES: dict = {}
+
+
+def _policy_bytes(policy: Union[str, Sequence[str]], num_players: int) -> bytes:
+    """The policy ids of `policy` for `num_players` seats as bytes, resolved
+    once per (policy, num_players) and then looked up (rollout's fast path)."""
+    key = (policy if isinstance(policy, str) else tuple(policy) if isinstance(policy, (list, tuple)) else None,
+           num_players)
+    b = _POLICY_BYTES.get(key) if key[0] is not None else None
+    if b is None:
+        b = bytes(_policy_ids(policy, num_players))
+        if key[0] is not None and len(_POLICY_BYTES) < 1024:
+            _POLICY_BYTES[key] = b
+    return b
+
+
+rollout = _core.rollout  # the fast path lives in the binding (its docstring there)

@@ -9,6 +9,8 @@ from libc.string cimport memset
 
 from threes.errors import IllegalActionError
 from threes._common cimport *
+cimport numpy as cnp
+cnp.import_array()
 
 TERMINAL_PLAYER_ID = TH_TERMINAL_PLAYER
 

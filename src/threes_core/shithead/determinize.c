@@ -28,15 +28,20 @@ int sh_hidden_count(const sh_state *s, int observer) {
  * bottom first); `is_hand`, when not NULL, gets for each place the seat whose
  * hand it is in, or -1. Returns the number of places. */
 static int deal(sh_state *s, int observer, const uint8_t *pool, int n, int8_t *is_hand) {
-  int next = 0;
+  int next = 0, known[SH_MAX_PLAYERS] = {0};
+  for (int q = 0; q < s->num_players; q++)
+    if (q != observer) memset(s->hand_rank[q], 0, sizeof s->hand_rank[q]);
+  /* one pass over the ids in use: the known hand cards stay */
+  for (int id = 0; id < s->rules.decks * SH_COPY_STRIDE; id++) {
+    int l = s->loc[id], q = l & 0x0F;
+    if ((l & 0xF0) == (SH_LOC_HAND | SH_LOC_KNOWN) && q != observer && q < s->num_players) {
+      known[q]++;
+      s->hand_rank[q][sh_card_rank(id)]++;
+    }
+  }
   for (int q = 0; q < s->num_players; q++) {
     if (q != observer) {
-      int unknown = s->hand_len[q];
-      for (int id = 0; id < SH_CARD_ID_SPACE; id++)
-        if (s->loc[id] == (SH_LOC_HAND | SH_LOC_KNOWN | q)) unknown--;
-      memset(s->hand_rank[q], 0, sizeof s->hand_rank[q]);
-      for (int id = 0; id < SH_CARD_ID_SPACE; id++) /* the known cards stay */
-        if (s->loc[id] == (SH_LOC_HAND | SH_LOC_KNOWN | q)) s->hand_rank[q][sh_card_rank(id)]++;
+      int unknown = s->hand_len[q] - known[q];
       for (int k = 0; k < unknown && next < n; k++) {
         int id = pool[next];
         if (is_hand) is_hand[next] = (int8_t)q;
@@ -137,7 +142,7 @@ int sh_resample(sh_state *s, int observer, th_rng *rng, th_error *e) {
   uint8_t hidden_ids[SH_MAX_CARDS], pool[SH_MAX_CARDS];
   int n = 0;
   for (int kind = 0; kind < SH_NUM_KINDS; kind++)
-    for (int c = 0; c < SH_MAX_DECKS; c++) {
+    for (int c = 0; c < s->rules.decks; c++) { /* copies past the decks are absent */
       int id = sh_card_id(c, kind);
       if (hidden(s->loc[id], observer) && n < SH_MAX_CARDS) hidden_ids[n++] = (uint8_t)id;
     }

@@ -11,11 +11,16 @@ int sh_observation_tensor(const sh_state *s, int observer, float *out, th_error 
   }
   memset(out, 0, sizeof(float) * (size_t)sh_obs_size(n));
   for (int r = 0; r < SH_NUM_RANKS; r++) out[sh_obs_own_hand() + r] = s->hand_rank[observer][r];
+  /* one pass over the ids this game's decks use: known hand cards and burned cards per rank */
   uint8_t known[SH_MAX_PLAYERS][SH_NUM_RANKS];
+  uint8_t burned[SH_NUM_RANKS];
   memset(known, 0, sizeof known);
-  for (int id = 0; id < SH_CARD_ID_SPACE; id++) {
+  memset(burned, 0, sizeof burned);
+  for (int id = 0; id < s->rules.decks * SH_COPY_STRIDE; id++) {
     int l = s->loc[id];
-    if (l != SH_LOC_ABSENT && (l & SH_LOC_KNOWN) && (l & 0x0F) < n) known[l & 0x0F][sh_card_rank(id)]++;
+    if (l == SH_LOC_ABSENT) continue;
+    if ((l & SH_LOC_KNOWN) && (l & 0x0F) < n) known[l & 0x0F][sh_card_rank(id)]++;
+    else if (l == SH_LOC_BURNED) burned[sh_card_rank(id)]++;
   }
   for (int j = 0; j < n; j++) {
     int q = (observer + j) % n;
@@ -30,10 +35,8 @@ int sh_observation_tensor(const sh_state *s, int observer, float *out, th_error 
   }
   for (int r = 0; r < SH_NUM_RANKS; r++) {
     out[sh_obs_pile(n) + r] = s->pile_rank[r];
-    out[sh_obs_burned(n) + r] = 0;
+    out[sh_obs_burned(n) + r] = burned[r];
   }
-  for (int id = 0; id < SH_CARD_ID_SPACE; id++)
-    if (s->loc[id] == SH_LOC_BURNED) out[sh_obs_burned(n) + sh_card_rank(id)] += 1;
   out[sh_obs_top(n) + (s->eff_top < SH_NUM_RANKS ? s->eff_top : SH_NUM_RANKS)] = 1;
   out[sh_obs_run(n) + (s->run_rank < SH_NUM_RANKS ? s->run_rank : SH_NUM_RANKS)] = 1;
   out[sh_obs_pile_sizes(n)] = s->run_len;
@@ -43,4 +46,127 @@ int sh_observation_tensor(const sh_state *s, int observer, float *out, th_error 
   out[sh_obs_phase(n) + (s->phase <= SH_PHASE_OVER ? s->phase : SH_PHASE_OVER)] = 1;
   if (e) e->code = TH_OK;
   return TH_OK;
+}
+
+/* ------------------------------------------------------------------ text -- */
+
+/* A bounded writer: text past `cap` is dropped and counted, so the caller
+ * learns the length it needed. */
+typedef struct {
+  char *p;
+  size_t len, cap;
+} text_out;
+
+static void put(text_out *t, const char *s) {
+  for (; *s; s++, t->len++)
+    if (t->len < t->cap) t->p[t->len] = *s;
+}
+
+static void put_uint(text_out *t, unsigned v) {
+  char d[12];
+  int k = 0;
+  do d[k++] = (char)('0' + v % 10); while ((v /= 10) && k < 11);
+  while (k--) {
+    if (t->len < t->cap) t->p[t->len] = d[k];
+    t->len++;
+  }
+}
+
+static void put_kind(text_out *t, int kind, int *first) {
+  char buf[3];
+  sh_kind_text(kind, buf);
+  if (!*first) put(t, " ");
+  *first = 0;
+  put(t, buf);
+}
+
+/* The cards whose location is `a` or `b`, in card-kind order, or "-". */
+static void put_cards_at(text_out *t, const sh_state *s, int a, int b) {
+  int first = 1;
+  for (int kind = 0; kind < SH_NUM_KINDS; kind++)
+    for (int c = 0; c < s->rules.decks; c++) {
+      int l = s->loc[sh_card_id(c, kind)];
+      if (l == a || l == b) put_kind(t, kind, &first);
+    }
+  if (first) put(t, "-");
+}
+
+static const char rank_chars[] = "23456789TJQKAX";
+
+size_t sh_observation_text(const sh_state *s, int observer, char *out, size_t cap) {
+  static const char *const phases[] = {"swap", "play", "over"};
+  text_out t = {out, 0, cap ? cap - 1 : 0};
+  int n = s->num_players, over = s->phase == SH_PHASE_OVER;
+  put(&t, "observer ");
+  put_uint(&t, (unsigned)observer);
+  put(&t, " of ");
+  put_uint(&t, (unsigned)n);
+  put(&t, ", ");
+  put(&t, phases[s->phase <= SH_PHASE_OVER ? s->phase : SH_PHASE_OVER]);
+  put(&t, ", move ");
+  put_uint(&t, s->move_count);
+  put(&t, ", to move: ");
+  if (over) {
+    put(&t, "-");
+  } else {
+    put(&t, "+");
+    put_uint(&t, (unsigned)((s->current - observer + n) % n));
+  }
+  put(&t, "\nhand: ");
+  put_cards_at(&t, s, SH_LOC_HAND | observer, SH_LOC_HAND | SH_LOC_KNOWN | observer);
+  for (int j = 0; j < n; j++) {
+    int q = (observer + j) % n;
+    put(&t, "\n+");
+    put_uint(&t, (unsigned)j);
+    put(&t, ": hand ");
+    put_uint(&t, s->hand_len[q]);
+    put(&t, " (known ");
+    put_cards_at(&t, s, SH_LOC_HAND | SH_LOC_KNOWN | q, -1);
+    put(&t, "), up ");
+    put_cards_at(&t, s, SH_LOC_FACE_UP | q, -1);
+    put(&t, ", down slots [");
+    for (int k = 0, first = 1; k < s->rules.cards_per_zone; k++)
+      if (s->down[q][k] != SH_NO_CARD) {
+        if (!first) put(&t, ", ");
+        first = 0;
+        put_uint(&t, (unsigned)k);
+      }
+    put(&t, "]");
+  }
+  put(&t, "\npile: ");
+  {
+    int first = 1;
+    for (int i = 0; i < s->pile_len; i++) put_kind(&t, sh_card_kind(s->pile[i]), &first);
+    if (first) put(&t, "-");
+  }
+  char one[2] = {0, 0};
+  put(&t, " (top ");
+  if (s->eff_top < SH_NUM_RANKS) {
+    one[0] = rank_chars[s->eff_top];
+    put(&t, one);
+  } else {
+    put(&t, "open");
+  }
+  put(&t, ", run ");
+  if (s->run_rank < SH_NUM_RANKS) {
+    one[0] = rank_chars[s->run_rank];
+    put(&t, one);
+  } else {
+    put(&t, "-");
+  }
+  put(&t, "x");
+  put_uint(&t, s->run_len);
+  put(&t, ")\nburned: ");
+  put_cards_at(&t, s, SH_LOC_BURNED, -1);
+  put(&t, "; draw pile: ");
+  put_uint(&t, s->draw_len);
+  put(&t, "\nout: ");
+  if (!s->num_out) put(&t, "-");
+  for (int k = 0; k < s->num_out; k++) {
+    if (k) put(&t, " ");
+    put(&t, "+");
+    put_uint(&t, (unsigned)((s->finish[k] - observer + n) % n));
+  }
+  if (cap) out[t.len < t.cap ? t.len : t.cap] = 0;
+  return t.len;
 }

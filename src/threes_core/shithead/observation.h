@@ -32,6 +32,8 @@
 #ifndef THREES_SHITHEAD_OBSERVATION_H
 #define THREES_SHITHEAD_OBSERVATION_H
 
+#include <stddef.h>
+
 #include "shithead/state.h"
 
 #define SH_OBS_SEAT_FIELDS 3
@@ -54,5 +56,13 @@ static inline int sh_obs_size(int n) { return sh_obs_phase(n) + 3; }
 /* Writes the observation of seat `observer` into out (sh_obs_size(N) floats).
  * Returns 0, or TH_ERR_ARG for an observer that is not a seat. */
 int sh_observation_tensor(const sh_state *s, int observer, float *out, th_error *e);
+
+/* The observation of seat `observer` (a seat, not checked) as text, the
+ * format of threes.shithead.observation.observation_string: written into
+ * out (NUL-terminated, at most cap - 1 characters); returns the length of
+ * the whole text, so a return >= cap means it was cut (SH_OBS_TEXT_MAX is
+ * always enough). */
+#define SH_OBS_TEXT_MAX 4096
+size_t sh_observation_text(const sh_state *s, int observer, char *out, size_t cap);
 
 #endif

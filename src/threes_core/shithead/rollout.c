@@ -305,7 +305,7 @@ uint32_t sh_rollout_full(sh_state *s, const uint8_t *policies, th_rng *rng, int 
 /* Game i of a batch: its start position and its rng. */
 static void batch_game(const sh_batch *b, int64_t i, sh_state *s, th_rng *rng) {
   uint64_t g = (uint64_t)b->first + (uint64_t)i; /* the game's index in the whole batch */
-  if (b->start)
+  if (b->start && s != b->start) /* sh_batch_play_game may play in place */
     *s = *b->start;
   else
     sh_state_deal(s, &b->rules, b->num_players, b->dealer, b->max_moves, th_batch_seed(b->seed, g), NULL);
@@ -351,11 +351,11 @@ static void settle(const sh_batch *b, slot *sl, int64_t *next, int64_t hi) {
 }
 
 /* A game in a slot alone: to its end, or `slice` more moves with a stop. */
-static void playout_one(slot *sl, uint32_t slice) {
+static void playout_one(sh_state *s, th_rng *rng, uint32_t slice) {
   if (slice == UINT32_MAX)
-    sh_fast_random_playout(&sl->s, &sl->rng);
+    sh_fast_random_playout(s, rng);
   else
-    sh_fast_random_playout_until(&sl->s, &sl->rng, sl->s.move_count + slice);
+    sh_fast_random_playout_until(s, rng, s->move_count + slice);
 }
 
 static void play_part_random(const sh_batch *b, int64_t lo, int64_t hi, const th_stop *stop) {
@@ -371,9 +371,9 @@ static void play_part_random(const sh_batch *b, int64_t lo, int64_t hi, const th
     if (sl[0].i >= 0 && sl[1].i >= 0)
       sh_fast_random_playout2(&sl[0].s, &sl[0].rng, &sl[1].s, &sl[1].rng, slice);
     else if (sl[0].i >= 0)
-      playout_one(&sl[0], slice);
+      playout_one(&sl[0].s, &sl[0].rng, slice);
     else if (sl[1].i >= 0)
-      playout_one(&sl[1], slice);
+      playout_one(&sl[1].s, &sl[1].rng, slice);
     else
       return;
     if (th_stop_now(stop)) return;
@@ -399,19 +399,38 @@ static int rollout_stoppable(sh_state *s, const uint8_t *policies, th_rng *rng, 
   return 0;
 }
 
-static void play_part(const sh_batch *b, int64_t lo, int64_t hi, const th_stop *stop) {
+static int batch_all_random(const sh_batch *b) {
   int n = b->start ? b->start->num_players : b->num_players, all_random = 1;
   for (int q = 0; q < n; q++) all_random &= b->policies[q] == SH_POLICY_RANDOM;
-  if (all_random) { /* repetition_limit or not (sh_fast_random_playout2 keeps the keys) */
+  return all_random;
+}
+
+int sh_batch_play_game(const sh_batch *b, int64_t i, const th_stop *stop, sh_state *s, uint32_t *moves) {
+  th_rng rng;
+  batch_game(b, i, s, &rng);
+  if (!batch_all_random(b)) return rollout_stoppable(s, b->policies, &rng, stop, moves);
+  /* the moves of play_part_random's slot: the swap phase as settle plays it,
+   * then the play phase in slices */
+  uint32_t start = s->move_count, slice = stop ? TH_STOP_MOVES : UINT32_MAX;
+  while (s->phase == SH_PHASE_SWAP) sh_policy_step(s, SH_POLICY_RANDOM, &rng);
+  /* each pass plays `slice` moves or ends the game: bounded by the move cap */
+  while (s->phase == SH_PHASE_PLAY) {
+    playout_one(s, &rng, slice);
+    if (s->phase == SH_PHASE_PLAY && th_stop_now(stop)) return 1;
+  }
+  *moves = s->move_count - start;
+  return 0;
+}
+
+static void play_part(const sh_batch *b, int64_t lo, int64_t hi, const th_stop *stop) {
+  if (batch_all_random(b)) { /* repetition_limit or not (sh_fast_random_playout2 keeps the keys) */
     play_part_random(b, lo, hi, stop);
     return;
   }
   sh_state s;
-  th_rng rng;
   for (int64_t i = lo; i < hi; i++) {
-    batch_game(b, i, &s, &rng);
     uint32_t moves;
-    if (rollout_stoppable(&s, b->policies, &rng, stop, &moves)) return;
+    if (sh_batch_play_game(b, i, stop, &s, &moves)) return;
     record_game(b, i, &s, moves);
   }
 }
@@ -429,7 +448,7 @@ int sh_rollouts(const sh_batch *b, int threads, th_error *e) {
   if (th_check_threads(threads, e)) return TH_ERR_ARG;
   int n;
   if (b->start) {
-    int rc = sh_state_check(b->start, e);
+    int rc = b->start_valid ? 0 : sh_state_check(b->start, e);
     if (rc) return rc;
     n = b->start->num_players;
     if (b->determinize && b->observer >= n) {

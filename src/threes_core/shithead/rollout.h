@@ -95,6 +95,8 @@ uint32_t sh_rollout_full(sh_state *s, const uint8_t *policies, th_rng *rng, int 
 
 typedef struct sh_batch {
   const sh_state *start; /* play every game from this state, or NULL for fresh deals */
+  uint8_t start_valid;   /* 1: the caller vouches that start passed sh_state_check (the bindings' states do:
+                          * they are built only by checked setup and legal moves), so it is not checked again */
   sh_rules rules;        /* fresh deals: rules, players, dealer, move cap */
   int num_players;
   int dealer;
@@ -118,5 +120,18 @@ typedef struct sh_batch {
  * are unspecified; the start state is never changed). Asking b->stop never
  * changes a game. */
 int sh_rollouts(const sh_batch *b, int threads, th_error *e);
+
+/* Game i of the batch b alone, on the calling thread, into *s: the same moves
+ * as game i of sh_rollouts(b) (b's n and outputs are not used). s may be
+ * b->start itself (the game is then played in place; without determinize,
+ * the start needs no other copy). Afterwards,
+ * as after sh_rollout, only the phase, finishing order, move count,
+ * truncation and stalemate of *s are meaningful (sh_returns reads them).
+ * Nothing is checked: b must be one sh_rollouts accepts (the caller checks
+ * its policies and observer; the start state must be valid). Asks `stop`
+ * (may be NULL) at least every TH_STOP_MOVES moves: returns 1 when it said
+ * stop (the game unfinished), else 0 with *moves the moves played. For
+ * callers who play one game at a time (the bindings' threes.rollout). */
+int sh_batch_play_game(const sh_batch *b, int64_t i, const th_stop *stop, sh_state *s, uint32_t *moves);
 
 #endif
