@@ -683,7 +683,10 @@ class ThreeThirteenState(pyspiel.State):
         if self._dealing is not None:
             out.fill(0)
             return
-        out[:] = self.inner.observation_tensor(player)
+        if out.dtype == np.float32 and out.flags.c_contiguous and out.flags.writeable:
+            self.inner.observation_tensor(player, out=out)
+        else:
+            out[:] = self.inner.observation_tensor(player)
 
 
 def _tt_stocks(game: "ThreeThirteenGame", history: List[int], observer: int) -> List[Tuple[List[int], List[int]]]:

@@ -215,7 +215,7 @@ cdef class StateBase:
     """The C state, held by value. Use threes.State; build one with
     threes.Game.new_initial_state() or threes.State.from_dict()."""
 
-    def __cinit__(self, *args):
+    def __cinit__(self, *args, **kwargs):
         # A state made without _deal/_setup (StateBase.__new__) is an empty,
         # finished game with valid rules: every method raises or returns
         # nothing rather than reading garbage. clone() passes _CLONING and

@@ -146,4 +146,5 @@ cdef extern from "three_thirteen/three_thirteen.h" nogil:
 
 cdef class StateBase:
     cdef tt_state s
-    cdef public list _history
+    cdef list _history   # shared copy-on-write with clones: this state's actions are _history[:_hlen]
+    cdef Py_ssize_t _hlen

@@ -12,6 +12,10 @@ from threes._common cimport *
 cimport numpy as cnp
 cnp.import_array()
 
+from cpython.object cimport PyObject, PyTypeObject, Py_TYPE
+
+cdef tuple _EMPTY = ()
+
 TERMINAL_PLAYER_ID = TH_TERMINAL_PLAYER
 
 def batch_seed(uint64_t seed, uint64_t i):
@@ -207,6 +211,7 @@ cdef class StateBase:
         if tt_new_game(&st.s, &o, n, seed, max_moves, &e) != TH_OK:
             raise_error(&e)
         st._history = []
+        st._hlen = 0
         return st
 
     def _options(self):
@@ -215,10 +220,60 @@ cdef class StateBase:
                 "rediscard_taken": self.s.opt.rediscard_taken, "go_out_first_turn": self.s.opt.go_out_first_turn}
 
     def clone(self):
-        cdef StateBase c = type(self).__new__(type(self))
+        """An independent copy (the C state is copied by value; the history
+        list is shared copy-on-write: a state appends in place only while it
+        is at the list's tip, see apply_action)."""
+        cdef PyTypeObject *t = Py_TYPE(self)
+        cdef StateBase c = <StateBase>t.tp_new(<type>t, <PyObject *>_EMPTY, NULL)
         c.s = self.s
-        c._history = list(self._history) if self._history is not None else []
+        c._history = self._history
+        c._hlen = self._hlen
         return c
+
+    def legal_actions_mask(self, out=None):
+        """A bool array of length NUM_ACTIONS, True at the legal ids (all
+        False when the game is over). With ``out`` (a writable C-contiguous
+        bool or uint8 array of that length) it is written in place and
+        returned, with nothing allocated."""
+        cdef uint16_t buf[TT_NUM_ACTIONS]
+        cdef int n = tt_legal_actions(&self.s, buf) if self.s.phase != TT_PHASE_OVER else 0, i
+        cdef cnp.npy_intp dim = TT_NUM_ACTIONS
+        cdef Py_buffer view
+        cdef char *p
+        if out is None:
+            out = new_array(1, &dim, cnp.NPY_BOOL, True)
+            p = <char *>cnp.PyArray_DATA(<cnp.ndarray>out)
+            for i in range(n):
+                p[buf[i]] = 1
+            return out
+        get_out(out, &view, TT_NUM_ACTIONS, 1, b"?B", "out", &p)
+        memset(p, 0, TT_NUM_ACTIONS)
+        for i in range(n):
+            p[buf[i]] = 1
+        PyBuffer_Release(&view)
+        return out
+
+    def observation_tensor(self, player, out=None):
+        """The observation as float32, in C (src/threes_core/three_thirteen/observation.h
+        documents the blocks); nothing in it is hidden from ``player``. With
+        ``out`` (a writable C-contiguous float32 array of that length) it is
+        written in place and returned, with nothing allocated."""
+        cdef th_error e
+        cdef int q = _seat_arg("player", player, self.s.num_players)
+        cdef cnp.npy_intp dim = tt_obs_size(self.s.num_players)
+        cdef Py_buffer view
+        cdef char *p
+        cdef int rc
+        if out is None:
+            out = new_array(1, &dim, cnp.NPY_FLOAT32)
+            rc = tt_observation_tensor(&self.s, q, <float *>cnp.PyArray_DATA(<cnp.ndarray>out), &e)
+        else:
+            get_out(out, &view, dim, 4, b"f", "out", &p)
+            rc = tt_observation_tensor(&self.s, q, <float *>p, &e)
+            PyBuffer_Release(&view)
+        if rc != TH_OK:
+            raise_error(&e)
+        return out
 
     def num_players(self):
         return self.s.num_players
@@ -248,12 +303,17 @@ cdef class StateBase:
             raise IllegalActionError(f"action {a} is out of range: ids are 0..{TT_NUM_ACTIONS - 1}")
         if tt_apply_action(&self.s, a, &e) != TH_OK:
             raise_error(&e)
-        if self._history is None:
-            self._history = []
-        self._history.append(a)
+        h = self._history
+        if h is None:
+            self._history = [a]
+        else:
+            if len(h) != self._hlen:
+                h = self._history = h[:self._hlen]
+            h.append(a)
+        self._hlen += 1
 
     def history(self):
-        return list(self._history or [])
+        return [] if self._history is None else self._history[:self._hlen]
 
     def returns(self):
         cdef double out[8]
@@ -373,7 +433,8 @@ cdef class StateBase:
             raise ValueError(f"history lists {len(history)} actions, more than the {s.move_count} moves played "
                              "(move_count)")
         st.s = s
-        st._history = history
+        st._history = list(history)
+        st._hlen = len(st._history)
         return st
 
     def _knowledge(self):
@@ -387,18 +448,6 @@ cdef class StateBase:
                 "pool": [k for k in range(TT_NUM_KINDS) for _ in range(tt_pool_count(&self.s, k))],
                 "pool_held": [tt_pool_held(&self.s, q) for q in range(n)],
                 "pool_active": bool(self.s.pool_active)}
-
-    def _observation_tensor(self, observer):
-        """tt_observation_tensor as a list of floats (observation.h)."""
-        cdef float buf[2048]
-        cdef th_error e
-        cdef int i, size = tt_obs_size(self.s.num_players)
-        cdef int p = _seat_arg("observer", observer, self.s.num_players)
-        if size > 2048:
-            raise ValueError("observation too large")
-        if tt_observation_tensor(&self.s, p, buf, &e) != TH_OK:
-            raise_error(&e)
-        return [buf[i] for i in range(size)]
 
     def _deadwood(self, seat):
         return tt_hand_deadwood(&self.s, _seat_arg("seat", seat, self.s.num_players))

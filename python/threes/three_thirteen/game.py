@@ -369,11 +369,6 @@ class State(_core.StateBase):
         """Applies a legal action id; anything else raises and changes nothing."""
         _core.StateBase.apply_action(self, action if type(action) is int else _action_id(action))
 
-    def legal_actions_mask(self) -> np.ndarray:
-        mask = np.zeros(_core.NUM_ACTIONS, dtype=bool)
-        mask[self.legal_actions()] = True
-        return mask
-
     def action_to_string(self, action: int, *more: int) -> str:
         """``stock``, ``take``, ``discard 7h`` or ``out 7h``. Also accepts
         OpenSpiel's ``(player, action)`` form."""
@@ -444,12 +439,6 @@ class State(_core.StateBase):
 
     def observation_string(self, player: int) -> str:
         return _observation_string(self.observation(player))
-
-    def observation_tensor(self, player: int) -> np.ndarray:
-        """The observation as floats, in C (src/threes_core/three_thirteen/observation.h
-        documents the blocks); nothing in it is hidden from ``player``."""
-        _check_seat(player, self.num_players())
-        return np.asarray(self._observation_tensor(int(player)), dtype=np.float32)
 
     def information_state_string(self, player: int) -> str:
         """Observation plus the public action history."""

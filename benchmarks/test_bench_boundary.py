@@ -1,0 +1,296 @@
+"""What a user's own search, bot or trainer pays per call across the Python
+boundary (issue 14), as ratios to T0 = one ``state.current_player()`` call
+measured in the same run, interleaved with the call measured (round by round,
+best of the rounds for both). Run:
+
+    pytest benchmarks/test_bench_boundary.py --benchmark-only -s
+
+Each test prints its ratio beside the issue's target, puts both in
+extra_info (``ratio_t0``, ``target``, ``met``) and among the run's figures;
+the README's boundary table is one run of this file. Nothing here asserts a
+time: machines differ, the ratios are what is compared.
+"""
+from __future__ import annotations
+
+import os
+import random
+import timeit
+from typing import Callable, Dict, List, Tuple
+
+import numpy as np
+import pytest
+
+import threes
+
+ROUNDS = 7
+_RESULTS: Dict[str, Tuple[float, str]] = {}
+
+
+def _game_states(seed: int = 3, min_len: int = 1100) -> List[threes.State]:
+    """Every state of one random 4-player threes game of at least min_len moves."""
+    rng = random.Random(seed)
+    while True:
+        s = threes.Game(4, "threes").new_initial_state(rng.randrange(1 << 30))
+        states = [s.clone()]
+        while not s.is_terminal():
+            s.apply_action(rng.choice(s.legal_actions()))
+            states.append(s.clone())
+        if len(states) > min_len and not s.is_truncated():
+            return states
+
+
+STATES = _game_states()
+
+
+def _interleaved(fn: Callable[[], object], t0: Callable[[], object], number: int) -> Tuple[float, float]:
+    """One round: T0's block, then fn's block; seconds per call of each."""
+    a = timeit.timeit(t0, number=max(number, 20000)) / max(number, 20000)
+    b = timeit.timeit(fn, number=number) / number
+    return b, a
+
+
+def _report(benchmark, figures, name: str, cost: float, t0: float, target: float, op: str = "<=") -> None:
+    ratio = cost / t0
+    met = ratio <= target if op == "<=" else ratio >= target
+    benchmark.extra_info.update(ratio_t0=ratio, target=f"{op} {target}", met=met, t0_ns=t0 * 1e9,
+                                cost_ns=cost * 1e9)
+    figures[f"boundary: {name} (T0 ratio, target {op} {target})"] = (ratio, "T0")
+    _RESULTS[name] = (ratio, f"{op} {target}")
+    print(f"\n{name}: {ratio:.1f} T0 (target {op} {target}: {'met' if met else 'MISSED'}; "
+          f"{cost * 1e9:,.0f} ns, T0 {t0 * 1e9:.0f} ns)")
+
+
+def _measure(benchmark, fn, t0, number):
+    best = [float("inf"), float("inf")]
+
+    def round_():
+        b, a = _interleaved(fn, t0, number)
+        best[0], best[1] = min(best[0], b), min(best[1], a)
+
+    benchmark.pedantic(round_, rounds=ROUNDS, iterations=1, warmup_rounds=1)
+    return best[0], best[1]
+
+
+# --------------------------------------------------------------- Shithead --
+
+M100, M1000 = STATES[100], STATES[1000]
+END15 = STATES[-16]
+_MASK = np.zeros(M100.num_distinct_actions(), dtype=bool)
+_OBS = np.zeros(M100.observation_tensor_shape()[0], dtype=np.float32)
+_A = M100.legal_actions()[0]
+
+CALLS = {
+    "legal_actions()": (lambda: M100.legal_actions(), 3),
+    "legal_actions_mask()": (lambda: M100.legal_actions_mask(), 5),
+    "legal_actions_mask(out=)": (lambda: M100.legal_actions_mask(out=_MASK), 3),
+    "observation_tensor(p)": (lambda: M100.observation_tensor(1), 8),
+    "observation_tensor(p, out=)": (lambda: M100.observation_tensor(1, out=_OBS), 4),
+    "resample_from_infostate(p, seed)": (lambda: M100.resample_from_infostate(1, 5), 10),
+    "information_state_string(p) at move 1,000": (lambda: M1000.information_state_string(1), 100),
+    "clone()": (lambda: M100.clone(), 2),
+    "child(a)": (lambda: M100.child(_A), 4),
+}
+
+
+@pytest.mark.parametrize("name", list(CALLS))
+def test_shithead_call(benchmark, figures, name):
+    fn, target = CALLS[name]
+    cost, t0 = _measure(benchmark, fn, lambda: M100.current_player(), 20000)
+    _report(benchmark, figures, f"Shithead {name}", cost, t0, target)
+
+
+def test_shithead_information_state_string_first_call(benchmark, figures):
+    """The first call on a state that kept no history text (from_dict): the
+    whole history is written, 1,000 actions. For information; the target is
+    the row above (a search asks again and again along a game)."""
+    d = M1000.to_dict()
+    fresh = [threes.State.from_dict(d) for _ in range(ROUNDS * 300 + 400)]
+    it = iter(fresh)
+    cost, t0 = _measure(benchmark, lambda: next(it).information_state_string(1), lambda: M100.current_player(), 300)
+    _report(benchmark, figures, "Shithead information_state_string(p) at move 1,000, first call", cost, t0, 300)
+
+
+def test_shithead_action_loop(benchmark, figures):
+    """is_terminal() + legal_actions() + apply_action(a) per action of a game
+    (the first legal action: the user's own choice excluded)."""
+    start = STATES[0]
+    s, moves = start.clone(), 0
+    while not s.is_terminal():
+        s.apply_action(s.legal_actions()[0])
+        moves += 1
+
+    def game():
+        s = start.clone()
+        while not s.is_terminal():
+            s.apply_action(s.legal_actions()[0])
+
+    cost, t0 = _measure(benchmark, game, lambda: M100.current_player(), 20)
+    _report(benchmark, figures, "Shithead is_terminal + legal_actions + apply_action, per action", cost / moves, t0, 4)
+
+
+def _overhead(benchmark, figures, name, call, target, k=3000):
+    """call(seed) plays one game from END15; its overhead is its time minus
+    the per-game time of a large batch from the same state (rounds
+    interleaved, best of each)."""
+    best = {"call": float("inf"), "game": float("inf"), "t0": float("inf")}
+    seeds = iter(range(10**9))
+
+    def round_():
+        t0 = timeit.timeit(lambda: END15.current_player(), number=20000) / 20000
+        base = next(seeds) * k
+        r = threes.rollouts(END15, 10 * k, "random", base, threads=1)
+        per_game = r.seconds / (10 * k)
+        ss = range(base, base + k)
+        t = timeit.timeit(lambda: [call(j) for j in ss], number=1) / k
+        best["call"], best["game"], best["t0"] = min(best["call"], t), min(best["game"], per_game), min(best["t0"], t0)
+
+    benchmark.pedantic(round_, rounds=ROUNDS, iterations=1, warmup_rounds=1)
+    over = best["call"] - best["game"]
+    benchmark.extra_info.update(call_ns=best["call"] * 1e9, per_game_in_batch_ns=best["game"] * 1e9)
+    _report(benchmark, figures, name, over, best["t0"], target)
+
+
+def test_shithead_rollout_overhead(benchmark, figures):
+    _overhead(benchmark, figures, "Shithead threes.rollout() overhead, 15 moves from the end",
+              lambda j: threes.rollout(END15, "random", j), 10)
+
+
+def test_shithead_rollouts_one_overhead(benchmark, figures):
+    _overhead(benchmark, figures, "Shithead threes.rollouts(state, 1) overhead, 15 moves from the end",
+              lambda j: threes.rollouts(END15, 1, "random", j), 20)
+
+
+# ----------------------------------------------------------- Three Thirteen --
+
+def _tt_states():
+    from threes import three_thirteen as tt
+
+    rng = random.Random(5)
+    s = tt.Game(3).new_initial_state(11)
+    states = [s.clone()]
+    while not s.is_terminal():
+        s.apply_action(rng.choice(s.legal_actions()))
+        states.append(s.clone())
+    return states
+
+
+TT = _tt_states()
+TT_MID = TT[len(TT) // 3]
+TT_LATE = TT[min(1000, len(TT) - 2)]
+_TT_A = TT_MID.legal_actions()[0]
+
+TT_CALLS = {
+    "legal_actions()": (lambda: TT_MID.legal_actions(), 3),
+    "legal_actions_mask()": (lambda: TT_MID.legal_actions_mask(), 5),
+    "observation_tensor(p)": (lambda: TT_MID.observation_tensor(1), 8),
+    "resample_from_infostate(p, seed)": (lambda: TT_MID.resample_from_infostate(1, 5), 10),
+    "information_state_string(p), late in the game": (lambda: TT_LATE.information_state_string(1), 100),
+    "clone()": (lambda: TT_MID.clone(), 2),
+}
+
+
+@pytest.mark.parametrize("name", list(TT_CALLS))
+def test_three_thirteen_call(benchmark, figures, name):
+    fn, target = TT_CALLS[name]
+    cost, t0 = _measure(benchmark, fn, lambda: TT_MID.current_player(), 5000)
+    _report(benchmark, figures, f"Three Thirteen {name}", cost, t0, target)
+
+
+def test_three_thirteen_action_loop(benchmark, figures):
+    start = TT[0]
+    s, moves = start.clone(), 0
+    while not s.is_terminal():
+        s.apply_action(s.legal_actions()[0])
+        moves += 1
+
+    def game():
+        s = start.clone()
+        while not s.is_terminal():
+            s.apply_action(s.legal_actions()[0])
+
+    cost, t0 = _measure(benchmark, game, lambda: TT_MID.current_player(), 5)
+    _report(benchmark, figures, "Three Thirteen is_terminal + legal_actions + apply_action, per action",
+            cost / moves, t0, 4)
+
+
+# ------------------------------------------------------------------ adapters --
+
+def test_openspiel_adapter_calls(benchmark, figures):
+    import pyspiel
+
+    import threes.openspiel  # noqa: F401  (registers the games)
+
+    game = pyspiel.load_game("threes", {"players": 4})
+    rng = random.Random(2)
+    s = game.new_initial_state()
+    while s.move_number() < 260 and not s.is_terminal():
+        if s.is_chance_node():
+            outcomes, probs = zip(*s.chance_outcomes())
+            s.apply_action(rng.choices(outcomes, probs)[0])
+        else:
+            s.apply_action(rng.choice(s.legal_actions()))
+    t0f = lambda: s.inner.current_player()  # noqa: E731  (T0 is the engine's call)
+    rows = [("clone()", lambda: s.clone(), 50, 2000), ("observation_tensor()", lambda: s.observation_tensor(1), 30, 2000),
+            ("information_state_string()", lambda: s.information_state_string(1), 150, 2000)]
+    best = {r[0]: float("inf") for r in rows}
+    best_t0 = [float("inf")]
+
+    def round_():
+        best_t0[0] = min(best_t0[0], timeit.timeit(t0f, number=20000) / 20000)
+        for name, fn, _, number in rows:
+            best[name] = min(best[name], timeit.timeit(fn, number=number) / number)
+
+    benchmark.pedantic(round_, rounds=ROUNDS, iterations=1, warmup_rounds=1)
+    for name, _, target, _ in rows:
+        _report(benchmark, figures, f"OpenSpiel adapter {name}", best[name], best_t0[0], target)
+
+
+def test_gymnasium_env_against_cartpole(benchmark, figures):
+    """Learner steps per second of ThreesEnv against three random seats
+    (first legal action), against CartPole-v1's in the same run."""
+    import gymnasium
+
+    from threes.adapters.gym import ThreesEnv
+
+    env = ThreesEnv(num_players=4, opponents="random")
+    cart = gymnasium.make("CartPole-v1")
+    steps = 3000
+    best = {"threes": 0.0, "cart": 0.0}
+
+    def run_threes():
+        obs, info = env.reset(seed=1)
+        for _ in range(steps):
+            a = int(np.flatnonzero(info["action_mask"])[0])
+            obs, r, term, trunc, info = env.step(a)
+            if term or trunc:
+                obs, info = env.reset()
+
+    def run_cart():
+        cart.reset(seed=1)
+        for i in range(steps):
+            obs, r, term, trunc, info = cart.step(i & 1)
+            if term or trunc:
+                cart.reset()
+
+    def round_():
+        for name, fn in (("threes", run_threes), ("cart", run_cart)):
+            t = timeit.timeit(fn, number=1)
+            best[name] = max(best[name], steps / t)
+
+    benchmark.pedantic(round_, rounds=ROUNDS, iterations=1, warmup_rounds=1)
+    ratio = best["threes"] / best["cart"]
+    benchmark.extra_info.update(threes_steps_per_s=best["threes"], cartpole_steps_per_s=best["cart"],
+                                ratio=ratio, target=">= 1", met=ratio >= 1)
+    figures["boundary: Gymnasium ThreesEnv / CartPole-v1 steps/s (target >= 1)"] = (ratio, "x")
+    print(f"\nGymnasium ThreesEnv vs random seats: {best['threes']:,.0f} steps/s, CartPole-v1 {best['cart']:,.0f}: "
+          f"{ratio:.2f}x (target >= 1: {'met' if ratio >= 1 else 'MISSED'})")
+
+
+def test_zz_print_the_table(benchmark):
+    """The run's rows as the README's table (runs last in this file)."""
+    benchmark.pedantic(lambda: None, rounds=1, iterations=1)
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    print("\n| call | in T0 | target |\n|---|---|---|")
+    for name, (ratio, target) in _RESULTS.items():
+        print(f"| {name} | {ratio:.1f} | {target} |")

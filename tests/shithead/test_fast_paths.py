@@ -1,0 +1,170 @@
+"""The Python boundary's fast paths (issue 14) give exactly what the general
+paths give, on thousands of calls: the same games, tensors, masks, strings
+and states. Each fast path is compared with the slower way of computing the
+same thing through the public API (or the Python formatter it replaced)."""
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+import threes
+from threes.shithead.observation import information_state_string as general_information_state_string
+
+
+def _walk(seed: int, preset: str, n: int):
+    """The states of one random game (with clones and from_dict copies mixed
+    in, so that shared and rebuilt histories are both met)."""
+    s = threes.Game(n, preset).new_initial_state(seed)
+    r = random.Random(seed)
+    out = [s]
+    while not s.is_terminal() and len(out) < 400:
+        c = s.child(r.choice(s.legal_actions()))
+        x = r.random()
+        s = c.clone() if x < 0.2 else threes.State.from_dict(c.to_dict()) if x < 0.25 else c
+        out.append(s)
+    return out
+
+
+WALKS = [(seed, preset, 2 + seed % 4) for seed in range(12) for preset in ("threes", "classic", "dutch")]
+
+
+@pytest.mark.parametrize("seed,preset,n", WALKS)
+def test_information_state_string_equals_the_python_formatter(seed, preset, n):
+    calls = 0
+    for s in _walk(seed, preset, n):
+        for p in range(n):
+            assert s.information_state_string(p) == general_information_state_string(s, p)
+            calls += 1
+    assert calls >= n
+
+
+def test_information_state_string_is_the_observation_and_the_history():
+    s = _walk(3, "threes", 4)[-1]
+    text = s.information_state_string(2)
+    assert text == s.observation_string(2) + "\nhistory: " + " ".join(map(str, s.history()))
+    fresh = threes.State.from_dict(s.to_dict())  # no history text kept yet: built from scratch
+    assert fresh.information_state_string(2) == text
+    assert fresh.information_state_string(2) == text  # and again from what it kept
+
+
+def test_kept_history_text_follows_clones_and_branches():
+    s = _walk(5, "threes", 3)[30]
+    base = s.information_state_string(0)
+    a, b = s.child(s.legal_actions()[0]), s.child(s.legal_actions()[-1])
+    for t in (a, b, s):
+        assert t.information_state_string(0) == general_information_state_string(t, 0)
+    assert s.information_state_string(0) == base
+
+
+@pytest.mark.parametrize("seed,preset,n", WALKS[:18])
+def test_masks_and_tensors_equal_the_general_paths(seed, preset, n):
+    s0 = _walk(seed, preset, n)[0]
+    mask = np.ones(s0.num_distinct_actions(), dtype=bool)
+    mask_u8 = np.full(s0.num_distinct_actions(), 7, dtype=np.uint8)
+    tensor = np.full(s0.observation_tensor_shape()[0], -1.0, dtype=np.float32)
+    for s in _walk(seed, preset, n):
+        want = np.zeros(s.num_distinct_actions(), dtype=bool)
+        want[s.legal_actions()] = True
+        got = s.legal_actions_mask()
+        assert got.dtype == np.bool_ and np.array_equal(got, want)
+        assert s.legal_actions_mask(out=mask) is mask and np.array_equal(mask, want)
+        assert s.legal_actions_mask(out=mask_u8) is mask_u8 and np.array_equal(mask_u8, want.astype(np.uint8))
+        for p in range(n):
+            t = s.observation_tensor(p)
+            assert t.dtype == np.float32 and t.shape == tuple(s.observation_tensor_shape())
+            assert s.observation_tensor(p, out=tensor) is tensor and np.array_equal(tensor, t)
+            assert np.array_equal(t, s.observation_tensor(np.int64(p)))
+
+
+def test_out_buffers_are_checked_and_left_alone_when_wrong():
+    s = _walk(1, "threes", 4)[20]
+    k, m = s.num_distinct_actions(), s.observation_tensor_shape()[0]
+    for bad, exc in [(np.zeros(k, np.int32), TypeError), (np.zeros(k + 1, bool), ValueError),
+                     (np.zeros((2, k), bool)[:, 0], TypeError), ([0] * k, TypeError)]:
+        before = bad.copy() if isinstance(bad, np.ndarray) else list(bad)
+        with pytest.raises(exc):
+            s.legal_actions_mask(out=bad)
+        assert np.array_equal(bad, before)
+    ro = np.zeros(k, bool)
+    ro.flags.writeable = False
+    with pytest.raises(TypeError):
+        s.legal_actions_mask(out=ro)
+    for bad, exc in [(np.zeros(m, np.float64), TypeError), (np.zeros(m - 1, np.float32), ValueError)]:
+        before = bad.copy()
+        with pytest.raises(exc):
+            s.observation_tensor(0, out=bad)
+        assert np.array_equal(bad, before)
+    for p, exc in [(4, ValueError), (-1, ValueError), (2**70, ValueError), (True, TypeError), (1.0, TypeError),
+                   ("0", TypeError), (None, TypeError)]:
+        for call in (lambda: s.observation_tensor(p), lambda: s.resample_from_infostate(p, 1),
+                     lambda: s.information_state_string(p)):
+            with pytest.raises(exc):
+                call()
+
+
+@pytest.mark.parametrize("policy", ["random", "greedy", "heuristic", ("greedy", "random", "heuristic", "random")])
+def test_rollout_is_game_0_of_a_batch_of_one(policy):
+    """threes.rollout plays the game rollouts(state, 1, policy, seed) plays:
+    the same returns and finishing order, from every kind of position."""
+    checked = 0
+    for seed in range(8):
+        for s in _walk(seed, "threes", 4)[::23]:
+            for game_seed in (0, seed, 2**64 - 1 - seed, -seed - 1):
+                returns, order = threes.rollout(s, policy, game_seed, order=True)
+                r = threes.rollouts(s, 1, policy, game_seed)
+                assert returns == pytest.approx(list(r.returns[0]), abs=0) and returns == threes.rollout(
+                    s, policy, game_seed)
+                places = r.places[0]
+                assert order == sorted((q for q in range(4) if places[q] >= 0), key=lambda q: places[q])
+                assert order[:len(s.finish_order())] == s.finish_order()
+                checked += 1
+    assert checked > 100
+
+
+def test_rollout_leaves_the_state_and_checks_its_arguments():
+    s = _walk(2, "dutch", 3)[40]
+    before = s.to_dict()
+    threes.rollout(s, "greedy", 1)
+    assert s.to_dict() == before
+    for policy, exc in [("bogus", ValueError), (["random"] * 2, ValueError), (5, TypeError), ([1, 2, 3], ValueError)]:
+        with pytest.raises(exc):
+            threes.rollout(s, policy, 1)
+    for seed, exc in [(1.5, TypeError), ("1", TypeError), (True, TypeError)]:
+        with pytest.raises(exc):
+            threes.rollout(s, "random", seed)
+    with pytest.raises(TypeError):
+        threes.rollout(threes.Game(3), "random", 1)
+    with pytest.raises(ValueError):
+        threes.rollout(threes.State.__new__(threes.State), "random", 1)
+    assert threes.rollout(s, " Greedy ", 4) == threes.rollout(s, "greedy", 4)  # names as rollouts reads them
+    assert s.to_dict() == before
+
+
+def test_child_and_resample_equal_clone_then_act():
+    for s in _walk(4, "threes", 4)[:200]:
+        if s.is_terminal():
+            break
+        for a in s.legal_actions()[:3]:
+            c = s.clone()
+            c.apply_action(a)
+            d = s.child(a)
+            assert d == c and d.history() == c.history() and type(d) is type(s)
+        before = s.to_dict()
+        with pytest.raises(threes.IllegalActionError):
+            s.child(s.num_distinct_actions() + 5)
+        r1, r2 = s.resample_from_infostate(1, 77), s.resample_from_infostate(np.int64(1), 77)
+        assert r1 == r2 and r1.information_state_string(1) == s.information_state_string(1)
+        assert s.to_dict() == before
+
+
+def test_rollouts_result_fields_are_the_documented_arrays():
+    g = threes.Game(4, "threes")
+    r = threes.rollouts(g, 300, "random", 3, threads=2)
+    assert r.places.dtype == np.int8 and r.places.shape == (300, 4)
+    assert r.moves.dtype == np.uint32 and r.truncated.dtype == np.bool_ and r.stalemate.dtype == np.bool_
+    assert r.policies == ("random",) * 4 and r.seed == 3 and r.threads == 2
+    chunked = threes.rollouts(g, 300, "random", 3, threads=1, progress=lambda k: None, chunk=70)
+    for field in ("places", "moves", "truncated", "stalemate"):
+        assert np.array_equal(getattr(chunked, field), getattr(r, field))
