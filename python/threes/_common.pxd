@@ -132,6 +132,42 @@ cdef inline int get_out(object a, Py_buffer *view, Py_ssize_t count, Py_ssize_t 
     return 0
 
 
+# ------------------------------------------------------------- history text --
+# information_state_string's history part: " ".join(map(str, history)),
+# written in C speed and kept by each state (and its clones) between calls.
+
+cdef inline bytes actions_text(list h, Py_ssize_t lo, Py_ssize_t hi, bint lead):
+    """The actions h[lo:hi] as decimal ids separated by spaces (one space
+    first with `lead`); the ids are ints below 10**6 (every game's action ids are)."""
+    cdef Py_ssize_t i, k = 0
+    cdef long a
+    cdef char d[8]
+    cdef int m
+    cdef char *out = <char *>PyMem_Malloc(<size_t>(hi - lo) * 7 + 1)
+    if out == NULL:
+        raise MemoryError()
+    try:
+        for i in range(lo, hi):
+            a = h[i]
+            if lead or i > lo:
+                out[k] = b' '
+                k += 1
+            m = 0
+            while True:
+                d[m] = <char>(48 + a % 10)
+                m += 1
+                a //= 10
+                if a == 0 or m == 6:
+                    break
+            while m:
+                m -= 1
+                out[k] = d[m]
+                k += 1
+        return out[:k]
+    finally:
+        PyMem_Free(out)
+
+
 # ----------------------------------------------------------------- stopping --
 # Long C work gives Python a chance to stop it (threes/_stop.py): rollout
 # batches run in chunks of about CHUNK_SECONDS with check_interrupt between

@@ -179,38 +179,6 @@ cdef tuple _move_tuple(sh_move *m):
     return (m.kind, m.source, m.rank, m.count, m.slot, face_up)
 
 
-cdef bytes _actions_text(list h, Py_ssize_t lo, Py_ssize_t hi, bint lead):
-    """The actions h[lo:hi] as decimal ids separated by spaces (one space
-    first with `lead`); the ids are ints in 0..SH_MAX_DISTINCT_ACTIONS."""
-    cdef Py_ssize_t i, k = 0
-    cdef long a
-    cdef char d[8]
-    cdef int m
-    cdef char *out = <char *>PyMem_Malloc(<size_t>(hi - lo) * 7 + 1)
-    if out == NULL:
-        raise MemoryError()
-    try:
-        for i in range(lo, hi):
-            a = h[i]
-            if lead or i > lo:
-                out[k] = b' '
-                k += 1
-            m = 0
-            while True:
-                d[m] = <char>(48 + a % 10)
-                m += 1
-                a //= 10
-                if a == 0 or m == 6:
-                    break
-            while m:
-                m -= 1
-                out[k] = d[m]
-                k += 1
-        return out[:k]
-    finally:
-        PyMem_Free(out)
-
-
 cdef class StateBase:
     """The C state, held by value. Use threes.State; build one with
     threes.Game.new_initial_state() or threes.State.from_dict()."""
@@ -485,7 +453,7 @@ cdef class StateBase:
             self._htext = b""
             self._htext_n = 0
         if self._htext_n < self._hlen:
-            self._htext = self._htext + _actions_text(self._history, self._htext_n, self._hlen, self._htext_n > 0)
+            self._htext = self._htext + actions_text(self._history, self._htext_n, self._hlen, self._htext_n > 0)
             self._htext_n = self._hlen
         return (buf[:n] + b"\nhistory: " + self._htext).decode("ascii")
 

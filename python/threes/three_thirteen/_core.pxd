@@ -142,9 +142,15 @@ cdef extern from "three_thirteen/three_thirteen.h" nogil:
     int tt_obs_phase(int n)
     int tt_obs_totals(int n)
     int tt_observation_tensor(const tt_state *s, int observer, float *out, th_error *e)
+    enum:
+        TT_OBS_TEXT_MAX
+    size_t tt_observation_text(const tt_state *s, int p, char *out, size_t cap)
 
 
 cdef class StateBase:
     cdef tt_state s
     cdef list _history   # shared copy-on-write with clones: this state's actions are _history[:_hlen]
     cdef Py_ssize_t _hlen
+    cdef bytes _htext        # " ".join of the first _htext_n actions of the history (information_state_string)
+    cdef Py_ssize_t _htext_n
+    cdef int _apply(self, action) except -1

@@ -11,6 +11,7 @@ from threes.errors import IllegalActionError
 from threes._common cimport *
 cimport numpy as cnp
 cnp.import_array()
+from numpy import integer as _np_integer
 
 from cpython.object cimport PyObject, PyTypeObject, Py_TYPE
 
@@ -228,7 +229,28 @@ cdef class StateBase:
         c.s = self.s
         c._history = self._history
         c._hlen = self._hlen
+        c._htext = self._htext
+        c._htext_n = self._htext_n
         return c
+
+    def information_state_string(self, player):
+        """Observation plus the public action history. The observation text
+        is written in C (tt_observation_text, the format of
+        State.observation_string) and the history's text is kept from call to
+        call (and shared with clones), so a call costs the observation and the
+        actions since the last call."""
+        cdef char buf[TT_OBS_TEXT_MAX]
+        cdef int q = _seat_arg("player", player, self.s.num_players)
+        cdef size_t n = tt_observation_text(&self.s, q, buf, TT_OBS_TEXT_MAX)
+        if n >= TT_OBS_TEXT_MAX:
+            raise RuntimeError("the observation text did not fit its buffer")  # never: TT_OBS_TEXT_MAX bounds it
+        if self._htext is None or self._htext_n > self._hlen:
+            self._htext = b""
+            self._htext_n = 0
+        if self._htext_n < self._hlen:
+            self._htext = self._htext + actions_text(self._history, self._htext_n, self._hlen, self._htext_n > 0)
+            self._htext_n = self._hlen
+        return (buf[:n] + b"\nhistory: " + self._htext).decode("ascii")
 
     def legal_actions_mask(self, out=None):
         """A bool array of length NUM_ACTIONS, True at the legal ids (all
@@ -297,8 +319,25 @@ cdef class StateBase:
         return -2**31 <= a < 2**31 and tt_is_legal(&self.s, a) != 0
 
     def apply_action(self, action):
+        """Applies a legal action; anything else raises and leaves the state as it was."""
+        self._apply(action)
+
+    def child(self, action):
+        """A copy with the action applied; this state is unchanged (an
+        illegal action raises as apply_action does)."""
+        cdef StateBase c = self.clone()
+        c._apply(action)
+        return c
+
+    cdef int _apply(self, action) except -1:
         cdef th_error e
-        a = as_int(action)
+        if type(action) is int:
+            a = action
+        else:
+            try:
+                a = as_int(action)
+            except TypeError:
+                raise TypeError(f"an action is an int id, not {type(action).__name__}") from None
         if not 0 <= a < TT_NUM_ACTIONS:
             raise IllegalActionError(f"action {a} is out of range: ids are 0..{TT_NUM_ACTIONS - 1}")
         if tt_apply_action(&self.s, a, &e) != TH_OK:
@@ -311,6 +350,7 @@ cdef class StateBase:
                 h = self._history = h[:self._hlen]
             h.append(a)
         self._hlen += 1
+        return 0
 
     def history(self):
         return [] if self._history is None else self._history[:self._hlen]
@@ -452,15 +492,30 @@ cdef class StateBase:
     def _deadwood(self, seat):
         return tt_hand_deadwood(&self.s, _seat_arg("seat", seat, self.s.num_players))
 
-    def _resample(self, observer, uint64_t seed):
+    def resample_from_infostate(self, player, seed=None):
+        """The other hands and the stock dealt again at random from the
+        cards ``player`` cannot see, and the chance stream reseeded (in C,
+        src/threes_core/three_thirteen/determinize.h): known cards stay in
+        their hands, pool cards are shuffled only among the pool's places
+        (T-9), so the result has the same information state for ``player``.
+        This state is unchanged."""
         cdef th_rng rng
         cdef th_error e
-        cdef int p = _seat_arg("observer", observer, self.s.num_players)
+        if type(player) is not int and (isinstance(player, bool) or not isinstance(player, (int, _np_integer))):
+            raise TypeError(f"a seat is an int, not {type(player).__name__}")
+        cdef int p = _seat_arg("player", player, self.s.num_players)
+        if not (type(seed) is int and 0 <= seed <= 0xFFFFFFFFFFFFFFFF):
+            from threes.args import seed64
+            seed = seed64(seed)
         cdef StateBase c = self.clone()
-        th_rng_seed(&rng, seed)
+        th_rng_seed(&rng, <uint64_t>seed)
         if tt_resample(&c.s, p, &rng, &e) != TH_OK:
             raise_error(&e)
         return c
+
+    def _resample(self, observer, uint64_t seed):
+        """resample_from_infostate with a seed that is already 64-bit."""
+        return self.resample_from_infostate(observer, seed)
 
     def _round_margin(self, round):
         """tt_round_margin of a scored round (1..11), for search."""

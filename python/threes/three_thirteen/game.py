@@ -365,10 +365,6 @@ class State(_core.StateBase):
     def is_legal(self, action: int) -> bool:
         return _core.StateBase.is_legal(self, action if type(action) is int else _action_id(action))
 
-    def apply_action(self, action: int) -> None:
-        """Applies a legal action id; anything else raises and changes nothing."""
-        _core.StateBase.apply_action(self, action if type(action) is int else _action_id(action))
-
     def action_to_string(self, action: int, *more: int) -> str:
         """``stock``, ``take``, ``discard 7h`` or ``out 7h``. Also accepts
         OpenSpiel's ``(player, action)`` form."""
@@ -439,19 +435,6 @@ class State(_core.StateBase):
 
     def observation_string(self, player: int) -> str:
         return _observation_string(self.observation(player))
-
-    def information_state_string(self, player: int) -> str:
-        """Observation plus the public action history."""
-        return self.observation_string(player) + "\nhistory: " + " ".join(map(str, self.history()))
-
-    def resample_from_infostate(self, player: int, seed: Optional[int] = None) -> "State":
-        """The other hands and the stock dealt again at random from the
-        cards ``player`` cannot see, and the chance stream reseeded (in C,
-        src/threes_core/three_thirteen/determinize.h): known cards stay in
-        their hands, pool cards are shuffled only among the pool's places
-        (T-9), so the result has the same information state for ``player``."""
-        _check_seat(player, self.num_players())
-        return self._resample(int(player), _seed64(seed))
 
     def _ismcts_search(self, arena: Any, iterations: int, time_limit: float, exploration: float,
                        rollout_policy: str, seed: int) -> Tuple[int, int, int, List[Tuple[int, int, float]]]:

@@ -1,6 +1,8 @@
 /* observation.c - the observation tensor; see observation.h. */
 #include "shithead/observation.h"
 
+#include "common/text.h"
+
 #include <string.h>
 
 int sh_observation_tensor(const sh_state *s, int observer, float *out, th_error *e) {
@@ -50,123 +52,100 @@ int sh_observation_tensor(const sh_state *s, int observer, float *out, th_error 
 
 /* ------------------------------------------------------------------ text -- */
 
-/* A bounded writer: text past `cap` is dropped and counted, so the caller
- * learns the length it needed. */
-typedef struct {
-  char *p;
-  size_t len, cap;
-} text_out;
-
-static void put(text_out *t, const char *s) {
-  for (; *s; s++, t->len++)
-    if (t->len < t->cap) t->p[t->len] = *s;
-}
-
-static void put_uint(text_out *t, unsigned v) {
-  char d[12];
-  int k = 0;
-  do d[k++] = (char)('0' + v % 10); while ((v /= 10) && k < 11);
-  while (k--) {
-    if (t->len < t->cap) t->p[t->len] = d[k];
-    t->len++;
-  }
-}
-
-static void put_kind(text_out *t, int kind, int *first) {
+static void put_kind(th_text *t, int kind, int *first) {
   char buf[3];
   sh_kind_text(kind, buf);
-  if (!*first) put(t, " ");
+  if (!*first) th_put(t, " ");
   *first = 0;
-  put(t, buf);
+  th_put(t, buf);
 }
 
 /* The cards whose location is `a` or `b`, in card-kind order, or "-". */
-static void put_cards_at(text_out *t, const sh_state *s, int a, int b) {
+static void put_cards_at(th_text *t, const sh_state *s, int a, int b) {
   int first = 1;
   for (int kind = 0; kind < SH_NUM_KINDS; kind++)
     for (int c = 0; c < s->rules.decks; c++) {
       int l = s->loc[sh_card_id(c, kind)];
       if (l == a || l == b) put_kind(t, kind, &first);
     }
-  if (first) put(t, "-");
+  if (first) th_put(t, "-");
 }
 
 static const char rank_chars[] = "23456789TJQKAX";
 
 size_t sh_observation_text(const sh_state *s, int observer, char *out, size_t cap) {
   static const char *const phases[] = {"swap", "play", "over"};
-  text_out t = {out, 0, cap ? cap - 1 : 0};
+  th_text t = th_text_begin(out, cap);
   int n = s->num_players, over = s->phase == SH_PHASE_OVER;
-  put(&t, "observer ");
-  put_uint(&t, (unsigned)observer);
-  put(&t, " of ");
-  put_uint(&t, (unsigned)n);
-  put(&t, ", ");
-  put(&t, phases[s->phase <= SH_PHASE_OVER ? s->phase : SH_PHASE_OVER]);
-  put(&t, ", move ");
-  put_uint(&t, s->move_count);
-  put(&t, ", to move: ");
+  th_put(&t, "observer ");
+  th_put_uint(&t, (unsigned)observer);
+  th_put(&t, " of ");
+  th_put_uint(&t, (unsigned)n);
+  th_put(&t, ", ");
+  th_put(&t, phases[s->phase <= SH_PHASE_OVER ? s->phase : SH_PHASE_OVER]);
+  th_put(&t, ", move ");
+  th_put_uint(&t, s->move_count);
+  th_put(&t, ", to move: ");
   if (over) {
-    put(&t, "-");
+    th_put(&t, "-");
   } else {
-    put(&t, "+");
-    put_uint(&t, (unsigned)((s->current - observer + n) % n));
+    th_put(&t, "+");
+    th_put_uint(&t, (unsigned)((s->current - observer + n) % n));
   }
-  put(&t, "\nhand: ");
+  th_put(&t, "\nhand: ");
   put_cards_at(&t, s, SH_LOC_HAND | observer, SH_LOC_HAND | SH_LOC_KNOWN | observer);
   for (int j = 0; j < n; j++) {
     int q = (observer + j) % n;
-    put(&t, "\n+");
-    put_uint(&t, (unsigned)j);
-    put(&t, ": hand ");
-    put_uint(&t, s->hand_len[q]);
-    put(&t, " (known ");
+    th_put(&t, "\n+");
+    th_put_uint(&t, (unsigned)j);
+    th_put(&t, ": hand ");
+    th_put_uint(&t, s->hand_len[q]);
+    th_put(&t, " (known ");
     put_cards_at(&t, s, SH_LOC_HAND | SH_LOC_KNOWN | q, -1);
-    put(&t, "), up ");
+    th_put(&t, "), up ");
     put_cards_at(&t, s, SH_LOC_FACE_UP | q, -1);
-    put(&t, ", down slots [");
+    th_put(&t, ", down slots [");
     for (int k = 0, first = 1; k < s->rules.cards_per_zone; k++)
       if (s->down[q][k] != SH_NO_CARD) {
-        if (!first) put(&t, ", ");
+        if (!first) th_put(&t, ", ");
         first = 0;
-        put_uint(&t, (unsigned)k);
+        th_put_uint(&t, (unsigned)k);
       }
-    put(&t, "]");
+    th_put(&t, "]");
   }
-  put(&t, "\npile: ");
+  th_put(&t, "\npile: ");
   {
     int first = 1;
     for (int i = 0; i < s->pile_len; i++) put_kind(&t, sh_card_kind(s->pile[i]), &first);
-    if (first) put(&t, "-");
+    if (first) th_put(&t, "-");
   }
   char one[2] = {0, 0};
-  put(&t, " (top ");
+  th_put(&t, " (top ");
   if (s->eff_top < SH_NUM_RANKS) {
     one[0] = rank_chars[s->eff_top];
-    put(&t, one);
+    th_put(&t, one);
   } else {
-    put(&t, "open");
+    th_put(&t, "open");
   }
-  put(&t, ", run ");
+  th_put(&t, ", run ");
   if (s->run_rank < SH_NUM_RANKS) {
     one[0] = rank_chars[s->run_rank];
-    put(&t, one);
+    th_put(&t, one);
   } else {
-    put(&t, "-");
+    th_put(&t, "-");
   }
-  put(&t, "x");
-  put_uint(&t, s->run_len);
-  put(&t, ")\nburned: ");
+  th_put(&t, "x");
+  th_put_uint(&t, s->run_len);
+  th_put(&t, ")\nburned: ");
   put_cards_at(&t, s, SH_LOC_BURNED, -1);
-  put(&t, "; draw pile: ");
-  put_uint(&t, s->draw_len);
-  put(&t, "\nout: ");
-  if (!s->num_out) put(&t, "-");
+  th_put(&t, "; draw pile: ");
+  th_put_uint(&t, s->draw_len);
+  th_put(&t, "\nout: ");
+  if (!s->num_out) th_put(&t, "-");
   for (int k = 0; k < s->num_out; k++) {
-    if (k) put(&t, " ");
-    put(&t, "+");
-    put_uint(&t, (unsigned)((s->finish[k] - observer + n) % n));
+    if (k) th_put(&t, " ");
+    th_put(&t, "+");
+    th_put_uint(&t, (unsigned)((s->finish[k] - observer + n) % n));
   }
-  if (cap) out[t.len < t.cap ? t.len : t.cap] = 0;
-  return t.len;
+  return th_text_end(&t);
 }

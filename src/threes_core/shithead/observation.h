@@ -59,7 +59,7 @@ int sh_observation_tensor(const sh_state *s, int observer, float *out, th_error 
 
 /* The observation of seat `observer` (a seat, not checked) as text, the
  * format of threes.shithead.observation.observation_string: written into
- * out (NUL-terminated, at most cap - 1 characters); returns the length of
+ * out (cap >= 1; NUL-terminated, at most cap - 1 characters); returns the length of
  * the whole text, so a return >= cap means it was cut (SH_OBS_TEXT_MAX is
  * always enough). */
 #define SH_OBS_TEXT_MAX 4096

@@ -37,6 +37,8 @@
 #ifndef THREES_THREE_THIRTEEN_OBSERVATION_H
 #define THREES_THREE_THIRTEEN_OBSERVATION_H
 
+#include <stddef.h>
+
 #include "three_thirteen/state.h"
 
 #define TT_OBS_SEAT_FIELDS 5
@@ -62,5 +64,13 @@ static inline int tt_obs_size(int n) { return tt_obs_totals(n) + n; }
 /* Writes the observation of seat `observer` into out (tt_obs_size(N)
  * floats). Returns 0, or TH_ERR_ARG for an observer that is not a seat. */
 int tt_observation_tensor(const tt_state *s, int observer, float *out, th_error *e);
+
+/* The observation of seat p (a seat, not checked) as text, the format of
+ * threes.three_thirteen.game's observation string: written into out (cap >=
+ * 1; NUL-terminated, at most cap - 1 characters); returns the length of the
+ * whole text, so a return >= cap means it was cut (TT_OBS_TEXT_MAX is
+ * always enough). */
+#define TT_OBS_TEXT_MAX 4096
+size_t tt_observation_text(const tt_state *s, int p, char *out, size_t cap);
 
 #endif
