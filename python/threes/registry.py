@@ -7,8 +7,9 @@ offers the same contract: ``Game(num_players, ...)`` with
 (``current_player``, ``legal_actions``, ``apply_action``, ``clone``,
 ``returns``, ``is_terminal``, ``is_truncated``, ``is_stalemate`` (how a game
 ended: threes.places.end_reason), ``observation_tensor``, ``information_state_string``,
-``resample_from_infostate``, ``to_dict``/``from_dict`` ...); ``POLICIES`` and
-``rollouts``. Generic code asks the registry, never which game it holds:
+``resample_from_infostate``, ``to_dict``/``from_dict`` ...); ``POLICIES``,
+``rollout`` (one game from a state: each seat's return, the call a search
+makes) and ``rollouts``. Generic code asks the registry, never which game it holds:
 
 >>> from threes import registry
 >>> registry.names()

@@ -80,11 +80,12 @@ def test_rollouts_identical_whatever_the_thread_count():
 def test_rollout_is_game_zero_of_rollouts_and_leaves_the_state_alone():
     state = threes.Game(5, "classic").new_initial_state(4)
     before = state.to_dict()
-    order = threes.rollout(state, "greedy", seed=12)
+    returns, order = threes.rollout(state, "greedy", seed=12, order=True)
     assert state.to_dict() == before
     r = threes.rollouts(state, 1, "greedy", seed=12)
     places = r.places[0]
     assert [int(q) for q in np.argsort(places)] == order
+    assert returns == list(r.returns[0]) == threes.rollout(state, "greedy", seed=12)
     # and the fast path's game is the full engine's game
     fast, full, final = state._rollout_both([1] * 5, 12)
     assert full[0] == order
@@ -163,7 +164,7 @@ def test_zero_games_and_terminal_start():
     s = game.new_initial_state(2)
     while not s.is_terminal():
         s.apply_action(s.legal_actions()[-1])
-    assert threes.rollout(s, seed=3) == s.finish_order()
+    assert threes.rollout(s, seed=3, order=True) == (s.returns(), s.finish_order())
 
 
 def test_rollouts_from_a_state_start_there():

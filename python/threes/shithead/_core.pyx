@@ -894,6 +894,8 @@ def rollout(state, policy="random", seed=None, *, bint order=False):
     order listing the players out first (when truncated, only those out).
     The same game as game 0 of ``rollouts(state, 1, policy, seed)``; policy
     as there (a name, or one per seat), seed any int (modulo 2**64) or None.
+    A state of another game goes to its package's ``rollout`` (the game
+    registry), e.g. threes.three_thirteen.rollout.
 
     The call a search makes in its inner loop, so it is this binding's fast
     path: the policy resolved once per name, the game played alone on the
@@ -910,7 +912,15 @@ def rollout(state, policy="random", seed=None, *, bint order=False):
     cdef py_stop poll
     cdef list box = []
     if not isinstance(state, StateBase):
-        raise TypeError(f"rollout takes a threes.State, not {type(state).__name__}")
+        from threes import registry
+        try:
+            game = registry.game_of(state)
+        except (TypeError, ValueError):
+            raise TypeError(f"rollout takes a State of a registered game, not {type(state).__name__}") from None
+        other = game.load().rollout
+        if other is rollout:  # a Shithead object that is not a State (a Game...)
+            raise TypeError(f"rollout takes a State, not {type(state).__name__}")
+        return other(state, policy, seed, order=order)  # another game's own fast path
     st = <StateBase>state
     st._require_setup()
     n = st.s.num_players

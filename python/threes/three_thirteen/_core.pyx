@@ -567,6 +567,59 @@ cdef int _tt_chunk(void *ctx, int64_t lo, int64_t k, int threads, const th_stop 
     return tt_rollouts(&c.b, threads, e)
 
 
+def rollout(StateBase start, bytes policies, uint64_t seed, bint order=False, bint round_only=False):
+    """threes.three_thirteen.rollout's binding: game 0 of run_rollouts(start,
+    policies, seed, 1) played alone on the calling thread with the GIL
+    released, outputs on the stack (no thread, no array); returns each seat's
+    return, with `order` also the seats by final total (lowest first, then by
+    seat). With round_only, only the start's round is played and the
+    returns are its score margins (tt_round_margin, what the C search values).
+    Ctrl-C and this thread's cancel flag are polled every STOP_POLL_SECONDS
+    of the game."""
+    cdef tt_batch b
+    cdef th_error e
+    cdef tt_state s = start.s  # a private copy: other threads may change start meanwhile
+    cdef int q, rc, n = s.num_players
+    cdef const unsigned char *pol = policies
+    cdef int32_t totals[TT_MAX_PLAYERS]
+    cdef double rets[TT_MAX_PLAYERS]
+    cdef uint32_t moves
+    cdef uint8_t trunc
+    cdef th_stop hook
+    cdef py_stop poll
+    cdef list box = []
+    if not TT_MIN_PLAYERS <= n <= TT_MAX_PLAYERS:
+        raise ValueError("this State holds no position (made by State.__new__): make one with "
+                         "Game.new_initial_state(), State.from_dict() or clone()")
+    if len(policies) != n:
+        raise ValueError(f"one policy per seat: {n} needed, {len(policies)} given")
+    memset(&b, 0, sizeof(b))
+    for q in range(n):
+        if pol[q] >= TT_NUM_POLICIES:
+            raise ValueError(f"policy {pol[q]} does not exist")
+        b.policies[q] = pol[q]
+    b.start = &s
+    b.seed = seed
+    b.round_only = round_only
+    b.n = 1
+    b.totals = totals
+    b.returns = rets
+    b.moves = &moves
+    b.truncated = &trunc
+    b.stop = watch(&hook, &poll, box)
+    with nogil:
+        rc = tt_rollouts(&b, 1, &e)
+    if box:
+        raise box[0]
+    if rc != TH_OK:
+        raise_error(&e)
+    out = [rets[q] for q in range(n)]
+    if order:
+        final = [totals[q] for q in range(n)]
+        return out, sorted(range(n), key=lambda q: (final[q], q))
+    return out
+
+
 def run_rollouts(StateBase start, policies, uint64_t seed, int64_t n, int32_t[:, ::1] totals,
                 uint32_t[::1] moves, uint8_t[::1] truncated, double[:, ::1] returns, int observer=-1,
                 bint round_only=False, int threads=1, bint fresh=False, int64_t first=0):

@@ -32,7 +32,7 @@ from threes.cards import CARDS, Card, card_kind, parse_cards, rank_index
 from threes.errors import IllegalActionError
 from threes.args import check_keys, seed64 as _seed64, threads_arg
 
-__all__ = ["Game", "State", "Observation", "min_deadwood", "card_value", "rollouts", "TTRolloutResult",
+__all__ = ["Game", "State", "Observation", "min_deadwood", "card_value", "rollout", "rollouts", "TTRolloutResult",
            "POLICIES", "card_to_kind", "kind_to_card"]
 
 #: Three Thirteen's ranks in its order, A low (rank number 1..13).
@@ -609,6 +609,45 @@ def _threads(threads: Optional[int]) -> int:
     return threads_arg(threads, _core.MAX_THREADS)
 
 
+def _policy_names(policy: Union[str, Sequence[str]], np_: int) -> List[str]:
+    """One policy name per seat, checked (rollouts and rollout)."""
+    names = [policy] if isinstance(policy, str) else list(policy)
+    if len(names) == 1:
+        names = names * np_
+    if len(names) != np_:
+        raise ValueError(f"one policy or one per seat ({np_}), not {len(names)}")
+    for p in names:
+        if p not in POLICIES:
+            raise ValueError(f"unknown policy {p!r}: one of {', '.join(POLICIES)}")
+    return names
+
+
+_POLICY_BYTES: Dict[Any, bytes] = {}
+
+
+def rollout(state: State, policy: Union[str, Sequence[str]] = "random", seed: Optional[int] = None, *,
+            order: bool = False, round_only: bool = False) -> Any:
+    """Plays one game to the end from ``state`` (which is not changed) and
+    returns each seat's return (``State.returns()`` at the end); with
+    ``order=True``, ``(returns, seats by final total, lowest first)``. The
+    same game as game 0 of ``rollouts(state, 1, policy, seed)``, played on the
+    calling thread without a batch (``threes.rollout`` calls it for a Three
+    Thirteen state). With ``round_only=True`` only the current round is
+    played and the values are its score margins in [-1, 1] (what
+    ``ISMCTSBot`` values a Three Thirteen iteration with)."""
+    if not isinstance(state, State):
+        raise TypeError(f"rollout takes a three_thirteen.State, not {type(state).__name__}")
+    key = (policy if isinstance(policy, str) else tuple(policy) if isinstance(policy, (list, tuple)) else None,
+           state.num_players())
+    pol = _POLICY_BYTES.get(key) if key[0] is not None else None
+    if pol is None:
+        pol = bytes(POLICIES.index(p) for p in _policy_names(policy, state.num_players()))
+        if key[0] is not None and len(_POLICY_BYTES) < 256:
+            _POLICY_BYTES[key] = pol
+    return _core.rollout(state, pol, seed if type(seed) is int and 0 <= seed < 2**64 else _seed64(seed), order,
+                         round_only)
+
+
 def rollouts(start: Union[Game, State], n: int, policy: Union[str, Sequence[str]] = "random",
              seed: Optional[int] = None, observer: Optional[int] = None,
              threads: Optional[int] = None) -> TTRolloutResult:
@@ -623,15 +662,8 @@ def rollouts(start: Union[Game, State], n: int, policy: Union[str, Sequence[str]
         raise TypeError(f"rollouts takes a three_thirteen.Game or State, not {type(start).__name__}")
     seed = _seed64(seed)
     threads = _threads(threads)
-    names = [policy] if isinstance(policy, str) else list(policy)
     np_ = start.num_players()
-    if len(names) == 1:
-        names = names * np_
-    if len(names) != np_:
-        raise ValueError(f"one policy or one per seat ({np_}), not {len(names)}")
-    for p in names:
-        if p not in POLICIES:
-            raise ValueError(f"unknown policy {p!r}: one of {', '.join(POLICIES)}")
+    names = _policy_names(policy, np_)
     ids = [POLICIES.index(p) for p in names]
     totals = np.zeros((n, np_), dtype=np.int32)
     returns = np.zeros((n, np_), dtype=np.float64)

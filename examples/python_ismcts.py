@@ -1,0 +1,173 @@
+"""A user's own search in pure Python: single-observer ISMCTS (Cowling,
+Powley and Whitehouse 2012) written only with the public API -
+``resample_from_infostate``, ``legal_actions``, ``apply_action`` and
+``threes.rollout`` - for any registered game.
+
+It is the search the C ``threes.bots.ISMCTSBot`` runs (src/threes_core/common/
+ismcts.h), written for reading: every iteration deals the cards the searcher
+cannot see again, walks the tree by UCB over the actions legal in that deal
+(availability counts), adds one node, values the deal with a C rollout and
+backs up each mover's value. Three Thirteen values an iteration as the C bot
+does, on the root's round only (``round_only=True``).
+
+    python examples/python_ismcts.py --compare            # iterations/s against ISMCTSBot, both games
+    python examples/python_ismcts.py --games 40 --iterations 200   # strength against ISMCTSBot (duplicate deals)
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import time
+from typing import Callable, Dict, List, Optional
+
+import threes
+from threes import registry
+
+
+class Node:
+    """A tree node: the move into it (by `mover`), visits, summed value and
+    how often it was available."""
+
+    __slots__ = ("children", "visits", "total", "avail", "mover")
+
+    def __init__(self, mover: int = -1):
+        self.children: Dict[int, "Node"] = {}
+        self.visits = 0
+        self.total = 0.0
+        self.avail = 0
+        self.mover = mover
+
+
+def value_function(state) -> Callable:
+    """The value of a determinization: threes.rollout to the end (Shithead),
+    or to the end of the round (Three Thirteen, as the C bot values it)."""
+    if registry.game_of(state).name == "three_thirteen":
+        from threes import three_thirteen
+
+        return lambda d, policy, seed: three_thirteen.rollout(d, policy, seed, round_only=True)
+    return threes.rollout
+
+
+def search(state, iterations: int, exploration: float = 0.7, policy: str = "random", seed: int = 0,
+           value: Optional[Callable] = None) -> int:
+    """The most visited root action after `iterations` iterations."""
+    rng = random.Random(seed)
+    value = value or value_function(state)
+    me = state.current_player()
+    root = Node()
+    log, sqrt, choice, bits = math.log, math.sqrt, rng.choice, rng.getrandbits
+    for _ in range(iterations):
+        d = state.resample_from_infostate(me, bits(64))    # 1. determinize
+        node, path = root, [root]
+        while not d.is_terminal():                          # 2. select
+            legal = d.legal_actions()
+            children = node.children
+            untried = [a for a in legal if a not in children]
+            if untried:                                     # 3. expand
+                a = choice(untried)
+                child = children[a] = Node(d.current_player())
+                d.apply_action(a)
+                path.append(child)
+                break
+            best, best_ucb = legal[0], -math.inf
+            for a in legal:
+                c = children[a]
+                c.avail += 1
+                ucb = c.total / c.visits + exploration * sqrt(log(c.avail) / c.visits)
+                if ucb > best_ucb:
+                    best, best_ucb = a, ucb
+            node = children[best]
+            d.apply_action(best)
+            path.append(node)
+        values = d.returns() if d.is_terminal() else value(d, policy, bits(64))   # 4. value
+        for n in path:                                      # 5. back up
+            n.visits += 1
+            if n.mover >= 0:
+                n.total += values[n.mover]
+    return max(sorted(root.children), key=lambda a: root.children[a].visits)
+
+
+class PythonISMCTSBot:
+    """The search above as a bot (``step(state) -> action``)."""
+
+    def __init__(self, iterations: int = 1000, exploration: float = 0.7, policy: str = "random", seed: int = 0):
+        self.iterations, self.exploration, self.policy = iterations, exploration, policy
+        self.rng = random.Random(seed)
+        self.name = f"python-ismcts-{iterations}"
+
+    def step(self, state) -> int:
+        return search(state, self.iterations, self.exploration, self.policy, self.rng.getrandbits(63))
+
+
+# ------------------------------------------------------------------ measuring --
+
+def positions(game_name: str) -> Dict[str, object]:
+    """The issue's three positions of one game: the start (Shithead: the swap
+    phase), move 100, and an endgame."""
+    rng = random.Random(7)
+    pkg = registry.get(game_name).load()
+    game = pkg.Game(4) if game_name == "shithead" else pkg.Game(3)
+    while True:
+        s = game.new_initial_state(rng.randrange(2**31))
+        states = [s.clone()]
+        while not s.is_terminal():
+            s.apply_action(rng.choice(s.legal_actions()))
+            states.append(s.clone())
+        if len(states) > 300 and not s.is_truncated():
+            break
+    return {"start": states[0], "move 100": states[100], "endgame": states[-12]}
+
+
+def iterations_per_second(state, iterations: int) -> Dict[str, float]:
+    """Python search and C ISMCTSBot from the same position, the same
+    iterations and rollout policy (best of 3 runs each, interleaved)."""
+    policy = "random" if registry.game_of(state).name == "shithead" else "greedy"
+    c_bot = threes.bots.ISMCTSBot(iterations, rollout_policy=policy, seed=1)
+    best_py = best_c = 0.0
+    for r in range(3):
+        t = time.perf_counter()
+        search(state, iterations, policy=policy, seed=r)
+        best_py = max(best_py, iterations / (time.perf_counter() - t))
+        t = time.perf_counter()
+        c_bot.step(state)
+        best_c = max(best_c, c_bot.last_search["iterations"] / (time.perf_counter() - t))
+    return {"python": best_py, "c": best_c, "ratio": best_py / best_c}
+
+
+def compare(iterations: int) -> List[str]:
+    lines = ["| game | position | Python it/s | C it/s | Python / C |", "|---|---|---|---|---|"]
+    for name in registry.names():
+        for where, state in positions(name).items():
+            r = iterations_per_second(state, iterations)
+            lines.append(f"| {registry.get(name).title} | {where} | {r['python']:,.0f} | {r['c']:,.0f} | "
+                         f"{r['ratio']:.2f} |")
+    return lines
+
+
+def strength(games: int, iterations: int, seed: int) -> str:
+    """The Python search against the C bot at the same iterations, on
+    duplicate deals (threes.tournament), two players, games capped at 2,000
+    moves (two searchers can circle a long time: a capped game is a draw)."""
+    policy = "random"
+    res = threes.tournament([PythonISMCTSBot(iterations, policy=policy, seed=seed),
+                             threes.bots.ISMCTSBot(iterations, rollout_policy=policy, seed=seed)],
+                            games=games, seed=seed, game=threes.Game(2, max_moves=2000))
+    return str(res)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--compare", action="store_true", help="iterations/s against ISMCTSBot, both games")
+    ap.add_argument("--iterations", type=int, default=500)
+    ap.add_argument("--games", type=int, default=0, help="play this many duplicate deals against ISMCTSBot")
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    if args.compare or not args.games:
+        print("\n".join(compare(args.iterations)))
+    if args.games:
+        print(strength(args.games, args.iterations, args.seed))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,73 @@
+"""examples/python_ismcts.py, the user's own search over the public API
+(issue 14), and the per-game ``rollout`` it stands on: it answers legal
+actions in both games, is deterministic for a seed, plays a whole game as a
+bot, and Three Thirteen's ``rollout`` is game 0 of ``rollouts(state, 1)``."""
+from __future__ import annotations
+
+import importlib.util
+import pathlib
+import random
+
+import numpy as np
+import pytest
+
+import threes
+from threes import three_thirteen as tt
+
+_PATH = pathlib.Path(__file__).resolve().parents[1] / "examples" / "python_ismcts.py"
+
+
+@pytest.fixture(scope="module")
+def example():
+    spec = importlib.util.spec_from_file_location("python_ismcts", _PATH)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@pytest.mark.parametrize("game_name", ["shithead", "three_thirteen"])
+def test_search_answers_a_legal_action_deterministically(example, game_name):
+    for where, state in example.positions(game_name).items():
+        before = state.to_dict()
+        a = example.search(state, 60, seed=3)
+        assert a in state.legal_actions(), where
+        assert example.search(state, 60, seed=3) == a
+        assert state.to_dict() == before
+
+
+def test_bot_plays_a_game_to_the_end(example):
+    bot = example.PythonISMCTSBot(20, seed=1)
+    s = threes.Game(2, max_moves=3000).new_initial_state(5)
+    while not s.is_terminal():
+        s.apply_action(bot.step(s) if s.current_player() == 0 else s.legal_actions()[0])
+    assert s.is_terminal()
+
+
+def test_a_search_of_one_iteration_per_legal_action_tries_each(example):
+    s = threes.Game(3).new_initial_state(2)
+    for _ in range(40):
+        s.apply_action(random.Random(1).choice(s.legal_actions()))
+    k = len(s.legal_actions())
+    assert example.search(s, k, seed=1) in s.legal_actions()
+
+
+def test_three_thirteen_rollout_is_game_0_of_a_batch():
+    rng = random.Random(4)
+    s = tt.Game(3).new_initial_state(8)
+    checked = 0
+    while not s.is_terminal() and checked < 30:
+        if rng.random() < 0.2:
+            for seed in (0, 7, 2**64 - 1):
+                r = tt.rollouts(s, 1, "greedy", seed, threads=1)
+                rets, order = tt.rollout(s, "greedy", seed, order=True)
+                assert np.allclose(rets, r.returns[0], atol=0) and threes.rollout(s, "greedy", seed) == rets
+                assert sorted(order, key=lambda q: (r.totals[0][q], q)) == order
+                margins = tt.rollout(s, "greedy", seed, round_only=True)
+                assert len(margins) == 3 and all(-1 <= v <= 1 for v in margins)
+                checked += 1
+        s.apply_action(rng.choice(s.legal_actions()))
+    assert checked >= 10
+    with pytest.raises(ValueError):
+        tt.rollout(s.clone(), "heuristic", 1)
+    with pytest.raises(TypeError):
+        threes.rollout(tt.Game(3), "random", 1)
