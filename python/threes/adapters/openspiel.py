@@ -113,6 +113,17 @@ class ThreesGame(pyspiel.Game):
         return ThreesObserver(self, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
 
 
+_DECK_COUNTS: Dict[Game, np.ndarray] = {}
+
+
+def _deck_counts(game: Game) -> np.ndarray:
+    """Cards of each kind in the deck (a fresh copy; counted once per game)."""
+    counts = _DECK_COUNTS.get(game)
+    if counts is None:
+        counts = _DECK_COUNTS[game] = np.bincount(_deck_kinds(game), minlength=_core.NUM_KINDS)
+    return counts.copy()
+
+
 def _deck_kinds(game: Game) -> List[int]:
     """The kinds of the deck, one entry per card (canonical order)."""
     rules = game.rules
@@ -128,10 +139,12 @@ class ThreesState(pyspiel.State):
         super().__init__(game)
         self._game = game.threes_game if like is None else like._game
         self._deck_size = game.deck_size if like is None else like._deck_size
-        self._dealt: List[int] = list(dealt or [])
+        # The cards dealt, as bytes (kinds 0..53): pyspiel's clone deep-copies
+        # every attribute, and bytes (like the immutable Game) copy for free.
+        self._dealt: bytes = bytes(dealt or b"")
         self._left: Optional[np.ndarray] = None
         if inner is None:
-            self._left = np.bincount(_deck_kinds(self._game), minlength=_core.NUM_KINDS)
+            self._left = _deck_counts(self._game)
             for k in self._dealt:
                 self._left[k] -= 1
         self.inner = inner
@@ -158,7 +171,7 @@ class ThreesState(pyspiel.State):
             if not (0 <= action < _core.NUM_KINDS and self._left[action] > 0):
                 raise pyspiel.SpielError(f"no card of kind {action} is left to deal")
             self._left[action] -= 1
-            self._dealt.append(int(action))
+            self._dealt += bytes((int(action),))
             if len(self._dealt) == self._deck_size:
                 self.inner = _state_from_deal(self._game, self._dealt)
                 self._left = None
@@ -226,6 +239,21 @@ class ThreesState(pyspiel.State):
 
     def __deepcopy__(self, memo) -> "ThreesState":
         return self._copy(None if self.inner is None else self.inner.clone())
+
+    def observation_tensor(self, player: Optional[int] = None) -> List[float]:
+        """pyspiel's observation_tensor (a list of floats, the default
+        observer's tensor), answered here: pyspiel's own path builds a new
+        initial state on every call to learn the tensor's shape. During the
+        deal, zeros (as the observer writes)."""
+        if player is None:
+            player = self.current_player()
+        if isinstance(player, bool) or not isinstance(player, (int, np.integer)) or not \
+                0 <= player < self._game.num_players():
+            raise pyspiel.SpielError(f"observation_tensor needs a seat in 0..{self._game.num_players() - 1}, "
+                                     f"not {player!r}")
+        if self.inner is None:
+            return [0.0] * _core.observation_size(self._game.num_players())
+        return self.inner.observation_tensor(int(player)).tolist()
 
     def __str__(self) -> str:
         if self.inner is None:

@@ -243,6 +243,12 @@ class Game:
     def __hash__(self) -> int:
         return hash((self._rules, self._num_players, self._max_moves, self._dealer))
 
+    def __copy__(self) -> "Game":
+        return self  # a Game is an immutable value
+
+    def __deepcopy__(self, memo) -> "Game":
+        return self
+
     def __repr__(self) -> str:
         extra = "" if self._max_moves == DEFAULT_MAX_MOVES else f", max_moves={self._max_moves}"
         if self._dealer != self._num_players - 1:
