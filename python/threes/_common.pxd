@@ -101,6 +101,41 @@ cdef inline cnp.ndarray new_array(int nd, cnp.npy_intp *dims, int typenum, bint 
     return <cnp.ndarray>cnp.PyArray_EMPTY(nd, dims, typenum, 0)
 
 
+# ---------------------------------------------------------------- id lists --
+from cpython.list cimport PyList_New, PyList_SET_ITEM
+from cpython.long cimport PyLong_FromLong
+from cpython.ref cimport Py_INCREF
+from cpython.tuple cimport PyTuple_GET_ITEM
+from libc.string cimport memcpy
+
+
+cdef extern from "Python.h":
+    object PyUnicode_New(Py_ssize_t size, Py_UCS4 maxchar)
+    void *PyUnicode_DATA(object o)
+
+
+cdef inline str info_text(const char *obs, Py_ssize_t n, bytes history):
+    """obs[:n] + "\\nhistory: " + history as one ASCII str, made once."""
+    cdef Py_ssize_t h = len(history)
+    cdef str out = PyUnicode_New(n + 10 + h, 127)
+    cdef char *p = <char *>PyUnicode_DATA(out)
+    memcpy(p, obs, n)
+    memcpy(p + n, b"\nhistory: ", 10)
+    memcpy(p + n + 10, <const char *>history, h)
+    return out
+
+
+cdef inline list ids_list(const uint16_t *ids, int n):
+    """A list of n action ids (legal_actions), built in place."""
+    cdef list out = PyList_New(n)
+    cdef int i
+    for i in range(n):
+        x = PyLong_FromLong(ids[i])
+        Py_INCREF(x)  # the list's reference; x's own goes at the next loop or the return
+        PyList_SET_ITEM(out, i, x)
+    return out
+
+
 # ------------------------------------------------------------ out buffers --
 # The bindings write results straight into the caller's numpy arrays through
 # the buffer protocol (cheaper per call than typed memoryviews): get_out
@@ -132,38 +167,63 @@ cdef inline int get_out(object a, Py_buffer *view, Py_ssize_t count, Py_ssize_t 
     return 0
 
 
+# ------------------------------------------------------------------ history --
+# A state's action history is a chain of (previous, action) pairs ending in
+# None, with its length kept beside it: a clone shares the chain, and an
+# action appended to any state (a branch of a search too) is one new pair,
+# never a copy of the list. history() walks it back.
+
+cdef inline object hist_push(object node, object action):
+    return (node, action)
+
+
+cdef inline object hist_of(list actions):
+    """The chain of a list of actions (from_dict)."""
+    cdef object node = None  # typed: Cython would infer a recursive tuple type
+    for a in actions:
+        node = hist_push(node, a)
+    return node
+
+
+cdef inline list hist_tail(object node, Py_ssize_t k):
+    """The last k actions of the chain ending at node, oldest first."""
+    cdef list out = [None] * k
+    cdef Py_ssize_t i = k
+    while i > 0:
+        i -= 1
+        out[i] = <object>PyTuple_GET_ITEM(node, 1)
+        node = <object>PyTuple_GET_ITEM(node, 0)
+    return out
+
+
 # ------------------------------------------------------------- history text --
 # information_state_string's history part: " ".join(map(str, history)),
 # written in C speed and kept by each state (and its clones) between calls.
 
-cdef inline bytes actions_text(list h, Py_ssize_t lo, Py_ssize_t hi, bint lead):
-    """The actions h[lo:hi] as decimal ids separated by spaces (one space
-    first with `lead`); the ids are ints below 10**6 (every game's action ids are)."""
-    cdef Py_ssize_t i, k = 0
+cdef inline bytes chain_text(object node, Py_ssize_t k, bint lead):
+    """The last k actions of the history chain ending at node, oldest first,
+    as decimal ids separated by spaces (one space first with `lead`),
+    written from the newest back into one buffer; the ids are ints in
+    0..999999 (every game's action ids are)."""
+    cdef Py_ssize_t size = k * 7 + 1, pos = size, i
     cdef long a
-    cdef char d[8]
-    cdef int m
-    cdef char *out = <char *>PyMem_Malloc(<size_t>(hi - lo) * 7 + 1)
+    cdef char *out = <char *>PyMem_Malloc(<size_t>size)
     if out == NULL:
         raise MemoryError()
     try:
-        for i in range(lo, hi):
-            a = h[i]
-            if lead or i > lo:
-                out[k] = b' '
-                k += 1
-            m = 0
-            while True:
-                d[m] = <char>(48 + a % 10)
-                m += 1
+        for i in range(k):
+            a = <object>PyTuple_GET_ITEM(node, 1)
+            node = <object>PyTuple_GET_ITEM(node, 0)
+            while True:  # at most 6 digits (ids < 10**6)
+                pos -= 1
+                out[pos] = <char>(48 + a % 10)
                 a //= 10
-                if a == 0 or m == 6:
+                if a == 0 or size - pos >= 7 * (i + 1) - 1:
                     break
-            while m:
-                m -= 1
-                out[k] = d[m]
-                k += 1
-        return out[:k]
+            if lead or i < k - 1:
+                pos -= 1
+                out[pos] = b' '
+        return out[pos:size]
     finally:
         PyMem_Free(out)
 

@@ -46,6 +46,7 @@ default 3 players; Three Thirteen options go in ``game_options``):
 """
 from __future__ import annotations
 
+import random
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import gymnasium
@@ -161,11 +162,10 @@ class GameEnv(gymnasium.Env):
         return int(self.np_random.integers(0, 2**63))
 
     def _mask(self) -> np.ndarray:
-        mask = np.zeros(self._num_actions, dtype=np.int8)
         state = self.game_state
         if state.current_player() == self.seat:
-            mask[state.legal_actions()] = 1
-        return mask
+            return state.legal_actions_mask(out=np.empty(self._num_actions, dtype=np.int8))
+        return np.zeros(self._num_actions, dtype=np.int8)
 
     def _play_opponents(self) -> None:
         """Bots move until it is the learner's turn or the game is over."""
@@ -175,7 +175,7 @@ class GameEnv(gymnasium.Env):
             if p == self.seat:
                 return
             bot = self.opponents[p]
-            view = state.resample_from_infostate(p, self._seed())
+            view = state.resample_from_infostate(p, self._draws.getrandbits(64))
             a = bot.step(view)
             if not state.is_legal(a):
                 raise IllegalActionError(f"the bot {getattr(bot, 'name', bot)!r} at seat {p} chose action {a!r}, "
@@ -209,6 +209,7 @@ class GameEnv(gymnasium.Env):
         for bot in self.opponents.values():
             if hasattr(bot, "reset"):
                 bot.reset(self._seed())
+        self._draws = random.Random(self._seed())  # the bots' resampling seeds (cheaper than np_random per move)
         self._done = False
         self._play_opponents()
         if self._state.is_terminal():  # Shithead: max_moves > seat rules it out

@@ -198,7 +198,7 @@ class GameAEC(AECEnv):
         state = self.game_state
         mask = np.zeros(self._num_actions, dtype=np.int8)
         if state.current_player() == seat and agent == self.agent_selection:
-            mask[state.legal_actions()] = 1
+            state.legal_actions_mask(out=mask)
         return {"observation": state.observation_tensor(seat), "action_mask": mask}
 
     def step(self, action: Any) -> None:

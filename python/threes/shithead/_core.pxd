@@ -191,7 +191,7 @@ cdef extern from "shithead/shithead.h" nogil:
 
 cdef class StateBase:
     cdef sh_state s
-    cdef list _history
+    cdef object _history     # (previous, action) pairs, shared with clones (_common.pxd, hist_push)
     cdef Py_ssize_t _hlen
     cdef bytes _htext        # " ".join of the first _htext_n actions of the history (information_state_string)
     cdef Py_ssize_t _htext_n

@@ -188,8 +188,8 @@ cdef class StateBase:
         # finished game with valid rules: every method raises or returns
         # nothing rather than reading garbage. clone() passes _CLONING and
         # overwrites everything at once.
-        # _history stays None until an action is applied (a clone shares
-        # its source's list), so that clone() allocates nothing but itself.
+        # _history (a chain of (previous, action) pairs, _common.pxd) is None
+        # until an action is applied; a clone shares its source's chain.
         self._hlen = 0
         if args and args[0] is _CLONING:
             return
@@ -250,8 +250,9 @@ cdef class StateBase:
             raise_error(&e)
         if sh_setup_finish(&st.s, phase, current, move_count, truncated, fin, len(finish), &e) != TH_OK:
             raise_error(&e)
-        st._history = list(history)
-        st._hlen = len(st._history)
+        history = list(history)
+        st._history = hist_of(history)
+        st._hlen = len(history)
         return st
 
     def clone(self):
@@ -262,8 +263,7 @@ cdef class StateBase:
         cdef PyTypeObject *t = Py_TYPE(self)
         cdef StateBase c = <StateBase>t.tp_new(<type>t, <PyObject *>_CLONE_ARGS, NULL)
         c.s = self.s
-        # The history list is shared copy-on-write: a state appends in place
-        # only while it is at the list's tip (see apply_action).
+        # The history chain is shared: appending is one new pair (hist_push).
         c._history = self._history
         c._hlen = self._hlen
         c._htext = self._htext
@@ -344,7 +344,7 @@ cdef class StateBase:
         if player is not None and player != self.current_player():
             return []
         n = sh_legal_actions(&self.s, buf)
-        return [buf[i] for i in range(n)]
+        return ids_list(buf, n)
 
     def is_legal(self, action):
         a = as_int(action)
@@ -358,26 +358,22 @@ cdef class StateBase:
 
     cdef int _apply(self, action) except -1:
         cdef th_error e
-        a = as_int(action)
-        if a < -2**31 or a >= 2**31:
+        cdef int ca
+        a = action if type(action) is int else as_int(action)
+        if not -2**31 <= a < 2**31:
             raise IllegalActionError(f"action {a} is out of range: ids are 0..{sh_num_distinct_actions(&self.s.rules) - 1}")
-        if sh_apply_action(&self.s, a, &e) != TH_OK:
+        ca = a
+        if sh_apply_action(&self.s, ca, &e) != TH_OK:
             raise_error(&e)
-        h = self._history
-        if h is None:
-            self._history = [a]
-        else:
-            if len(h) != self._hlen:
-                h = self._history = h[:self._hlen]
-            h.append(a)
+        self._history = hist_push(self._history, a)
         self._hlen += 1
         return 0
 
     def legal_actions_mask(self, out=None):
         """A bool array of length num_distinct_actions(), True at the legal
         ids (all False when the game is over). With ``out`` (a writable
-        C-contiguous bool or uint8 array of that length) it is written in
-        place and returned, with nothing allocated."""
+        C-contiguous bool, uint8 or int8 array of that length) it is written
+        in place (0 and 1) and returned, with nothing allocated."""
         cdef uint16_t buf[SH_MAX_DISTINCT_ACTIONS]
         cdef int n, i, size = sh_num_distinct_actions(&self.s.rules)
         cdef cnp.npy_intp dim = size
@@ -390,7 +386,7 @@ cdef class StateBase:
             for i in range(n):
                 p[buf[i]] = 1
             return out
-        get_out(out, &view, size, 1, b"?B", "out", &p)
+        get_out(out, &view, size, 1, b"?Bb", "out", &p)
         memset(p, 0, size)
         for i in range(n):
             p[buf[i]] = 1
@@ -453,9 +449,9 @@ cdef class StateBase:
             self._htext = b""
             self._htext_n = 0
         if self._htext_n < self._hlen:
-            self._htext = self._htext + actions_text(self._history, self._htext_n, self._hlen, self._htext_n > 0)
+            self._htext = self._htext + chain_text(self._history, self._hlen - self._htext_n, self._htext_n > 0)
             self._htext_n = self._hlen
-        return (buf[:n] + b"\nhistory: " + self._htext).decode("ascii")
+        return info_text(buf, n, self._htext)
 
     cdef int _player(self, player) except -1:
         """A seat argument: an int (numpy ints too, never a bool) in
@@ -486,7 +482,7 @@ cdef class StateBase:
     def history(self):
         """Action ids applied to this state (since the deal, or since the
         position was built by from_dict)."""
-        return [] if self._history is None else self._history[:self._hlen]
+        return hist_tail(self._history, self._hlen)
 
     def _phase_id(self):
         return self.s.phase

@@ -149,7 +149,7 @@ cdef extern from "three_thirteen/three_thirteen.h" nogil:
 
 cdef class StateBase:
     cdef tt_state s
-    cdef list _history   # shared copy-on-write with clones: this state's actions are _history[:_hlen]
+    cdef object _history     # (previous, action) pairs, shared with clones (_common.pxd, hist_push)
     cdef Py_ssize_t _hlen
     cdef bytes _htext        # " ".join of the first _htext_n actions of the history (information_state_string)
     cdef Py_ssize_t _htext_n

@@ -211,7 +211,7 @@ cdef class StateBase:
         _options_arg(opts, &o)
         if tt_new_game(&st.s, &o, n, seed, max_moves, &e) != TH_OK:
             raise_error(&e)
-        st._history = []
+        st._history = None
         st._hlen = 0
         return st
 
@@ -222,8 +222,7 @@ cdef class StateBase:
 
     def clone(self):
         """An independent copy (the C state is copied by value; the history
-        list is shared copy-on-write: a state appends in place only while it
-        is at the list's tip, see apply_action)."""
+        chain is shared: appending is one new pair, _common.pxd hist_push)."""
         cdef PyTypeObject *t = Py_TYPE(self)
         cdef StateBase c = <StateBase>t.tp_new(<type>t, <PyObject *>_EMPTY, NULL)
         c.s = self.s
@@ -248,15 +247,15 @@ cdef class StateBase:
             self._htext = b""
             self._htext_n = 0
         if self._htext_n < self._hlen:
-            self._htext = self._htext + actions_text(self._history, self._htext_n, self._hlen, self._htext_n > 0)
+            self._htext = self._htext + chain_text(self._history, self._hlen - self._htext_n, self._htext_n > 0)
             self._htext_n = self._hlen
-        return (buf[:n] + b"\nhistory: " + self._htext).decode("ascii")
+        return info_text(buf, n, self._htext)
 
     def legal_actions_mask(self, out=None):
         """A bool array of length NUM_ACTIONS, True at the legal ids (all
         False when the game is over). With ``out`` (a writable C-contiguous
-        bool or uint8 array of that length) it is written in place and
-        returned, with nothing allocated."""
+        bool, uint8 or int8 array of that length) it is written in place (0
+        and 1) and returned, with nothing allocated."""
         cdef uint16_t buf[TT_NUM_ACTIONS]
         cdef int n = tt_legal_actions(&self.s, buf) if self.s.phase != TT_PHASE_OVER else 0, i
         cdef cnp.npy_intp dim = TT_NUM_ACTIONS
@@ -268,7 +267,7 @@ cdef class StateBase:
             for i in range(n):
                 p[buf[i]] = 1
             return out
-        get_out(out, &view, TT_NUM_ACTIONS, 1, b"?B", "out", &p)
+        get_out(out, &view, TT_NUM_ACTIONS, 1, b"?Bb", "out", &p)
         memset(p, 0, TT_NUM_ACTIONS)
         for i in range(n):
             p[buf[i]] = 1
@@ -312,7 +311,7 @@ cdef class StateBase:
     def legal_actions(self):
         cdef uint16_t buf[110]
         cdef int n = tt_legal_actions(&self.s, buf)
-        return [buf[i] for i in range(n)]
+        return ids_list(buf, n)
 
     def is_legal(self, action):
         a = as_int(action)
@@ -342,18 +341,12 @@ cdef class StateBase:
             raise IllegalActionError(f"action {a} is out of range: ids are 0..{TT_NUM_ACTIONS - 1}")
         if tt_apply_action(&self.s, a, &e) != TH_OK:
             raise_error(&e)
-        h = self._history
-        if h is None:
-            self._history = [a]
-        else:
-            if len(h) != self._hlen:
-                h = self._history = h[:self._hlen]
-            h.append(a)
+        self._history = hist_push(self._history, a)
         self._hlen += 1
         return 0
 
     def history(self):
-        return [] if self._history is None else self._history[:self._hlen]
+        return hist_tail(self._history, self._hlen)
 
     def returns(self):
         cdef double out[8]
@@ -473,8 +466,9 @@ cdef class StateBase:
             raise ValueError(f"history lists {len(history)} actions, more than the {s.move_count} moves played "
                              "(move_count)")
         st.s = s
-        st._history = list(history)
-        st._hlen = len(st._history)
+        history = list(history)
+        st._history = hist_of(history)
+        st._hlen = len(history)
         return st
 
     def _knowledge(self):
