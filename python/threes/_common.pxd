@@ -168,28 +168,31 @@ cdef inline int get_out(object a, Py_buffer *view, Py_ssize_t count, Py_ssize_t 
 
 
 # ------------------------------------------------------------------ history --
-# A state's action history is a chain of (previous, action) pairs ending in
-# None, with its length kept beside it: a clone shares the chain, and an
-# action appended to any state (a branch of a search too) is one new pair,
-# never a copy of the list. history() walks it back.
+# A state's action history is a chain ending in a base: pairs (previous,
+# action) back to a list of the first actions (never changed once made) or
+# None, with the history's length kept beside it. A clone shares the chain,
+# and an action appended to any state (a branch of a search too) is one new
+# pair, never a copy of the list; from_dict's history is the base, made at
+# the cost of one list copy. history() walks the chain back.
 
 cdef inline object hist_push(object node, object action):
     return (node, action)
 
 
 cdef inline object hist_of(list actions):
-    """The chain of a list of actions (from_dict)."""
-    cdef object node = None  # typed: Cython would infer a recursive tuple type
-    for a in actions:
-        node = hist_push(node, a)
-    return node
+    """The chain of a list of actions (from_dict): a base."""
+    return list(actions)
 
 
 cdef inline list hist_tail(object node, Py_ssize_t k):
     """The last k actions of the chain ending at node, oldest first."""
     cdef list out = [None] * k
-    cdef Py_ssize_t i = k
+    cdef Py_ssize_t i = k, n
     while i > 0:
+        if type(node) is list:
+            n = len(<list>node)
+            out[:i] = (<list>node)[n - i:]
+            return out
         i -= 1
         out[i] = <object>PyTuple_GET_ITEM(node, 1)
         node = <object>PyTuple_GET_ITEM(node, 0)
@@ -205,15 +208,19 @@ cdef inline bytes chain_text(object node, Py_ssize_t k, bint lead):
     as decimal ids separated by spaces (one space first with `lead`),
     written from the newest back into one buffer; the ids are ints in
     0..999999 (every game's action ids are)."""
-    cdef Py_ssize_t size = k * 7 + 1, pos = size, i
+    cdef Py_ssize_t size = k * 7 + 1, pos = size, i, j = 0  # j: the pairs walked so far
     cdef long a
     cdef char *out = <char *>PyMem_Malloc(<size_t>size)
     if out == NULL:
         raise MemoryError()
     try:
         for i in range(k):
-            a = <object>PyTuple_GET_ITEM(node, 1)
-            node = <object>PyTuple_GET_ITEM(node, 0)
+            if type(node) is list:  # the base: its last k - i actions, newest first
+                a = (<list>node)[len(<list>node) - 1 - (i - j)]
+            else:
+                a = <object>PyTuple_GET_ITEM(node, 1)
+                node = <object>PyTuple_GET_ITEM(node, 0)
+                j = i + 1
             while True:  # at most 6 digits (ids < 10**6)
                 pos -= 1
                 out[pos] = <char>(48 + a % 10)

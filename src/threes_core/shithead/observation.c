@@ -13,16 +13,21 @@ int sh_observation_tensor(const sh_state *s, int observer, float *out, th_error 
   }
   memset(out, 0, sizeof(float) * (size_t)sh_obs_size(n));
   for (int r = 0; r < SH_NUM_RANKS; r++) out[sh_obs_own_hand() + r] = s->hand_rank[observer][r];
-  /* one pass over the ids this game's decks use: known hand cards and burned cards per rank */
-  uint8_t known[SH_MAX_PLAYERS][SH_NUM_RANKS];
+  /* One pass over the cards of this game's decks, without branches: known
+   * hand cards per seat and rank (row SH_MAX_PLAYERS takes every other
+   * card), burned cards per rank. */
+  uint8_t known[SH_MAX_PLAYERS + 1][SH_NUM_RANKS];
   uint8_t burned[SH_NUM_RANKS];
   memset(known, 0, sizeof known);
   memset(burned, 0, sizeof burned);
-  for (int id = 0; id < s->rules.decks * SH_COPY_STRIDE; id++) {
-    int l = s->loc[id];
-    if (l == SH_LOC_ABSENT) continue;
-    if ((l & SH_LOC_KNOWN) && (l & 0x0F) < n) known[l & 0x0F][sh_card_rank(id)]++;
-    else if (l == SH_LOC_BURNED) burned[sh_card_rank(id)]++;
+  for (int c = 0; c < s->rules.decks; c++) {
+    const uint8_t *loc = s->loc + sh_card_id(c, 0);
+    for (int kind = 0; kind < SH_NUM_KINDS; kind++) {
+      int l = loc[kind], r = sh_kind_rank(kind), q = l & 0x0F;
+      int row = ((l & 0xF0) == (SH_LOC_HAND | SH_LOC_KNOWN) && q < n) ? q : SH_MAX_PLAYERS;
+      known[row][r]++;
+      burned[r] += l == SH_LOC_BURNED;
+    }
   }
   for (int j = 0; j < n; j++) {
     int q = (observer + j) % n;
