@@ -74,6 +74,21 @@ def _measure(benchmark, fn, t0, number):
     return best[0], best[1]
 
 
+def _action_loop(start):
+    """A whole game from `start` as a user's loop plays it (the first legal
+    action each time: the user's own choice excluded), and its moves."""
+    def game():
+        s = start.clone()
+        while not s.is_terminal():
+            s.apply_action(s.legal_actions()[0])
+
+    s, moves = start.clone(), 0
+    while not s.is_terminal():
+        s.apply_action(s.legal_actions()[0])
+        moves += 1
+    return game, moves
+
+
 # --------------------------------------------------------------- Shithead --
 
 M100, M1000 = STATES[100], STATES[1000]
@@ -116,17 +131,7 @@ def test_shithead_information_state_string_first_call(benchmark, figures):
 def test_shithead_action_loop(benchmark, figures):
     """is_terminal() + legal_actions() + apply_action(a) per action of a game
     (the first legal action: the user's own choice excluded)."""
-    start = STATES[0]
-    s, moves = start.clone(), 0
-    while not s.is_terminal():
-        s.apply_action(s.legal_actions()[0])
-        moves += 1
-
-    def game():
-        s = start.clone()
-        while not s.is_terminal():
-            s.apply_action(s.legal_actions()[0])
-
+    game, moves = _action_loop(STATES[0])
     cost, t0 = _measure(benchmark, game, lambda: M100.current_player(), 20)
     _report(benchmark, figures, "Shithead is_terminal + legal_actions + apply_action, per action", cost / moves, t0, 4)
 
@@ -200,17 +205,7 @@ def test_three_thirteen_call(benchmark, figures, name):
 
 
 def test_three_thirteen_action_loop(benchmark, figures):
-    start = TT[0]
-    s, moves = start.clone(), 0
-    while not s.is_terminal():
-        s.apply_action(s.legal_actions()[0])
-        moves += 1
-
-    def game():
-        s = start.clone()
-        while not s.is_terminal():
-            s.apply_action(s.legal_actions()[0])
-
+    game, moves = _action_loop(TT[0])
     cost, t0 = _measure(benchmark, game, lambda: TT_MID.current_player(), 5)
     _report(benchmark, figures, "Three Thirteen is_terminal + legal_actions + apply_action, per action",
             cost / moves, t0, 4)

@@ -6,7 +6,7 @@ from cpython.mem cimport PyMem_Malloc, PyMem_Free
 from cpython.exc cimport PyErr_CheckSignals
 from cpython.object cimport PyObject
 from cpython.buffer cimport PyObject_GetBuffer, PyBuffer_Release, PyBUF_WRITABLE, PyBUF_C_CONTIGUOUS, PyBUF_FORMAT
-from libc.string cimport strchr
+from libc.string cimport strchr, memset
 cimport numpy as cnp
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
@@ -233,6 +233,46 @@ cdef inline bytes chain_text(object node, Py_ssize_t k, bint lead):
         return out[pos:size]
     finally:
         PyMem_Free(out)
+
+
+# ----------------------------------------------------------- masks, tensors --
+# Every game's legal_actions_mask(out=) and observation_tensor(p, out=).
+
+cdef inline object mask_of(const uint16_t *ids, int n, Py_ssize_t size, object out):
+    """ids[0..n) set to 1 in a new bool array of `size`, or in `out` (a
+    bool/uint8/int8 array of that size, checked, zeroed first)."""
+    cdef cnp.npy_intp dim = size
+    cdef Py_buffer view
+    cdef char *p
+    cdef int i
+    if out is None:
+        out = new_array(1, &dim, cnp.NPY_BOOL, True)
+        p = <char *>cnp.PyArray_DATA(<cnp.ndarray>out)
+        for i in range(n):
+            p[ids[i]] = 1
+        return out
+    get_out(out, &view, size, 1, b"?Bb", "out", &p)
+    memset(p, 0, size)
+    for i in range(n):
+        p[ids[i]] = 1
+    PyBuffer_Release(&view)
+    return out
+
+
+cdef inline object tensor_out(object out, Py_ssize_t size, Py_buffer *view, float **p, bint *held):
+    """observation_tensor's target: a new float32 array of `size`, or `out`
+    checked and held in view (*held set: release it with PyBuffer_Release);
+    returns the array to return and sets *p."""
+    cdef cnp.npy_intp dim = size
+    cdef char *q
+    held[0] = out is not None
+    if out is None:
+        out = new_array(1, &dim, cnp.NPY_FLOAT32)
+        p[0] = <float *>cnp.PyArray_DATA(<cnp.ndarray>out)
+        return out
+    get_out(out, view, size, 4, b"f", "out", &q)
+    p[0] = <float *>q
+    return out
 
 
 # ----------------------------------------------------------------- stopping --

@@ -375,23 +375,8 @@ cdef class StateBase:
         C-contiguous bool, uint8 or int8 array of that length) it is written
         in place (0 and 1) and returned, with nothing allocated."""
         cdef uint16_t buf[SH_MAX_DISTINCT_ACTIONS]
-        cdef int n, i, size = sh_num_distinct_actions(&self.s.rules)
-        cdef cnp.npy_intp dim = size
-        cdef Py_buffer view
-        cdef char *p
-        n = sh_legal_actions(&self.s, buf) if self.s.phase != SH_PHASE_OVER else 0
-        if out is None:
-            out = new_array(1, &dim, cnp.NPY_BOOL, True)
-            p = <char *>cnp.PyArray_DATA(<cnp.ndarray>out)
-            for i in range(n):
-                p[buf[i]] = 1
-            return out
-        get_out(out, &view, size, 1, b"?Bb", "out", &p)
-        memset(p, 0, size)
-        for i in range(n):
-            p[buf[i]] = 1
-        PyBuffer_Release(&view)
-        return out
+        cdef int n = sh_legal_actions(&self.s, buf) if self.s.phase != SH_PHASE_OVER else 0
+        return mask_of(buf, n, sh_num_distinct_actions(&self.s.rules), out)
 
     def observation_tensor(self, player, out=None):
         """float32, shape ``observation_tensor_shape()``; layout in the README
@@ -400,20 +385,16 @@ cdef class StateBase:
         is written in place and returned, with nothing allocated."""
         cdef th_error e
         cdef int q = self._player(player)
-        cdef cnp.npy_intp dim = sh_obs_size(self.s.num_players)
         cdef Py_buffer view
-        cdef char *p
-        cdef int rc
-        if out is None:
-            out = new_array(1, &dim, cnp.NPY_FLOAT32)
-            rc = sh_observation_tensor(&self.s, q, <float *>cnp.PyArray_DATA(<cnp.ndarray>out), &e)
-        else:
-            get_out(out, &view, dim, 4, b"f", "out", &p)
-            rc = sh_observation_tensor(&self.s, q, <float *>p, &e)
+        cdef float *p
+        cdef bint held
+        res = tensor_out(out, sh_obs_size(self.s.num_players), &view, &p, &held)
+        cdef int rc = sh_observation_tensor(&self.s, q, p, &e)
+        if held:
             PyBuffer_Release(&view)
         if rc != TH_OK:
             raise_error(&e)
-        return out
+        return res
 
     def resample_from_infostate(self, player, seed=None):
         """A state ``player`` cannot tell from this one: every card it cannot

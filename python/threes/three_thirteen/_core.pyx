@@ -257,22 +257,8 @@ cdef class StateBase:
         bool, uint8 or int8 array of that length) it is written in place (0
         and 1) and returned, with nothing allocated."""
         cdef uint16_t buf[TT_NUM_ACTIONS]
-        cdef int n = tt_legal_actions(&self.s, buf) if self.s.phase != TT_PHASE_OVER else 0, i
-        cdef cnp.npy_intp dim = TT_NUM_ACTIONS
-        cdef Py_buffer view
-        cdef char *p
-        if out is None:
-            out = new_array(1, &dim, cnp.NPY_BOOL, True)
-            p = <char *>cnp.PyArray_DATA(<cnp.ndarray>out)
-            for i in range(n):
-                p[buf[i]] = 1
-            return out
-        get_out(out, &view, TT_NUM_ACTIONS, 1, b"?Bb", "out", &p)
-        memset(p, 0, TT_NUM_ACTIONS)
-        for i in range(n):
-            p[buf[i]] = 1
-        PyBuffer_Release(&view)
-        return out
+        cdef int n = tt_legal_actions(&self.s, buf) if self.s.phase != TT_PHASE_OVER else 0
+        return mask_of(buf, n, TT_NUM_ACTIONS, out)
 
     def observation_tensor(self, player, out=None):
         """The observation as float32, in C (src/threes_core/three_thirteen/observation.h
@@ -281,20 +267,16 @@ cdef class StateBase:
         written in place and returned, with nothing allocated."""
         cdef th_error e
         cdef int q = _seat_arg("player", player, self.s.num_players)
-        cdef cnp.npy_intp dim = tt_obs_size(self.s.num_players)
         cdef Py_buffer view
-        cdef char *p
-        cdef int rc
-        if out is None:
-            out = new_array(1, &dim, cnp.NPY_FLOAT32)
-            rc = tt_observation_tensor(&self.s, q, <float *>cnp.PyArray_DATA(<cnp.ndarray>out), &e)
-        else:
-            get_out(out, &view, dim, 4, b"f", "out", &p)
-            rc = tt_observation_tensor(&self.s, q, <float *>p, &e)
+        cdef float *p
+        cdef bint held
+        res = tensor_out(out, tt_obs_size(self.s.num_players), &view, &p, &held)
+        cdef int rc = tt_observation_tensor(&self.s, q, p, &e)
+        if held:
             PyBuffer_Release(&view)
         if rc != TH_OK:
             raise_error(&e)
-        return out
+        return res
 
     def num_players(self):
         return self.s.num_players
