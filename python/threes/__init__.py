@@ -13,6 +13,11 @@ tournament runner, and loads no user interface or adapter: ``threes.svg``,
 """
 import importlib as _importlib
 
+# NumPy first: the extensions take NumPy's C API when they load
+# (cnp.import_array), which should find NumPy imported already rather than
+# import it from inside an extension's module init.
+import numpy as _numpy  # noqa: F401
+
 from threes.errors import IllegalActionError
 from threes.cards import Card, RANKS, SUITS, parse_cards, format_cards
 from threes.shithead.rules import Rules, PRESETS
