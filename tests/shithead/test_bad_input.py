@@ -1015,3 +1015,11 @@ class TestCommandLine:
         assert r.returncode == 2, (r.returncode, r.stderr[-800:])
         assert fragment in r.stderr
         assert "Traceback" not in r.stderr
+
+
+@pytest.mark.parametrize("suits", [[""], ["  "], {"": None}, ["c", ""], ["cd"]])
+def test_an_empty_or_long_suit_name_is_refused(suits):
+    """'' is a substring of every string: a suit check by `in "cdhs"` let it
+    through, and it then loaded back as clubs (found by the atheris run)."""
+    with pytest.raises(ValueError, match="suits among c d h s"):
+        threes.Rules.preset("threes", start="rank-from-dealer", start_suits=suits)

@@ -123,7 +123,7 @@ def _normalize(name: str, value: Any) -> Any:
     if kind == "suit_list":
         out = []
         for s in _split(value):
-            if not isinstance(s, str) or s.strip().lower() not in SUITS:
+            if not isinstance(s, str) or len(s.strip()) != 1 or s.strip().lower() not in SUITS:  # "" is in any str
                 raise ValueError(f"{name} names suits among c d h s, not {s!r}")
             out.append(s.strip().lower())
         return tuple(out)
