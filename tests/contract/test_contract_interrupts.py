@@ -18,6 +18,14 @@ import time
 
 import pytest
 
+def _default_sigint():
+    """Runs in the child before exec: Ctrl-C as a user's shell leaves it. A
+    runner started in the background (``cmd &`` in a script, nohup) ignores
+    SIGINT, its children inherit SIG_IGN, and Python then installs no
+    KeyboardInterrupt handler at all."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 LIMIT = 0.5  # seconds from SIGINT to KeyboardInterrupt in the child
 MARGIN = 0.25  # process scheduling on a shared machine
 
@@ -84,7 +92,8 @@ def _interrupt(code, wait=0.6, timeout=8.0):
     returns (seconds from SIGINT to the child's catch, the child's report)."""
     import json
 
-    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=_default_sigint)
     try:
         line = proc.stdout.readline()
         assert line.strip() == "INSIDE", (line, proc.stderr.read() if proc.poll() is not None else "")
@@ -125,7 +134,7 @@ def test_ctrl_c_stops_the_call(case):
 def test_ctrl_c_stops_the_cli(argv):
     """The command line exits with 130 ("interrupted") within 0.5 s."""
     proc = subprocess.Popen([sys.executable, "-m", "threes", *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
+                            text=True, preexec_fn=_default_sigint)
     try:
         time.sleep(2.0)  # start-up (imports) and into the call
         assert proc.poll() is None, proc.communicate()
