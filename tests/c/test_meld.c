@@ -1,4 +1,4 @@
-/* test_meld.c - checks tt_min_deadwood and tt_min_deadwood_drop_one (meld.h)
+/* test_meld.c - checks tt_min_deadwood, tt_min_deadwood_drop_one and tt_zero_deadwood_drop_one (meld.h)
  * against an exhaustive search.
  *
  * Build and run (from the repository root; CMake builds it as threes_meld_test
@@ -574,7 +574,9 @@ static void random_drop_flags(const hand *h, uint8_t *drop) {
   drop[one] = 1; /* at least one */
 }
 
-/* Compares tt_min_deadwood_drop_one with the reference (exhaustive when
+static long zero_seen = 0; /* comparisons whose minimum was 0 (tt_zero_deadwood_drop_one's "yes") */
+
+/* Compares tt_min_deadwood_drop_one (and tt_zero_deadwood_drop_one) with the reference (exhaustive when
  * exhaustive, else the tt_min_deadwood loop); returns 1 on a mismatch. */
 static int compare_drop(const hand *h, int wild_rank, const bf_opts *o, const uint8_t *drop, int exhaustive) {
   tt_meld_options mo = to_opts(o);
@@ -622,6 +624,14 @@ static int compare_drop(const hand *h, int wild_rank, const bf_opts *o, const ui
           RANKS[wild_rank], idx, expect_idx);
     bad = 1;
   }
+  /* tt_zero_deadwood_drop_one answers "is the reference's minimum 0?" */
+  int z = -1;
+  if (tt_zero_deadwood_drop_one(h->rank, h->suit, h->n, wild_rank, &mo, drop, &z, &e) != 0 || z != (expect == 0)) {
+    CHECK(0, "zero [%s] flags %s wild %c ace_either %d all_wild %d penalty20 %d: %d, but the minimum is %d", text,
+          flags, RANKS[wild_rank], o->ace_either, o->all_wild, o->penalty20, z, expect);
+    bad = 1;
+  }
+  zero_seen += expect == 0;
   /* out_index NULL gives the same deadwood */
   int d2 = -1;
   if (tt_min_deadwood_drop_one(h->rank, h->suit, h->n, wild_rank, &mo, drop, &d2, NULL, &e) != 0 || d2 != d) {
@@ -649,9 +659,9 @@ static void run_drop_random(int hands, int min_n, int max_n, int all_combos, int
       compared++;
     }
   }
-  printf("%s: %d hands of %d..%d cards, %ld (hand, flags, options) comparisons against %s, mismatches %d\n", label,
-         hands, min_n, max_n, compared, exhaustive ? "the exhaustive search" : "a tt_min_deadwood loop",
-         mismatches);
+  printf("%s: %d hands of %d..%d cards, %ld (hand, flags, options) comparisons against %s, mismatches %d "
+         "(deadwood 0 reachable in %ld so far)\n", label, hands, min_n, max_n, compared,
+         exhaustive ? "the exhaustive search" : "a tt_min_deadwood loop", mismatches, zero_seen);
 }
 
 /* Small hands with the answer worked out by hand under the default options
@@ -718,6 +728,8 @@ static void run_drop_bad_input(void) {
   int dw = -1, idx = -1, before = failures;
   CHECK(tt_min_deadwood_drop_one(r, s, 3, 5, &o, d, NULL, &idx, &e) == TH_ERR_ARG, "drop: NULL out accepted");
   CHECK(tt_min_deadwood_drop_one(r, s, 3, 5, &o, NULL, &dw, &idx, &e) == TH_ERR_ARG, "drop: NULL flags accepted");
+  CHECK(tt_zero_deadwood_drop_one(r, s, 3, 5, &o, d, NULL, &e) == TH_ERR_ARG, "zero: NULL out accepted");
+  CHECK(tt_zero_deadwood_drop_one(r, s, 3, 5, &o, NULL, &dw, &e) == TH_ERR_ARG, "zero: NULL flags accepted");
   CHECK(tt_min_deadwood_drop_one(r, s, 0, 5, &o, d, &dw, &idx, &e) == TH_ERR_ARG, "drop: n = 0 accepted");
   CHECK(tt_min_deadwood_drop_one(NULL, NULL, 0, 5, &o, NULL, &dw, &idx, &e) == TH_ERR_ARG, "drop: empty accepted");
   CHECK(tt_min_deadwood_drop_one(r, s, -1, 5, &o, d, &dw, &idx, &e) == TH_ERR_ARG, "drop: n = -1 accepted");

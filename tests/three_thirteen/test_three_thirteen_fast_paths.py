@@ -87,3 +87,48 @@ def test_wrong_arguments_raise_and_change_nothing():
         with pytest.raises(exc):
             s.child(a)
     assert s.to_dict() == before
+
+
+GO_OUT_GAMES = [dict(), dict(ace="either"), dict(all_wild_melds=False), dict(jokers=2, wild_penalty=20),
+                dict(decks=2, ace="either", all_wild_melds=False), dict(rediscard_taken=True, go_out_first_turn=False)]
+
+
+@pytest.mark.parametrize("options", GO_OUT_GAMES, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()) or "default")
+def test_go_out_actions_are_the_discards_that_leave_no_deadwood(options):
+    """The go-out actions of legal_actions() (found in C by one search that
+    only asks whether deadwood 0 can be reached, meld.h) are exactly the
+    legal discards after which the plain solver (tt.min_deadwood) finds
+    deadwood 0. Greedy play (the discard that leaves the least deadwood)
+    reaches many positions where going out is possible."""
+    from threes.three_thirteen.game import card_to_kind
+
+    r = random.Random(7)
+    checked = with_go_out = 0
+    for seed in range(4):
+        game = tt.Game(3 if seed % 2 else 2, **options)
+        s = game.new_initial_state(seed)
+        ace = options.get("ace", "low")
+        awm = options.get("all_wild_melds", True)
+        pen = options.get("wild_penalty", "face")
+        for _ in range(600):
+            if s.is_terminal():
+                break
+            legal = s.legal_actions()
+            if s.phase != "discard":
+                s.apply_action(r.choice(legal))
+                continue
+            hand = s.hand(s.current_player())
+            wild = s._round() + 2
+            best = {}
+            for i, c in enumerate(hand):
+                k = card_to_kind(c)
+                if 2 + k in legal and k not in best:
+                    best[k] = tt.min_deadwood(hand[:i] + hand[i + 1:], wild, ace, awm, pen)[0]
+            expect = sorted(56 + k for k, d in best.items() if d == 0)
+            if not options.get("go_out_first_turn", True) and not s.to_dict()["turns"][s.current_player()] > 1:
+                expect = []
+            assert [a for a in legal if a >= 56] == expect
+            checked += 1
+            with_go_out += bool(expect)
+            s.apply_action(expect[0] if expect else 2 + min(best, key=lambda k: (best[k], k)))
+    assert checked > 100 and with_go_out >= 5, (checked, with_go_out)

@@ -41,6 +41,7 @@ typedef struct solver {
   uint8_t all_wild, ace_either;
   uint8_t memo_ready; /* memo cleared yet */
   int shift;          /* 0: plain solve; TIE_BITS: drop-one solve */
+  uint8_t zero;       /* drop-one solve asked only "can the deadwood be 0?" (tt_zero_deadwood_drop_one) */
   /* drop-one solve only: */
   uint8_t kdrop[14][4];    /* a copy of this natural kind may be dropped */
   int32_t ktie[14][4];     /* its tie: (TIE_VALUE_TOP - value) << 4 | lowest droppable input index */
@@ -232,6 +233,7 @@ static void setup_solver(solver *s, const uint8_t *rank, const uint8_t *suit, in
   s->ace_either = o->ace_either;
   s->memo_ready = 0; /* the memo is cleared on first use */
   s->shift = shift;
+  s->zero = 0;
   s->nclass = 0;
   memset(s->kind, 0, sizeof s->kind);
   memset(s->kdrop, 0, sizeof s->kdrop);
@@ -365,11 +367,11 @@ int tt_min_deadwood(const uint8_t *rank, const uint8_t *suit, int n, int wild_ra
   return TH_OK;
 }
 
-int tt_min_deadwood_drop_one(const uint8_t *rank, const uint8_t *suit, int n, int wild_rank,
-                             const tt_meld_options *o, const uint8_t *droppable, int *out_deadwood, int *out_index,
-                             th_error *e) {
-  static const char fn[] = "tt_min_deadwood_drop_one";
-  if (!out_deadwood) return th_set_error(e, TH_ERR_ARG, "%s: out_deadwood must not be NULL", fn), TH_ERR_ARG;
+/* The drop-one solve of both entry points: the scaled minimum cost (or, with
+ * zero, some cost below 1 << TIE_BITS when the deadwood can be 0, else a cost
+ * of at least 1 << TIE_BITS) into *best. */
+static int drop_one(const char *fn, const uint8_t *rank, const uint8_t *suit, int n, int wild_rank,
+                    const tt_meld_options *o, const uint8_t *droppable, int zero, int *best, th_error *e) {
   if (!o) o = &default_options;
   if (check_cards(fn, rank, suit, n, wild_rank, o, e) != TH_OK) return TH_ERR_ARG;
   if (n > 0 && !droppable) return th_set_error(e, TH_ERR_ARG, "%s: droppable must not be NULL", fn), TH_ERR_ARG;
@@ -380,55 +382,76 @@ int tt_min_deadwood_drop_one(const uint8_t *rank, const uint8_t *suit, int n, in
     any |= droppable[i];
   }
   if (!any) return th_set_error(e, TH_ERR_ARG, "%s: no card may be dropped", fn), TH_ERR_ARG;
-
-  solver s;
-  setup_solver(&s, rank, suit, n, wild_rank, o, TIE_BITS);
+  solver s_;
+  solver *s = &s_;
+  setup_solver(s, rank, suit, n, wild_rank, o, TIE_BITS);
+  s->zero = (uint8_t)zero;
   /* Droppable kinds, each with the tie of its lowest droppable input index
    * (the loop runs by increasing index: the first one found stays). */
   for (int i = 0; i < n; i++) {
     int rk = rank[i];
     if (!droppable[i] || rk == 0 || rk == wild_rank) continue;
     int su = suit[i];
-    if (s.kdrop[rk][su]) continue;
-    s.kdrop[rk][su] = 1;
-    s.ktie[rk][su] = ((TIE_VALUE_TOP - tt_card_value(rk, wild_rank, o)) << 4) | i;
+    if (s->kdrop[rk][su]) continue;
+    s->kdrop[rk][su] = 1;
+    s->ktie[rk][su] = ((TIE_VALUE_TOP - tt_card_value(rk, wild_rank, o)) << 4) | i;
   }
   /* Droppable wild values: wilds of one value are interchangeable to the
    * solver. wsrc is sorted by (value, input index), so scanning it upward
    * meets each class's lowest droppable input index first and its last wild
    * last. */
-  for (int k = 0; k < s.nw; k++) {
-    int i = s.wsrc[k];
+  for (int k = 0; k < s->nw; k++) {
+    int i = s->wsrc[k];
     int v = tt_card_value(rank[i], wild_rank, o);
     int32_t vs = (int32_t)v << TIE_BITS;
     int j = 0;
-    while (j < s.nclass && s.cval[j] != vs) j++;
-    if (j == s.nclass) { /* a value not yet seen: a class, droppable or not for now */
-      s.cval[j] = vs;
-      s.ctie[j] = -1;
-      s.nclass++;
+    while (j < s->nclass && s->cval[j] != vs) j++;
+    if (j == s->nclass) { /* a value not yet seen: a class, droppable or not for now */
+      s->cval[j] = vs;
+      s->ctie[j] = -1;
+      s->nclass++;
     }
-    s.cpos[j] = k; /* ends as the last wild of the value */
-    if (droppable[i] && s.ctie[j] < 0) s.ctie[j] = ((TIE_VALUE_TOP - v) << 4) | i;
+    s->cpos[j] = k; /* ends as the last wild of the value */
+    if (droppable[i] && s->ctie[j] < 0) s->ctie[j] = ((TIE_VALUE_TOP - v) << 4) | i;
   }
   { /* keep only the droppable classes */
     int kept = 0;
-    for (int j = 0; j < s.nclass; j++)
-      if (s.ctie[j] >= 0) {
-        s.cval[kept] = s.cval[j];
-        s.ctie[kept] = s.ctie[j];
-        s.cpos[kept] = s.cpos[j];
+    for (int j = 0; j < s->nclass; j++)
+      if (s->ctie[j] >= 0) {
+        s->cval[kept] = s->cval[j];
+        s->ctie[kept] = s->ctie[j];
+        s->cpos[kept] = s->cpos[j];
         kept++;
       }
-    s.nclass = kept;
+    s->nclass = kept;
   }
 
-  uint16_t full = (uint16_t)((1u << s.m) - 1u);
-  int best = solve_drop(&s, full, s.nw, 0, 1);
+  uint16_t full = (uint16_t)((1u << s->m) - 1u);
+  *best = solve_drop(s, full, s->nw, 0, 1);
+  if (e) e->code = TH_OK;
+  return TH_OK;
+}
+
+int tt_min_deadwood_drop_one(const uint8_t *rank, const uint8_t *suit, int n, int wild_rank,
+                             const tt_meld_options *o, const uint8_t *droppable, int *out_deadwood, int *out_index,
+                             th_error *e) {
+  static const char fn[] = "tt_min_deadwood_drop_one";
+  int best;
+  if (!out_deadwood) return th_set_error(e, TH_ERR_ARG, "%s: out_deadwood must not be NULL", fn), TH_ERR_ARG;
+  if (drop_one(fn, rank, suit, n, wild_rank, o, droppable, 0, &best, e) != TH_OK) return TH_ERR_ARG;
   if (best >= INF_COST) /* cannot happen: some card is droppable, and dropping it is a real solution */
     return th_set_error(e, TH_ERR_ARG, "%s: internal error: no drop found", fn), TH_ERR_ARG;
   *out_deadwood = best >> TIE_BITS;
   if (out_index) *out_index = best & 15;
-  if (e) e->code = TH_OK;
+  return TH_OK;
+}
+
+int tt_zero_deadwood_drop_one(const uint8_t *rank, const uint8_t *suit, int n, int wild_rank,
+                              const tt_meld_options *o, const uint8_t *droppable, int *out_zero, th_error *e) {
+  static const char fn[] = "tt_zero_deadwood_drop_one";
+  int best;
+  if (!out_zero) return th_set_error(e, TH_ERR_ARG, "%s: out_zero must not be NULL", fn), TH_ERR_ARG;
+  if (drop_one(fn, rank, suit, n, wild_rank, o, droppable, 1, &best, e) != TH_OK) return TH_ERR_ARG;
+  *out_zero = best < (1 << TIE_BITS);
   return TH_OK;
 }

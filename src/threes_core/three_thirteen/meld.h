@@ -159,6 +159,15 @@ int tt_min_deadwood_drop_one(const uint8_t *rank, const uint8_t *suit, int n, in
                              const tt_meld_options *o, const uint8_t *droppable, int *out_deadwood, int *out_index,
                              th_error *e);
 
+/* Whether some card i with droppable[i] == 1 leaves a hand of deadwood 0
+ * (going out, T-2): *out_zero 1 or 0, the same answer as
+ * tt_min_deadwood_drop_one's deadwood == 0, from the same search with the
+ * branches that leave a card as deadwood cut off and an end at the first way
+ * to 0 (much less work when there is none, the usual case). Arguments and
+ * errors as tt_min_deadwood_drop_one, out_zero for out_deadwood. */
+int tt_zero_deadwood_drop_one(const uint8_t *rank, const uint8_t *suit, int n, int wild_rank,
+                              const tt_meld_options *o, const uint8_t *droppable, int *out_zero, th_error *e);
+
 /* Value of one leftover card under the options (A=1 or 15 with ace_either,
  * 2..10 face, J Q K 10, a joker 20, a card of the wild rank its face value or
  * 20 with wild_penalty_20). o NULL means the defaults. Returns -1 when rank is

@@ -79,9 +79,28 @@ int tt_deadwood_without(const tt_state *s, int p, int less) {
 
 int tt_hand_deadwood(const tt_state *s, int p) { return tt_deadwood_without(s, p, TT_NO_KIND); }
 
+_Static_assert(TT_NUM_KINDS <= 64, "held_kinds packs the kinds into 64 bits");
+
+/* The kinds seat p holds, bit k for kind k (TT_NUM_KINDS <= 64): a
+ * branch-free pass, then the loops over a hand visit only its kinds. */
+static inline uint64_t held_kinds(const tt_state *s, int p) {
+  const uint8_t *h = s->hand[p];
+  uint64_t m = 0;
+  int k = 0;
+  for (; k + 8 <= TT_NUM_KINDS; k += 8) { /* 8 counts a word: bit 7 of each byte set when it is not 0 */
+    uint64_t w, lo7 = 0x7F7F7F7F7F7F7F7Full;
+    memcpy(&w, h + k, 8);
+    uint64_t t = (w | ((w & lo7) + lo7)) & ~lo7;
+    m |= (((t >> 7) * 0x0102040810204080ull) >> 56) << k; /* the 8 flags gathered into one byte */
+  }
+  for (; k < TT_NUM_KINDS; k++) m |= (uint64_t)(h[k] != 0) << k;
+  return m;
+}
+
 int tt_hand_cards(const tt_state *s, int p, uint8_t *rank, uint8_t *suit, uint8_t *kind, uint8_t *drop) {
   int n = 0;
-  for (int k = 0; k < TT_NUM_KINDS; k++) {
+  for (uint64_t m = held_kinds(s, p); m; m &= m - 1) { /* at most TT_NUM_KINDS passes */
+    int k = __builtin_ctzll(m);
     int may = tt_may_discard(s, p, k);
     for (int c = s->hand[p][k]; c > 0 && n < TT_MAX_HAND; c--) {
       rank[n] = (uint8_t)tt_kind_rank(k);
@@ -104,6 +123,18 @@ int tt_best_discard(const tt_state *s, int p, int *kind_out) {
   return d;
 }
 
+/* Seat p can go out now by discarding kind k (k < 0: by some discard):
+ * deadwood 0 without it (tt_zero_deadwood_drop_one, one search). */
+static int zero_without(const tt_state *s, int p, int k) {
+  uint8_t rank[TT_MAX_HAND], suit[TT_MAX_HAND], kind[TT_MAX_HAND], drop[TT_MAX_HAND];
+  int n = tt_hand_cards(s, p, rank, suit, kind, drop), zero = 0;
+  if (k >= 0)
+    for (int i = 0; i < n; i++) drop[i] = kind[i] == k;
+  if (tt_zero_deadwood_drop_one(rank, suit, n, tt_wild_rank(s->round), &s->opt.meld, drop, &zero, NULL) != TH_OK)
+    return 0;
+  return zero;
+}
+
 /* --------------------------------------------------------------- legal -- */
 
 int tt_may_go_out(const tt_state *s, int p) { return s->opt.go_out_first_turn || s->turns[p] > 1; }
@@ -116,14 +147,18 @@ int tt_legal_actions(const tt_state *s, uint16_t *out) {
     if (s->discard_len > 0) out[n++] = TT_ACTION_TAKE_DISCARD;
     return n;
   }
-  for (int k = 0; k < TT_NUM_KINDS; k++)
+  uint64_t held = held_kinds(s, p);
+  for (uint64_t m = held; m; m &= m - 1) { /* kinds in increasing order: the list stays sorted */
+    int k = __builtin_ctzll(m);
     if (tt_may_discard(s, p, k)) out[n++] = (uint16_t)(TT_FIRST_DISCARD + k);
-  /* Going out with k needs no deadwood without k: none can when the best
-   * discard leaves some (one search instead of one solve per kind). */
-  int k0;
-  if (tt_may_go_out(s, p) && tt_best_discard(s, p, &k0) == 0)
-    for (int k = 0; k < TT_NUM_KINDS; k++)
-      if (tt_may_discard(s, p, k) && tt_deadwood_without(s, p, k) == 0) out[n++] = (uint16_t)(TT_FIRST_GO_OUT + k);
+  }
+  /* Going out with k needs no deadwood without k: none can when no discard
+   * leaves none (one search instead of one per kind). */
+  if (tt_may_go_out(s, p) && zero_without(s, p, -1))
+    for (uint64_t m = held; m; m &= m - 1) {
+      int k = __builtin_ctzll(m);
+      if (tt_may_discard(s, p, k) && zero_without(s, p, k)) out[n++] = (uint16_t)(TT_FIRST_GO_OUT + k);
+    }
   return n;
 }
 
@@ -134,7 +169,7 @@ int tt_is_legal(const tt_state *s, int a) {
   if (a < TT_FIRST_DISCARD) return 0;
   if (a < TT_FIRST_GO_OUT) return tt_may_discard(s, p, a - TT_FIRST_DISCARD);
   int k = a - TT_FIRST_GO_OUT;
-  return tt_may_go_out(s, p) && tt_may_discard(s, p, k) && tt_deadwood_without(s, p, k) == 0;
+  return tt_may_go_out(s, p) && tt_may_discard(s, p, k) && zero_without(s, p, k);
 }
 
 /* ----------------------------------------------------------- knowledge -- */
