@@ -4,7 +4,7 @@
 from libc.stdint cimport int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from cpython.mem cimport PyMem_Malloc, PyMem_Free
 from cpython.exc cimport PyErr_CheckSignals
-from cpython.object cimport PyObject
+from cpython.object cimport PyObject, PyTypeObject, Py_TYPE
 from cpython.buffer cimport PyObject_GetBuffer, PyBuffer_Release, PyBUF_WRITABLE, PyBUF_C_CONTIGUOUS, PyBUF_FORMAT
 from libc.string cimport strchr, memset
 cimport numpy as cnp
@@ -84,6 +84,25 @@ cdef inline object as_int(object x):
         raise TypeError(f"expected an int, not {type(x).__name__}") from None
 
 
+cdef extern from "Python.h":
+    long PyLong_AsLongAndOverflow(object o, int *overflow) except? -1
+
+
+cdef inline int action_id(object action, int n) except -1:
+    """An action argument as a C int in 0..n-1 (n: the game's distinct
+    actions): an int or anything with __index__ (TypeError otherwise, a bool
+    included); IllegalActionError when it is out of range. The C game then
+    checks that it is legal."""
+    cdef int overflow = 0
+    cdef long v
+    a = action if type(action) is int else as_int(action)
+    v = PyLong_AsLongAndOverflow(a, &overflow)
+    if overflow or not 0 <= v < n:
+        from threes.errors import IllegalActionError
+        raise IllegalActionError(f"action {a} is out of range: ids are 0..{n - 1}")
+    return <int>v
+
+
 cdef inline int raise_error(const th_error *e) except -1:
     """Raises the Python exception for a C error report (threes.errors.error_for)."""
     from threes.errors import error_for
@@ -104,7 +123,7 @@ cdef inline cnp.ndarray new_array(int nd, cnp.npy_intp *dims, int typenum, bint 
 # ---------------------------------------------------------------- id lists --
 from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.long cimport PyLong_FromLong
-from cpython.ref cimport Py_INCREF
+from cpython.ref cimport Py_INCREF, Py_DECREF
 from cpython.tuple cimport PyTuple_GET_ITEM
 from libc.string cimport memcpy
 
@@ -112,6 +131,40 @@ from libc.string cimport memcpy
 cdef extern from "Python.h":
     object PyUnicode_New(Py_ssize_t size, Py_UCS4 maxchar)
     void *PyUnicode_DATA(object o)
+
+
+cdef extern from *:
+    """
+    static inline int threes_plain_layout(PyTypeObject *t, Py_ssize_t size) {
+      return t->tp_basicsize == size && t->tp_itemsize == 0 && t->tp_dictoffset == 0 && t->tp_weaklistoffset == 0;
+    }
+    """
+    PyObject *_PyObject_GC_New(PyTypeObject *tp)
+    void PyObject_GC_Track(void *op)
+    int plain_layout "threes_plain_layout"(PyTypeObject *t, Py_ssize_t size)
+
+
+cdef inline object copy_state(object src, Py_ssize_t basicsize, PyObject *field1, PyObject *field2):
+    """A new object of src's type whose body (everything after the object
+    header) is a byte copy of src's, for a game's clone(): no tp_new zeroing
+    and no __cinit__. field1 and field2 are src's two object fields (a State
+    holds its history chain and its history text), which the copy then
+    holds too. None when src's type is not exactly `basicsize` with neither
+    __dict__ nor __weakref__ (a user's subclass that adds them): the caller
+    then takes the general path."""
+    cdef PyTypeObject *t = Py_TYPE(src)
+    if not plain_layout(t, basicsize):
+        return None
+    cdef PyObject *o = _PyObject_GC_New(t)  # not zeroed; takes a reference to a heap type
+    if o == NULL:
+        raise MemoryError()
+    memcpy(<char *>o + sizeof(PyObject), <char *><PyObject *>src + sizeof(PyObject), basicsize - sizeof(PyObject))
+    Py_INCREF(<object>field1)
+    Py_INCREF(<object>field2)
+    PyObject_GC_Track(o)
+    c = <object>o
+    Py_DECREF(c)  # <object> took a second reference to the new object
+    return c
 
 
 cdef inline str info_text(const char *obs, Py_ssize_t n, bytes history):

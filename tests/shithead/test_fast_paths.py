@@ -168,3 +168,40 @@ def test_rollouts_result_fields_are_the_documented_arrays():
     chunked = threes.rollouts(g, 300, "random", 3, threads=1, progress=lambda k: None, chunk=70)
     for field in ("places", "moves", "truncated", "stalemate"):
         assert np.array_equal(getattr(chunked, field), getattr(r, field))
+
+
+@pytest.mark.parametrize("game", ["shithead", "three_thirteen"])
+def test_clone_copies_everything_and_a_user_subclass_takes_the_general_path(game):
+    """clone() copies the state's bytes into a new object (_common.pxd
+    copy_state) when the type is threes' own State; a user's subclass that
+    adds a __dict__ (or __weakref__) is copied the general way. Either way the
+    copy is equal, independent, keeps the history, and is of the same type."""
+    from threes import three_thirteen as tt
+
+    mod = threes if game == "shithead" else tt
+    s = mod.Game(3).new_initial_state(4)
+    r = random.Random(1)
+    for _ in range(25):
+        s.apply_action(r.choice(s.legal_actions()))
+
+    class Mine(mod.State):  # a __dict__ and a __weakref__: not the plain layout
+        pass
+
+    mine = Mine.from_dict(s.to_dict())
+    mine.note = "kept"
+    for src in (s, mine):
+        c = src.clone()
+        assert type(c) is type(src)
+        assert c.to_dict() == src.to_dict() and c.history() == src.history()
+        assert c.information_state_string(1) == src.information_state_string(1)
+        a = c.legal_actions()[0]
+        c.apply_action(a)
+        assert c.history() == src.history() + [a] and src.to_dict() != c.to_dict()
+        assert src.legal_actions()[0] == a  # the source did not move
+    assert not hasattr(mine.clone(), "note")  # the general path copies the engine state only, as before
+    import gc
+    import weakref
+
+    refs = [weakref.ref(mine.clone()), weakref.ref(Mine.from_dict(s.to_dict()))]
+    gc.collect()
+    assert all(w() is None for w in refs)  # freed

@@ -260,15 +260,18 @@ cdef class StateBase:
         return self._clone()
 
     cdef StateBase _clone(self):
-        cdef PyTypeObject *t = Py_TYPE(self)
-        cdef StateBase c = <StateBase>t.tp_new(<type>t, <PyObject *>_CLONE_ARGS, NULL)
-        c.s = self.s
         # The history chain is shared: appending is one new pair (hist_push).
-        c._history = self._history
-        c._hlen = self._hlen
-        c._htext = self._htext
-        c._htext_n = self._htext_n
-        return c
+        c = copy_state(self, _STATE_SIZE, <PyObject *>self._history, <PyObject *>self._htext)
+        if c is not None:
+            return <StateBase>c
+        cdef PyTypeObject *t = Py_TYPE(self)
+        cdef StateBase g = <StateBase>t.tp_new(<type>t, <PyObject *>_CLONE_ARGS, NULL)
+        g.s = self.s
+        g._history = self._history
+        g._hlen = self._hlen
+        g._htext = self._htext
+        g._htext_n = self._htext_n
+        return g
 
     def child(self, action):
         """A copy with the action applied; this state is unchanged (an
@@ -358,14 +361,10 @@ cdef class StateBase:
 
     cdef int _apply(self, action) except -1:
         cdef th_error e
-        cdef int ca
-        a = action if type(action) is int else as_int(action)
-        if not -2**31 <= a < 2**31:
-            raise IllegalActionError(f"action {a} is out of range: ids are 0..{sh_num_distinct_actions(&self.s.rules) - 1}")
-        ca = a
-        if sh_apply_action(&self.s, ca, &e) != TH_OK:
+        cdef int a = action_id(action, sh_num_distinct_actions(&self.s.rules))
+        if sh_apply_action(&self.s, a, &e) != TH_OK:
             raise_error(&e)
-        self._history = hist_push(self._history, a)
+        self._history = hist_push(self._history, action if type(action) is int else a)
         self._hlen += 1
         return 0
 
@@ -859,6 +858,9 @@ def run_rollouts(source, int num_players, bytes policies, uint64_t seed, int64_t
             PyBuffer_Release(&vm)
         if held >= 1:
             PyBuffer_Release(&vp)
+
+
+cdef Py_ssize_t _STATE_SIZE = (<PyTypeObject *>StateBase).tp_basicsize  # copy_body's fast clone
 
 
 cdef dict _POLICY_OF_NAME = {}  # policy name -> its id for every seat (SH_MAX_PLAYERS bytes)

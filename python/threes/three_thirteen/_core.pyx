@@ -223,14 +223,17 @@ cdef class StateBase:
     def clone(self):
         """An independent copy (the C state is copied by value; the history
         chain is shared: appending is one new pair, _common.pxd hist_push)."""
+        c = copy_state(self, _STATE_SIZE, <PyObject *>self._history, <PyObject *>self._htext)
+        if c is not None:
+            return c
         cdef PyTypeObject *t = Py_TYPE(self)
-        cdef StateBase c = <StateBase>t.tp_new(<type>t, <PyObject *>_EMPTY, NULL)
-        c.s = self.s
-        c._history = self._history
-        c._hlen = self._hlen
-        c._htext = self._htext
-        c._htext_n = self._htext_n
-        return c
+        cdef StateBase g = <StateBase>t.tp_new(<type>t, <PyObject *>_EMPTY, NULL)
+        g.s = self.s
+        g._history = self._history
+        g._hlen = self._hlen
+        g._htext = self._htext
+        g._htext_n = self._htext_n
+        return g
 
     def information_state_string(self, player):
         """Observation plus the public action history. The observation text
@@ -312,18 +315,10 @@ cdef class StateBase:
 
     cdef int _apply(self, action) except -1:
         cdef th_error e
-        if type(action) is int:
-            a = action
-        else:
-            try:
-                a = as_int(action)
-            except TypeError:
-                raise TypeError(f"an action is an int id, not {type(action).__name__}") from None
-        if not 0 <= a < TT_NUM_ACTIONS:
-            raise IllegalActionError(f"action {a} is out of range: ids are 0..{TT_NUM_ACTIONS - 1}")
+        cdef int a = action_id(action, TT_NUM_ACTIONS)
         if tt_apply_action(&self.s, a, &e) != TH_OK:
             raise_error(&e)
-        self._history = hist_push(self._history, a)
+        self._history = hist_push(self._history, action if type(action) is int else a)
         self._hlen += 1
         return 0
 
@@ -541,6 +536,9 @@ cdef int _tt_chunk(void *ctx, int64_t lo, int64_t k, int threads, const th_stop 
         c.b.moves = c.moves + lo
         c.b.truncated = c.truncated + lo
     return tt_rollouts(&c.b, threads, e)
+
+
+cdef Py_ssize_t _STATE_SIZE = (<PyTypeObject *>StateBase).tp_basicsize  # copy_state's fast clone
 
 
 def rollout(StateBase start, bytes policies, uint64_t seed, bint order=False, bint round_only=False):
