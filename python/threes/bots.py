@@ -4,10 +4,15 @@ A bot is any object with a ``name`` and a ``step(state)`` method that returns
 a legal action id for the player to move; ``reset(seed)`` (optional) is
 called before every game. Bots must decide from what the player to move can
 know. The game runners in this package (``play_game``, ``threes.tournament``)
-make sure of it: a bot is never handed the true state, only
+make sure of it (``bot_view``): a bot is handed
 ``state.resample_from_infostate(player, seed)``, a state that agrees with
 everything the player can see and has every hidden card dealt at random. A
-bot that peeked at "hidden" cards would only see that random deal.
+bot that peeked at "hidden" cards would only see that random deal. The one
+exception is the engine's own C policies (``PolicyBot`` and its named
+subclasses, ``step`` not overridden): their choice reads only what the
+player can see (tests/test_bot_views.py checks that it is the same on the
+state and on its resamples), so they are handed the state itself, which
+saves a deal per move.
 
 Writing a bot::
 
@@ -272,11 +277,24 @@ def make_bot(spec, seed: Optional[int] = None, game: Any = None):
     raise ValueError(f"unknown bot {spec!r}: a policy ({_policies_text()}), ismcts or ismcts:N")
 
 
+def bot_view(bot: Any, state: State, player: int, seed: int) -> State:
+    """The state `bot` is handed to move for `player`:
+    ``state.resample_from_infostate(player, seed)``, or, for the engine's
+    own C policies (a ``PolicyBot`` whose ``step`` is not overridden, which
+    decide from what the player can see only and do not change the state),
+    ``state`` itself. Every runner of this package (play_game, tournaments,
+    the Gymnasium env, the terminal game) hands bots their view through here."""
+    if isinstance(bot, PolicyBot) and type(bot).step is PolicyBot.step:
+        return state
+    return state.resample_from_infostate(player, seed)
+
+
 def play_game(bots: Sequence, state: State, seed: Optional[int] = None) -> State:
     """Plays ``state`` (not changed) to the end, seat q moving with
     ``bots[q]``; returns the final state. Each bot sees only
-    ``resample_from_infostate(player, ...)`` of the position it moves in, so
-    no bot can read hidden cards. An illegal action raises IllegalActionError."""
+    ``resample_from_infostate(player, ...)`` of the position it moves in
+    (``bot_view``), so no bot can read hidden cards. An illegal action raises
+    IllegalActionError."""
     n = state.num_players()
     if len(bots) != n:
         raise ValueError(f"one bot per seat: {n} needed, {len(bots)} given")
@@ -285,6 +303,5 @@ def play_game(bots: Sequence, state: State, seed: Optional[int] = None) -> State
     while not s.is_terminal():
         _stop.check()  # this thread's cancel flag (threes._stop), e.g. a tournament being stopped
         p = s.current_player()
-        view = s.resample_from_infostate(p, rng.getrandbits(64))
-        s.apply_action(bots[p].step(view))
+        s.apply_action(bots[p].step(bot_view(bots[p], s, p, rng.getrandbits(64))))
     return s

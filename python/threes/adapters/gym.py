@@ -3,7 +3,9 @@
 The learner sits at seat ``seat``; the other seats are played by bots
 (``threes.bots.make_bot`` specs or bot objects). Like every runner in this
 package, a bot is handed ``state.resample_from_infostate(p, seed)`` (hidden
-cards dealt again at random), never the true state.
+cards dealt again at random), never the true state, except the engine's own
+C policies, which decide from the player's information only
+(``threes.bots.bot_view``).
 
 Observation: the learner's ``state.observation_tensor(seat)`` (float32);
 ``info["action_mask"]`` (int8) marks the legal action ids. Reward: 0 until the
@@ -54,7 +56,7 @@ import numpy as np
 from gymnasium import spaces
 
 from threes import registry
-from threes.bots import make_bot
+from threes.bots import bot_view, make_bot
 from threes.places import end_reason
 from threes.ui.text import render_mode_output
 from threes.errors import IllegalActionError
@@ -169,24 +171,25 @@ class GameEnv(gymnasium.Env):
 
     def _play_opponents(self) -> None:
         """Bots move until it is the learner's turn or the game is over."""
-        state = self.game_state
+        state, seat, opponents, draw = self.game_state, self.seat, self.opponents, self._draws.getrandbits
         while not state.is_terminal():
             p = state.current_player()
-            if p == self.seat:
+            if p == seat:
                 return
-            bot = self.opponents[p]
-            view = state.resample_from_infostate(p, self._draws.getrandbits(64))
-            a = bot.step(view)
-            if not state.is_legal(a):
+            bot = opponents[p]
+            a = bot.step(bot_view(bot, state, p, draw(64)))
+            try:
+                state.apply_action(a)  # checks the action (and changes nothing when it is not legal)
+            except (IllegalActionError, TypeError):
                 raise IllegalActionError(f"the bot {getattr(bot, 'name', bot)!r} at seat {p} chose action {a!r}, "
-                                         "which is not legal")
-            state.apply_action(a)
+                                         "which is not legal") from None
 
     def _result(self, reward: float, info: Dict[str, Any]) -> Tuple[np.ndarray, float, bool, bool, Dict[str, Any]]:
         state = self.game_state
-        terminated = state.is_terminal() and not state.is_truncated()
-        truncated = state.is_truncated()
-        if state.is_terminal():
+        over = state.is_terminal()
+        truncated = over and state.is_truncated()
+        terminated = over and not truncated
+        if over:
             self._done = True
             reward = float(state.returns()[self.seat])
             info["returns"] = state.returns()
@@ -223,21 +226,26 @@ class GameEnv(gymnasium.Env):
         next turn or the end (illegal actions: see the module docstring)."""
         if self._state is None or self._done:
             raise RuntimeError("the episode is over (or was never started): call reset()")
-        if isinstance(action, np.ndarray) and action.shape in ((), (1,)) and np.issubdtype(action.dtype, np.integer):
-            action = int(action.reshape(()))
-        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)) \
-                or not 0 <= action < self._num_actions:
+        if type(action) is not int:  # an int is the common case: checked by apply_action below
+            if isinstance(action, np.ndarray) and action.shape in ((), (1,)) and np.issubdtype(action.dtype,
+                                                                                            np.integer):
+                action = int(action.reshape(()))
+            if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+                raise IllegalActionError(f"an action is an int id in 0..{self._num_actions - 1}, not {action!r}")
+            action = int(action)
+        if not 0 <= action < self._num_actions:
             raise IllegalActionError(f"an action is an int id in 0..{self._num_actions - 1}, not {action!r}")
-        a = int(action)
+        a = action
         state = self._state
-        if not state.is_legal(a):
+        try:
+            state.apply_action(a)  # a legal action is applied; anything else raises and changes nothing
+        except IllegalActionError:
             if self.illegal_action == "raise":
                 raise IllegalActionError(f"action {a} ({state.action_to_string(a)}) is not legal now: "
-                                         "pick one where info['action_mask'] is 1")
+                                         "pick one where info['action_mask'] is 1") from None
             self._done = True
             info = {"illegal_action": True, "action_mask": np.zeros(self._num_actions, dtype=np.int8)}
             return state.observation_tensor(self.seat), -1.0, True, False, info
-        state.apply_action(a)
         self._play_opponents()
         if self.render_mode == "human":
             self.render()

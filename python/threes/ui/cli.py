@@ -28,7 +28,7 @@ from rich.text import Text
 
 from threes import registry
 from threes.shithead import _core
-from threes.bots import make_bot
+from threes.bots import bot_view, make_bot
 from threes.errors import IllegalActionError
 from threes.shithead.game import Game, State
 from threes.shithead.rollouts import POLICIES, rollouts
@@ -447,8 +447,7 @@ def sh_play(args: argparse.Namespace, con: Console, read=input) -> int:
     while not state.is_terminal():
         p = state.current_player()
         if p != args.seat:
-            view = state.resample_from_infostate(p, rng.getrandbits(64))
-            a = bots[p].step(view)
+            a = bots[p].step(bot_view(bots[p], state, p, rng.getrandbits(64)))
             con.print(f"seat {p} ({bots[p].name}): {state.action_to_string(a)}")
             state.apply_action(a)
             continue
@@ -576,7 +575,7 @@ def tt_play(args: argparse.Namespace, con: Console, read=input) -> int:
             con.print(f"\n[bold]round {shown_round}[/bold]: {shown_round + 2} cards, wild {state.wild_rank()}; "
                       f"scores {state.scores()}")
         if p != args.seat:
-            a = bots[p].step(state.resample_from_infostate(p, rng.getrandbits(64)))
+            a = bots[p].step(bot_view(bots[p], state, p, rng.getrandbits(64)))
             con.print(f"seat {p} ({bots[p].name}): {state.action_to_string(a)}")
             state.apply_action(a)
             continue
