@@ -291,6 +291,22 @@ cdef inline bytes chain_text(object node, Py_ssize_t k, bint lead):
 # ----------------------------------------------------------- masks, tensors --
 # Every game's legal_actions_mask(out=) and observation_tensor(p, out=).
 
+cdef inline char *plain_out(object a, Py_ssize_t count, Py_ssize_t itemsize, uint32_t types):
+    """get_out's checks for a plain numpy array, through NumPy's C API (no
+    buffer export: for a caller that writes with the GIL held); `types` has
+    bit t set for each allowed NumPy type number t. NULL for anything else
+    (get_out then checks it and says what is wrong)."""
+    cdef cnp.ndarray arr
+    if type(a) is not cnp.ndarray:
+        return NULL
+    arr = <cnp.ndarray>a
+    if (cnp.PyArray_IS_C_CONTIGUOUS(arr) and cnp.PyArray_ISWRITEABLE(arr) and cnp.PyArray_ISNOTSWAPPED(arr)
+            and cnp.PyArray_ITEMSIZE(arr) == itemsize and cnp.PyArray_SIZE(arr) == count
+            and cnp.PyArray_TYPE(arr) < 32 and (types >> cnp.PyArray_TYPE(arr)) & 1):
+        return <char *>cnp.PyArray_DATA(arr)
+    return NULL
+
+
 cdef inline object mask_of(const uint16_t *ids, int n, Py_ssize_t size, object out):
     """ids[0..n) set to 1 in a new bool array of `size`, or in `out` (a
     bool/uint8/int8 array of that size, checked, zeroed first)."""
@@ -304,7 +320,11 @@ cdef inline object mask_of(const uint16_t *ids, int n, Py_ssize_t size, object o
         for i in range(n):
             p[ids[i]] = 1
         return out
-    get_out(out, &view, size, 1, b"?Bb", "out", &p)
+    p = plain_out(out, size, 1, (1u << cnp.NPY_BOOL) | (1u << cnp.NPY_UINT8) | (1u << cnp.NPY_INT8))
+    if p == NULL:
+        get_out(out, &view, size, 1, b"?Bb", "out", &p)
+    else:
+        memset(&view, 0, sizeof(Py_buffer))  # nothing held: PyBuffer_Release is a no-op
     memset(p, 0, size)
     for i in range(n):
         p[ids[i]] = 1
@@ -323,7 +343,11 @@ cdef inline object tensor_out(object out, Py_ssize_t size, Py_buffer *view, floa
         out = new_array(1, &dim, cnp.NPY_FLOAT32)
         p[0] = <float *>cnp.PyArray_DATA(<cnp.ndarray>out)
         return out
-    get_out(out, view, size, 4, b"f", "out", &q)
+    q = plain_out(out, size, 4, 1u << cnp.NPY_FLOAT32)
+    if q == NULL:
+        get_out(out, view, size, 4, b"f", "out", &q)
+    else:
+        memset(view, 0, sizeof(Py_buffer))  # nothing held: PyBuffer_Release is a no-op
     p[0] = <float *>q
     return out
 

@@ -91,7 +91,22 @@ def test_out_buffers_are_checked_and_left_alone_when_wrong():
     ro.flags.writeable = False
     with pytest.raises(TypeError):
         s.legal_actions_mask(out=ro)
-    for bad, exc in [(np.zeros(m, np.float64), TypeError), (np.zeros(m - 1, np.float32), ValueError)]:
+    rot = np.zeros(m, np.float32)
+    rot.flags.writeable = False
+    with pytest.raises(TypeError):
+        s.observation_tensor(0, out=rot)
+    # every accepted kind, plain arrays (the NumPy C API path), a 2-D array of
+    # the right size and a subclass (the buffer protocol path) give the same
+    for out in (np.zeros(k, bool), np.zeros(k, np.uint8), np.zeros(k, np.int8), np.zeros((1, k), np.uint8),
+                np.zeros(k, np.uint8).view(np.matrix)):
+        assert s.legal_actions_mask(out=out) is out
+        assert np.array_equal(np.asarray(out).ravel().astype(bool), s.legal_actions_mask())
+    for out in (np.zeros(m, np.float32), np.zeros((1, m), np.float32), np.zeros((1, m), np.float32).view(np.matrix)):
+        assert s.observation_tensor(2, out=out) is out
+        assert np.array_equal(np.asarray(out).ravel(), s.observation_tensor(2))
+    for bad, exc in [(np.zeros(m, np.float64), TypeError), (np.zeros(m - 1, np.float32), ValueError),
+                     (np.zeros(m, ">f4"), TypeError), (np.zeros((m, 2), np.float32)[:, 0], TypeError),
+                     (np.zeros(m, np.int32), TypeError)]:
         before = bad.copy()
         with pytest.raises(exc):
             s.observation_tensor(0, out=bad)
