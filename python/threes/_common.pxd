@@ -178,14 +178,23 @@ cdef inline str info_text(const char *obs, Py_ssize_t n, bytes history):
     return out
 
 
-cdef inline list ids_list(const uint16_t *ids, int n):
-    """A list of n action ids (legal_actions), built in place."""
+cdef inline list ids_list(const uint16_t *ids, int n, tuple ints):
+    """A list of n action ids (legal_actions), built in place; `ints` is the
+    game's tuple(range(its number of actions)), so that no id is allocated
+    (Python caches only the ints up to 256)."""
     cdef list out = PyList_New(n)
     cdef int i
+    cdef Py_ssize_t m = len(ints)
+    cdef PyObject *x
     for i in range(n):
-        x = PyLong_FromLong(ids[i])
-        Py_INCREF(x)  # the list's reference; x's own goes at the next loop or the return
-        PyList_SET_ITEM(out, i, x)
+        if ids[i] < m:
+            x = PyTuple_GET_ITEM(ints, ids[i])
+            Py_INCREF(<object>x)  # the list's reference
+            PyList_SET_ITEM(out, i, <object>x)
+        else:  # never for a game's own ids
+            y = PyLong_FromLong(ids[i])
+            Py_INCREF(y)  # the list's reference; y's own goes at the next loop or the return
+            PyList_SET_ITEM(out, i, y)
     return out
 
 

@@ -347,7 +347,7 @@ cdef class StateBase:
         if player is not None and player != self.current_player():
             return []
         n = sh_legal_actions(&self.s, buf)
-        return ids_list(buf, n)
+        return ids_list(buf, n, _ACTION_INTS)
 
     def is_legal(self, action):
         a = as_int(action)
@@ -860,6 +860,7 @@ def run_rollouts(source, int num_players, bytes policies, uint64_t seed, int64_t
             PyBuffer_Release(&vp)
 
 
+cdef tuple _ACTION_INTS = tuple(range(SH_MAX_DISTINCT_ACTIONS))  # ids_list's ints, made once
 cdef Py_ssize_t _STATE_SIZE = (<PyTypeObject *>StateBase).tp_basicsize  # copy_body's fast clone
 
 

@@ -296,7 +296,7 @@ cdef class StateBase:
     def legal_actions(self):
         cdef uint16_t buf[110]
         cdef int n = tt_legal_actions(&self.s, buf)
-        return ids_list(buf, n)
+        return ids_list(buf, n, _ACTION_INTS)
 
     def is_legal(self, action):
         a = as_int(action)
@@ -538,6 +538,7 @@ cdef int _tt_chunk(void *ctx, int64_t lo, int64_t k, int threads, const th_stop 
     return tt_rollouts(&c.b, threads, e)
 
 
+cdef tuple _ACTION_INTS = tuple(range(TT_NUM_ACTIONS))  # ids_list's ints, made once
 cdef Py_ssize_t _STATE_SIZE = (<PyTypeObject *>StateBase).tp_basicsize  # copy_state's fast clone
 
 
