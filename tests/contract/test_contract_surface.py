@@ -10,7 +10,8 @@ GAME_METHODS = ("num_players", "new_initial_state", "num_distinct_actions")
 STATE_METHODS = ("current_player", "legal_actions", "legal_actions_mask", "is_legal", "apply_action", "clone",
                  "returns", "is_terminal", "is_truncated", "is_stalemate", "num_players", "history", "to_dict", "from_dict",
                  "observation", "observation_string", "information_state_string", "observation_tensor",
-                 "resample_from_infostate", "action_to_string", "string_to_action", "_check")
+                 "resample_from_infostate", "action_to_string", "string_to_action", "_check", "child", "move_number",
+                 "max_game_length")
 
 
 def test_registry_lists_both_games():
@@ -44,3 +45,18 @@ def test_unknown_names_raise():
         registry.get(3)
     with pytest.raises(TypeError):
         registry.game_of(object())
+
+
+def test_move_number_counts_the_actions_applied(game_name, pkg):
+    """move_number() (OpenSpiel's name) is the number of actions applied since
+    the deal, in every game, and max_game_length() the move cap."""
+    import random
+
+    state = pkg.Game(3).new_initial_state(2)
+    r = random.Random(0)
+    for k in range(40):
+        assert state.move_number() == k == len(state.history())
+        state.apply_action(r.choice(state.legal_actions()))
+    assert state.clone().move_number() == 40
+    assert pkg.State.from_dict(state.to_dict()).move_number() == 40
+    assert state.max_game_length() == pkg.Game(3).new_initial_state(2).max_game_length() > 40

@@ -325,6 +325,14 @@ cdef class StateBase:
     def history(self):
         return hist_tail(self._history, self._hlen)
 
+    def move_number(self):
+        """Actions applied since the deal (the game's move count)."""
+        return self.s.move_count
+
+    def max_game_length(self):
+        """The move cap: at it the game ends, truncated."""
+        return self.s.max_moves
+
     def returns(self):
         cdef double out[8]
         tt_returns(&self.s, out)
