@@ -95,7 +95,9 @@ GO_OUT_GAMES = [dict(), dict(ace="either"), dict(all_wild_melds=False), dict(jok
 
 @pytest.mark.parametrize("options", GO_OUT_GAMES, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()) or "default")
 def test_go_out_actions_are_the_discards_that_leave_no_deadwood(options):
-    """The go-out actions of legal_actions() (found in C by one search that
+    """docs/three_thirteen/RULES.md, "Going out and scoring": a player may go
+    out with the discard of kind k exactly when the hand without it has
+    deadwood 0 (and k may be discarded at all: T-2). The go-out actions of legal_actions() (found in C by one search that
     only asks whether deadwood 0 can be reached, meld.h) are exactly the
     legal discards after which the plain solver (tt.min_deadwood) finds
     deadwood 0. Greedy play (the discard that leaves the least deadwood)
