@@ -138,8 +138,53 @@ cdef extern from *:
     static inline int threes_plain_layout(PyTypeObject *t, Py_ssize_t size) {
       return t->tp_basicsize == size && t->tp_itemsize == 0 && t->tp_dictoffset == 0 && t->tp_weaklistoffset == 0;
     }
+
+    /* Freed states kept for reuse (this module's copy_state): a game's State
+     * type frees into this list instead of the allocator, up to
+     * THREES_REUSE_MAX objects, and clone() takes from it. The objects have
+     * that type's plain layout (threes_plain_layout), are untracked by the
+     * garbage collector (their dealloc untracked them) and hold no
+     * reference, not even to their type. CPython's own tuple and float
+     * freelists do the same. The list is only touched with the GIL held;
+     * without a GIL (a free-threaded build) nothing is kept. */
+    #define THREES_REUSE_MAX 128
+    static PyObject *threes_reuse_items[THREES_REUSE_MAX];
+    static int threes_reuse_n = 0;
+    static Py_ssize_t threes_reuse_size = 0;
+
+    static void threes_reuse_free(void *p) {
+    #ifndef Py_GIL_DISABLED
+      if (threes_reuse_n < THREES_REUSE_MAX) {
+        threes_reuse_items[threes_reuse_n++] = (PyObject *)p;
+        return;
+      }
+    #endif
+      PyObject_GC_Del(p);
+    }
+
+    /* Makes type t (a plain layout of `size` bytes whose tp_free is the
+     * garbage collector's) free into the list. Returns 1, or 0 when t is
+     * not such a type (nothing changed). */
+    static int threes_reuse_register(PyTypeObject *t, Py_ssize_t size) {
+      if (!threes_plain_layout(t, size) || t->tp_free != PyObject_GC_Del || (threes_reuse_size && threes_reuse_size != size))
+        return 0;
+      threes_reuse_size = size;
+      t->tp_free = threes_reuse_free;
+      PyType_Modified(t);
+      return 1;
+    }
+
+    /* A new object of type t (a plain layout of the kept size): a kept one,
+     * reinitialised (type, its reference, refcount 1), or a fresh one from
+     * the garbage collector's allocator. Neither is zeroed nor tracked. */
+    static inline PyObject *threes_reuse_new(PyTypeObject *t) {
+      if (threes_reuse_n > 0 && t->tp_basicsize == threes_reuse_size)
+        return PyObject_Init(threes_reuse_items[--threes_reuse_n], t);
+      return _PyObject_GC_New(t);
+    }
     """
-    PyObject *_PyObject_GC_New(PyTypeObject *tp)
+    PyObject *reuse_new "threes_reuse_new"(PyTypeObject *tp)
+    int reuse_register "threes_reuse_register"(PyTypeObject *t, Py_ssize_t size)
     void PyObject_GC_Track(void *op)
     int plain_layout "threes_plain_layout"(PyTypeObject *t, Py_ssize_t size)
 
@@ -155,7 +200,7 @@ cdef inline object copy_state(object src, Py_ssize_t basicsize, PyObject *field1
     cdef PyTypeObject *t = Py_TYPE(src)
     if not plain_layout(t, basicsize):
         return None
-    cdef PyObject *o = _PyObject_GC_New(t)  # not zeroed; takes a reference to a heap type
+    cdef PyObject *o = reuse_new(t)  # not zeroed; takes a reference to a heap type
     if o == NULL:
         raise MemoryError()
     memcpy(<char *>o + sizeof(PyObject), <char *><PyObject *>src + sizeof(PyObject), basicsize - sizeof(PyObject))

@@ -117,3 +117,50 @@ def test_different_seeds_deal_differently(pkg, num_players):
     assert all(deals[i] != deals[j] for i in range(4) for j in range(i))
     # any int is a seed: one modulo 2**64 is the same seed
     assert game.new_initial_state(-1).to_dict() == game.new_initial_state(2**64 - 1).to_dict()
+
+
+def test_freed_states_are_reused_safely(pkg, seed):
+    """A game's State frees into a list that clone() and child() reuse
+    (_common.pxd, copy_state): many copies made and dropped in random order,
+    more than the list holds, stay equal to what they copied, tracked by the
+    garbage collector, of the right type (a user's subclass with
+    ``__slots__ = ()`` shares the list), and the type's reference count is
+    back where it started."""
+    import gc
+    import sys
+
+    class Slotted(pkg.State):
+        __slots__ = ()
+
+    assert pkg.State.__slots__ == ()
+    core = sys.modules[pkg.State.__module__.rsplit(".", 1)[0] + "._core"]
+    assert core._reuse_freed(pkg.State) is False  # registered once, at import; a second call changes nothing
+    r = random.Random(seed)
+    states = [pkg.Game(3).new_initial_state(seed=seed + k) for k in range(3)]
+    states.append(Slotted.from_dict(states[0].to_dict()))
+    gc.collect()  # earlier tests' classes and states, which refer to the type
+    refs = [sys.getrefcount(pkg.State), sys.getrefcount(Slotted)]
+    live = []
+    for step in range(3000):
+        src = r.choice(states)
+        if live and r.random() < (0.6 if step % 1000 < 300 else 0.4):  # shrink, then grow past the list
+            live.pop(r.randrange(len(live)))
+        elif not src.is_terminal() and r.random() < 0.3:
+            a = r.choice(src.legal_actions())
+            live.append((src.child(a), src, a))
+        else:
+            live.append((src.clone(), src, None))
+        if step % 250 == 0:
+            gc.collect()
+    assert len(live) > 100
+    for copy_, src, a in live:
+        assert type(copy_) is type(src) and gc.is_tracked(copy_)
+        expected = src.clone()
+        if a is not None:
+            expected.apply_action(a)
+        assert copy_ == expected and copy_.to_dict() == expected.to_dict()
+        copy_._check()
+    live.clear()
+    del copy_, src, expected
+    gc.collect()
+    assert [sys.getrefcount(pkg.State), sys.getrefcount(Slotted)] == refs

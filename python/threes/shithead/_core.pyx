@@ -861,7 +861,15 @@ def run_rollouts(source, int num_players, bytes policies, uint64_t seed, int64_t
 
 
 cdef tuple _ACTION_INTS = tuple(range(SH_MAX_DISTINCT_ACTIONS))  # ids_list's ints, made once
-cdef Py_ssize_t _STATE_SIZE = (<PyTypeObject *>StateBase).tp_basicsize  # copy_body's fast clone
+cdef Py_ssize_t _STATE_SIZE = (<PyTypeObject *>StateBase).tp_basicsize  # copy_state's fast clone
+
+
+def _reuse_freed(type cls):
+    """Makes the game's State class (a subclass of StateBase with __slots__
+    = ()) free its objects into this module's list of freed states, which
+    clone() and child() reuse (copy_state, _common.pxd). True when done;
+    False for a class without that plain layout (nothing changed)."""
+    return reuse_register(<PyTypeObject *>cls, _STATE_SIZE) == 1
 
 
 cdef dict _POLICY_OF_NAME = {}  # policy name -> its id for every seat (SH_MAX_PLAYERS bytes)

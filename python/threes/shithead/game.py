@@ -494,6 +494,9 @@ class State(_core.StateBase):
         return render_text(self)
 
 
+_core._reuse_freed(State)  # clone() and child() reuse freed states (_common.pxd, copy_state)
+
+
 def _restore(d: Dict[str, Any]) -> State:
     return State.from_dict(d)
 

@@ -550,6 +550,14 @@ cdef tuple _ACTION_INTS = tuple(range(TT_NUM_ACTIONS))  # ids_list's ints, made 
 cdef Py_ssize_t _STATE_SIZE = (<PyTypeObject *>StateBase).tp_basicsize  # copy_state's fast clone
 
 
+def _reuse_freed(type cls):
+    """Makes the game's State class (a subclass of StateBase with __slots__
+    = ()) free its objects into this module's list of freed states, which
+    clone() and child() reuse (copy_state, _common.pxd). True when done;
+    False for a class without that plain layout (nothing changed)."""
+    return reuse_register(<PyTypeObject *>cls, _STATE_SIZE) == 1
+
+
 def rollout(StateBase start, bytes policies, uint64_t seed, bint order=False, bint round_only=False):
     """threes.three_thirteen.rollout's binding: game 0 of run_rollouts(start,
     policies, seed, 1) played alone on the calling thread with the GIL

@@ -306,6 +306,8 @@ class State(_core.StateBase):
     IllegalActionError and change nothing; a wrong type (a bool, a string)
     raises TypeError."""
 
+    __slots__ = ()
+
     def is_stalemate(self) -> bool:
         """Always False: Three Thirteen has no stalemate by repetition. Its
         rules (docs/three_thirteen/RULES.md) define none: the stock is
@@ -520,6 +522,8 @@ class State(_core.StateBase):
         return (f"<three_thirteen.State {f['num_players']}p round {f['round']} {_PHASES[f['phase']]} "
                 f"move {f['move_count']}, {who}, #{self.fingerprint()}>")
 
+
+_core._reuse_freed(State)  # clone() and child() reuse freed states (_common.pxd, copy_state)
 
 _FORMAT = "threes.ThreeThirteen/1"
 _DICT_KEYS = ("format", "options", "num_players", "round", "dealer", "current", "phase", "out_seat", "final_turns",
