@@ -281,14 +281,33 @@ cdef inline int get_out(object a, Py_buffer *view, Py_ssize_t count, Py_ssize_t 
 # and an action appended to any state (a branch of a search too) is one new
 # pair, never a copy of the list; from_dict's history is the base, made at
 # the cost of one list copy. history() walks the chain back.
+#
+# The chain holds only ints, None, its own pairs and its private base list
+# of ints, and nothing outside the state can reach it, so it can never be
+# part of a reference cycle: its pairs are untracked by the garbage
+# collector at birth (as CPython untracks such tuples itself, but only once
+# a collection has traversed them), so that a long game's chain is never
+# traversed again and again by the collections its own allocations set off.
+
+cdef extern from "Python.h":
+    void PyObject_GC_UnTrack(void *op)
+
 
 cdef inline object hist_push(object node, object action):
-    return (node, action)
+    """The chain `node` with `action` (an int) appended."""
+    cdef tuple pair = (node, action)
+    PyObject_GC_UnTrack(<PyObject *>pair)
+    return pair
 
 
 cdef inline object hist_of(list actions):
-    """The chain of a list of actions (from_dict): a base."""
-    return list(actions)
+    """The chain of a list of actions (from_dict): a base, a private list
+    of exact ints (TypeError for anything else)."""
+    cdef list base = list(actions)
+    for a in base:
+        if type(a) is not int:
+            raise TypeError(f"a history holds int action ids, not {type(a).__name__}")
+    return base
 
 
 cdef inline list hist_tail(object node, Py_ssize_t k):

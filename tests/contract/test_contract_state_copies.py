@@ -6,6 +6,8 @@ import json
 import pickle
 import random
 
+import pytest
+
 
 def _same_future(ct, a, b, seed, steps=200, full_every=50):
     """Plays the same random moves on a and b; they stay equal throughout
@@ -164,3 +166,33 @@ def test_freed_states_are_reused_safely(pkg, seed):
     del copy_, src, expected
     gc.collect()
     assert [sys.getrefcount(pkg.State), sys.getrefcount(Slotted)] == refs
+
+
+def test_the_history_is_never_traversed_by_the_garbage_collector(pkg, seed):
+    """The history chain's pairs are untracked at birth (_common.pxd,
+    hist_push): playing a long game adds no object for the collector to
+    traverse, and the history stays whole through clones and from_dict
+    (whose history must hold ints only)."""
+    import gc
+
+    s = pkg.Game(3).new_initial_state(seed=seed)
+    r = random.Random(seed)
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        before = len(gc.get_objects())
+        played = []
+        while not s.is_terminal() and len(played) < 2000:
+            a = r.choice(s.legal_actions())
+            s.apply_action(a)
+            played.append(a)
+        grown = len(gc.get_objects()) - before
+    finally:
+        if was:
+            gc.enable()
+    assert len(played) > 300 and grown < 50  # `played` itself is one object: its ints are not tracked
+    assert s.history() == played and s.clone().history() == played
+    d = s.to_dict()
+    assert type(s).from_dict(d).history() == played
+    with pytest.raises(TypeError):
+        type(s).from_dict(dict(d, history=played[:-1] + [float(played[-1])]))
