@@ -133,6 +133,33 @@ static inline int forced_dead(const solver *s, uint16_t mask, int i, int w) {
   return !(popcount16(same) >= 2 || (up1 && up2) || (top1 && top2));
 }
 
+/* Does natural i have no possible partner in the whole hand `full` (with w
+ * wilds): no meld of any subset of the hand can hold it? Unlike
+ * forced_dead (which looks only upward from the lowest natural left), it
+ * looks both ways: partners of its rank, and of its suit 1 or 2 positions
+ * either side (an ace also at position 14 with ace_either). With 2+ wilds
+ * never (it and two wilds are a set); with 1 wild one partner would do; with
+ * none, two of its rank or two positions that make a run of 3 with it. Such
+ * a card is deadwood in every arrangement of the hand and of any part of it. */
+static int isolated(const solver *s, uint16_t full, int i, int w) {
+  if (w >= 2) return 0;
+  uint16_t rest = (uint16_t)(full & ~(1u << i));
+  int r = s->rank[i], su = s->suit[i];
+  uint16_t same = (uint16_t)(rest & (s->kind[r][0] | s->kind[r][1] | s->kind[r][2] | s->kind[r][3]));
+  if (w == 1 ? same != 0 : popcount16(same) >= 2) return 0;
+  for (int pos = r; pos <= (r == 1 && s->ace_either ? 14 : r); pos += 13) { /* the ace: position 1, and 14 */
+    int at[5]; /* at[d + 2]: a partner of its suit at position pos + d */
+    for (int d = -2; d <= 2; d++) {
+      int q = pos + d; /* a position 1..14, as a rank: 14 is the ace (ace_either only) */
+      int rk = q == 14 ? (s->ace_either ? 1 : 0) : q;
+      at[d + 2] = d != 0 && rk >= 1 && rk <= 13 && q >= 1 && (rest & s->kind[rk][su]) != 0;
+    }
+    if (w == 1 ? (at[0] || at[1] || at[3] || at[4]) : ((at[0] && at[1]) || (at[1] && at[3]) || (at[3] && at[4])))
+      return 0;
+  }
+  return 1;
+}
+
 /* The two searches (meld_search.inc): solve_plain, explore_plain, ... and
  * solve_drop, explore_drop, ... */
 #define SEARCH_DROP 0
@@ -427,6 +454,20 @@ static int drop_one(const char *fn, const uint8_t *rank, const uint8_t *suit, in
   }
 
   uint16_t full = (uint16_t)((1u << s->m) - 1u);
+  if (zero) {
+    /* No way to deadwood 0 when two naturals have no possible partner, or
+     * one that may not be dropped: the drop removes one card, and every
+     * natural is worth 1 or more. A quick answer (the search gives the same)
+     * for the many hands that are far from going out. */
+    int lonely = 0;
+    for (int i = 0; i < s->m && lonely < 2; i++)
+      if (isolated(s, full, i, s->nw)) lonely += s->kdrop[s->rank[i]][s->suit[i]] ? 1 : 2;
+    if (lonely >= 2) {
+      *best = INF_COST;
+      if (e) e->code = TH_OK;
+      return TH_OK;
+    }
+  }
   *best = solve_drop(s, full, s->nw, 0, 1);
   if (e) e->code = TH_OK;
   return TH_OK;
