@@ -71,6 +71,22 @@ int tt_card_value(int rank, int wild_rank, const tt_meld_options *o) {
   return rank >= 10 ? 10 : rank;
 }
 
+int tt_natural_isolated(const uint8_t nat[13][4], int w, int rank, int suit, int ace_either) {
+  if (w >= 2 || rank < 1 || rank > 13 || suit < 0 || suit > 3) return 0;
+  int same = nat[rank - 1][0] + nat[rank - 1][1] + nat[rank - 1][2] + nat[rank - 1][3];
+  if (w == 1 ? same != 0 : same >= 2) return 0;
+  for (int pos = rank; pos <= (rank == 1 && ace_either ? 14 : rank); pos += 13) { /* an ace: 1, and 14 */
+    int at[5]; /* at[d + 2]: a natural of the suit at position pos + d */
+    for (int d = -2; d <= 2; d++) {
+      int q = pos + d, r = q == 14 ? (ace_either ? 1 : 0) : q; /* position 14 is the ace (ace_either) */
+      at[d + 2] = d != 0 && q >= 1 && r >= 1 && r <= 13 && nat[r - 1][suit] != 0;
+    }
+    if (w == 1 ? (at[0] || at[1] || at[3] || at[4]) : ((at[0] && at[1]) || (at[1] && at[3]) || (at[3] && at[4])))
+      return 0;
+  }
+  return 1;
+}
+
 static inline int lowbit_index(uint32_t x) { return __builtin_ctz(x); }
 
 static inline int popcount16(uint32_t x) { /* no popcnt instruction needed */
@@ -131,33 +147,6 @@ static inline int forced_dead(const solver *s, uint16_t mask, int i, int w) {
   }
   if (w == 1) return !(same || up1 || up2 || top1 || top2);
   return !(popcount16(same) >= 2 || (up1 && up2) || (top1 && top2));
-}
-
-/* Does natural i have no possible partner in the whole hand `full` (with w
- * wilds): no meld of any subset of the hand can hold it? Unlike
- * forced_dead (which looks only upward from the lowest natural left), it
- * looks both ways: partners of its rank, and of its suit 1 or 2 positions
- * either side (an ace also at position 14 with ace_either). With 2+ wilds
- * never (it and two wilds are a set); with 1 wild one partner would do; with
- * none, two of its rank or two positions that make a run of 3 with it. Such
- * a card is deadwood in every arrangement of the hand and of any part of it. */
-static int isolated(const solver *s, uint16_t full, int i, int w) {
-  if (w >= 2) return 0;
-  uint16_t rest = (uint16_t)(full & ~(1u << i));
-  int r = s->rank[i], su = s->suit[i];
-  uint16_t same = (uint16_t)(rest & (s->kind[r][0] | s->kind[r][1] | s->kind[r][2] | s->kind[r][3]));
-  if (w == 1 ? same != 0 : popcount16(same) >= 2) return 0;
-  for (int pos = r; pos <= (r == 1 && s->ace_either ? 14 : r); pos += 13) { /* the ace: position 1, and 14 */
-    int at[5]; /* at[d + 2]: a partner of its suit at position pos + d */
-    for (int d = -2; d <= 2; d++) {
-      int q = pos + d; /* a position 1..14, as a rank: 14 is the ace (ace_either only) */
-      int rk = q == 14 ? (s->ace_either ? 1 : 0) : q;
-      at[d + 2] = d != 0 && rk >= 1 && rk <= 13 && q >= 1 && (rest & s->kind[rk][su]) != 0;
-    }
-    if (w == 1 ? (at[0] || at[1] || at[3] || at[4]) : ((at[0] && at[1]) || (at[1] && at[3]) || (at[3] && at[4])))
-      return 0;
-  }
-  return 1;
 }
 
 /* The two searches (meld_search.inc): solve_plain, explore_plain, ... and
@@ -459,9 +448,16 @@ static int drop_one(const char *fn, const uint8_t *rank, const uint8_t *suit, in
      * one that may not be dropped: the drop removes one card, and every
      * natural is worth 1 or more. A quick answer (the search gives the same)
      * for the many hands that are far from going out. */
+    uint8_t nat[13][4];
     int lonely = 0;
-    for (int i = 0; i < s->m && lonely < 2; i++)
-      if (isolated(s, full, i, s->nw)) lonely += s->kdrop[s->rank[i]][s->suit[i]] ? 1 : 2;
+    memset(nat, 0, sizeof nat);
+    for (int i = 0; i < s->m; i++) nat[s->rank[i] - 1][s->suit[i]]++;
+    for (int i = 0; i < s->m && lonely < 2; i++) {
+      nat[s->rank[i] - 1][s->suit[i]]--; /* the others */
+      if (tt_natural_isolated((const uint8_t(*)[4])nat, s->nw, s->rank[i], s->suit[i], s->ace_either))
+        lonely += s->kdrop[s->rank[i]][s->suit[i]] ? 1 : 2;
+      nat[s->rank[i] - 1][s->suit[i]]++;
+    }
     if (lonely >= 2) {
       *best = INF_COST;
       if (e) e->code = TH_OK;

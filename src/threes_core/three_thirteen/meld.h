@@ -168,6 +168,18 @@ int tt_min_deadwood_drop_one(const uint8_t *rank, const uint8_t *suit, int n, in
 int tt_zero_deadwood_drop_one(const uint8_t *rank, const uint8_t *suit, int n, int wild_rank,
                               const tt_meld_options *o, const uint8_t *droppable, int *out_zero, th_error *e);
 
+/* Whether a natural card of `rank` (1..13, not the wild rank) and `suit`
+ * (0..3) can be in no meld of the hand or of any part of it: with w wilds in
+ * the hand and its other naturals counted in nat[rank - 1][suit] (the card
+ * itself not counted). With 2+ wilds never (it and two wilds are a set);
+ * with 1 wild it needs one natural of its rank or of its suit 1 or 2
+ * positions either side (with ace_either an ace is also position 14, after
+ * the K); with none, two of its rank or two of those positions making a run
+ * of 3 with it. Such a card is deadwood in every arrangement of the hand
+ * and of any part of it that holds it. Returns 1 or 0 (0 for arguments out
+ * of range). */
+int tt_natural_isolated(const uint8_t nat[13][4], int w, int rank, int suit, int ace_either);
+
 /* Value of one leftover card under the options (A=1 or 15 with ace_either,
  * 2..10 face, J Q K 10, a joker 20, a card of the wild rank its face value or
  * 20 with wild_penalty_20). o NULL means the defaults. Returns -1 when rank is

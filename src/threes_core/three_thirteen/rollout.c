@@ -55,11 +55,40 @@ static int hand_deadwood(const tt_state *s, int p, greedy_memo *g) {
   return d;
 }
 
+/* The greedy draw's question "does taking the discard c leave less deadwood
+ * than now?" answered without a search, exactly, when the answer is no for
+ * a reason seen at once: c is a natural with no possible partner in the hand
+ * (tt_natural_isolated: deadwood in every arrangement), and no card d the
+ * seat could discard instead is worth more than c. Then discarding c leaves
+ * the hand as it is, and any other discard leaves dw(H + c - d) =
+ * value(c) + dw(H - d) >= value(c) + dw(H) - value(d) >= dw(H) (a card
+ * added to an arrangement as deadwood: dw(H) <= dw(H - d) + value(d)).
+ * Returns 1 for that "no", 0 when the search must answer. */
+static int take_cannot_help(const tt_state *s, int p, int c) {
+  int wild = tt_wild_rank(s->round), r = tt_kind_rank(c);
+  if (r == 0 || r == wild) return 0;
+  const tt_meld_options *o = &s->opt.meld;
+  int vc = tt_card_value(r, wild, o), w = 0;
+  uint8_t nat[13][4];
+  memset(nat, 0, sizeof nat);
+  for (int k = 0; k < TT_NUM_KINDS; k++) {
+    int h = s->hand[p][k], rk = tt_kind_rank(k);
+    if (!h) continue;
+    if (k != c && tt_card_value(rk, wild, o) > vc) return 0; /* a dearer card to discard instead */
+    if (rk == 0 || rk == wild)
+      w += h;
+    else
+      nat[rk - 1][tt_kind_suit(k)] = (uint8_t)h;
+  }
+  return tt_natural_isolated((const uint8_t(*)[4])nat, w, r, tt_kind_suit(c), o->ace_either);
+}
+
 static int greedy_action(const tt_state *s, greedy_memo *g) {
   int p = s->current, k;
   if (s->phase == TT_PHASE_DRAW) {
     if (!s->discard_len) return TT_ACTION_STOCK;
     /* take the discard when the best discard afterwards leaves less deadwood than now */
+    if (take_cannot_help(s, p, s->discard[s->discard_len - 1])) return TT_ACTION_STOCK;
     tt_state t;
     memcpy(&t, s, sizeof t);
     int top = t.discard[t.discard_len - 1];
