@@ -41,6 +41,7 @@ that plays the rest of the game with the engine's C rollouts.
 """
 from __future__ import annotations
 
+import operator
 import random
 from typing import Any, Dict, List, Optional, Set, Tuple
 
@@ -105,6 +106,7 @@ class ThreesGame(pyspiel.Game):
         # need (the Python side of a pyspiel game may be rebuilt by C++).
         self.threes_game = g
         self.deck_size = g.rules.deck_size()
+        self.deck_counts = _deck_counts(g)
 
     def new_initial_state(self) -> "ThreesState":
         return ThreesState(self)
@@ -113,15 +115,13 @@ class ThreesGame(pyspiel.Game):
         return ThreesObserver(self, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
 
 
-_DECK_COUNTS: Dict[Game, np.ndarray] = {}
-
-
 def _deck_counts(game: Game) -> np.ndarray:
-    """Cards of each kind in the deck (a fresh copy; counted once per game)."""
-    counts = _DECK_COUNTS.get(game)
-    if counts is None:
-        counts = _DECK_COUNTS[game] = np.bincount(_deck_kinds(game), minlength=_core.NUM_KINDS)
-    return counts.copy()
+    """Cards of each kind in the deck: a read-only array, counted once per
+    ThreesGame (ThreesGame.deck_counts), which a state copies before its
+    first deal."""
+    counts = np.bincount(_deck_kinds(game), minlength=_core.NUM_KINDS)
+    counts.setflags(write=False)
+    return counts
 
 
 def _deck_kinds(game: Game) -> List[int]:
@@ -131,23 +131,57 @@ def _deck_kinds(game: Game) -> List[int]:
     return kinds * rules.decks
 
 
+def _field(name: str) -> property:
+    """An attribute of a pyspiel state kept in its one attribute ``_p``."""
+    get = operator.attrgetter(f"_p.{name}")
+
+    def put(self, value) -> None:
+        setattr(self._p, name, value)
+
+    return property(get, put)
+
+
+class _ThreesPos:
+    """Everything a ThreesState holds, as its one attribute. pyspiel's C++
+    clone (``PyState::Clone``) builds a new initial state and deep-copies
+    each attribute of the old one into it, one ``copy.deepcopy`` call per
+    attribute: with one attribute that is one call, answered by
+    ``__deepcopy__`` (the engine state's clone, the deal shared: bytes)."""
+
+    __slots__ = ("game", "deck_size", "dealt", "left", "inner")
+
+    def __deepcopy__(self, memo) -> "_ThreesPos":
+        c = _ThreesPos.__new__(_ThreesPos)
+        c.game, c.deck_size, c.dealt = self.game, self.deck_size, self.dealt
+        left = self.left
+        c.left = left if left is None or not left.flags.writeable else left.copy()
+        c.inner = None if self.inner is None else self.inner.clone()
+        return c
+
+
 class ThreesState(pyspiel.State):
     """The deal as chance nodes, then a threes.State."""
 
-    def __init__(self, game: ThreesGame, inner: Optional[State] = None, dealt: Optional[List[int]] = None,
-                 like: Optional["ThreesState"] = None):
+    _game = _field("game")
+    _deck_size = _field("deck_size")
+    _dealt = _field("dealt")  # the cards dealt, as bytes (kinds 0..53)
+    _left = _field("left")  # cards left to deal per kind (the game's shared read-only copy until one is dealt)
+    inner = _field("inner")  # the engine's state once the deal is done, else None
+
+    def __init__(self, game: ThreesGame, inner: Optional[State] = None, dealt: Optional[List[int]] = None):
         super().__init__(game)
-        self._game = game.threes_game if like is None else like._game
-        self._deck_size = game.deck_size if like is None else like._deck_size
-        # The cards dealt, as bytes (kinds 0..53): pyspiel's clone deep-copies
-        # every attribute, and bytes (like the immutable Game) copy for free.
-        self._dealt: bytes = bytes(dealt or b"")
-        self._left: Optional[np.ndarray] = None
+        p = self._p = _ThreesPos.__new__(_ThreesPos)
+        p.game = game.threes_game
+        p.deck_size = game.deck_size
+        p.dealt = bytes(dealt or b"")
+        p.left = None
         if inner is None:
-            self._left = _deck_counts(self._game)
-            for k in self._dealt:
-                self._left[k] -= 1
-        self.inner = inner
+            p.left = game.deck_counts
+            if p.dealt:
+                p.left = p.left.copy()
+                for k in p.dealt:
+                    p.left[k] -= 1
+        p.inner = inner
 
     # -- chance: the deal --------------------------------------------------
     def current_player(self) -> int:
@@ -170,6 +204,8 @@ class ThreesState(pyspiel.State):
         if self.inner is None:
             if not (0 <= action < _core.NUM_KINDS and self._left[action] > 0):
                 raise pyspiel.SpielError(f"no card of kind {action} is left to deal")
+            if not self._left.flags.writeable:  # still the game's shared counts
+                self._left = self._left.copy()
             self._left[action] -= 1
             self._dealt += bytes((int(action),))
             if len(self._dealt) == self._deck_size:
@@ -231,14 +267,9 @@ class ThreesState(pyspiel.State):
         raise pyspiel.SpielError(f"resample_from_infostate: no redeal consistent with the history in "
                                  f"{_RESAMPLE_ATTEMPTS} attempts")
 
-    def _copy(self, inner: Optional[State]) -> "ThreesState":
-        c = ThreesState(self.get_game(), inner, self._dealt, like=self)
-        if inner is None:
-            c._left = self._left.copy()
-        return c
-
     def __deepcopy__(self, memo) -> "ThreesState":
-        return self._copy(None if self.inner is None else self.inner.clone())
+        """pyspiel's clone (the history kept), which deep-copies ``_p``."""
+        return self.clone()
 
     def observation_tensor(self, player: Optional[int] = None) -> List[float]:
         """pyspiel's observation_tensor (a list of floats, the default
@@ -507,6 +538,7 @@ class ThreeThirteenGame(pyspiel.Game):
         super().__init__(_TT_GAME_TYPE, info, p)
         self.threes_game = g
         self.deck = deck
+        self.first_state = first  # every state starts as a clone of it (the engine's deal, replaced by chance)
 
     def new_initial_state(self) -> "ThreeThirteenState":
         return ThreeThirteenState(self)
@@ -515,25 +547,39 @@ class ThreeThirteenGame(pyspiel.Game):
         return EngineObserver(self, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
 
 
+class _ThreeThirteenPos:
+    """Everything a ThreeThirteenState holds, as its one attribute (see
+    _ThreesPos: pyspiel's clone then makes one ``copy.deepcopy`` call)."""
+
+    __slots__ = ("game", "deck", "inner", "dealing", "drawing")
+
+    def __deepcopy__(self, memo) -> "_ThreeThirteenPos":
+        c = _ThreeThirteenPos.__new__(_ThreeThirteenPos)
+        c.game, c.deck, c.drawing = self.game, self.deck, self.drawing
+        c.inner = self.inner.clone()
+        c.dealing = None if self.dealing is None else list(self.dealing)
+        return c
+
+
 class ThreeThirteenState(pyspiel.State):
     """Chance nodes for the deals and the stock draws, play on a
     three_thirteen.State (``inner``, the true position: with the engine's own
     deal until the first deal's chance nodes are done)."""
 
-    def __init__(self, game: ThreeThirteenGame, copy_of: Optional["ThreeThirteenState"] = None):
+    _game = _field("game")
+    _deck = _field("deck")
+    inner = _field("inner")
+    _dealing = _field("dealing")  # the cards dealt so far this round, while dealing; None in play
+    _drawing = _field("drawing")  # the player to move drew from the stock: chance picks the card
+
+    def __init__(self, game: ThreeThirteenGame):
         super().__init__(game)
-        if copy_of is not None:
-            self._game = copy_of._game
-            self._deck = copy_of._deck
-            self.inner = copy_of.inner.clone()
-            self._dealing: Optional[List[int]] = None if copy_of._dealing is None else list(copy_of._dealing)
-            self._drawing = copy_of._drawing
-            return
-        self._game = game.threes_game
-        self._deck = game.deck
-        self.inner = self._game.new_initial_state(0)
-        self._dealing = []  # the cards dealt so far this round, while dealing; None in play
-        self._drawing = False  # the player to move drew from the stock: chance picks the card
+        p = self._p = _ThreeThirteenPos.__new__(_ThreeThirteenPos)
+        p.game = game.threes_game
+        p.deck = game.deck
+        p.inner = game.first_state.clone()
+        p.dealing = []
+        p.drawing = False
 
     # -- helpers --------------------------------------------------------------
     def _fields(self) -> Dict[str, Any]:
@@ -683,7 +729,8 @@ class ThreeThirteenState(pyspiel.State):
                                  f"{_RESAMPLE_ATTEMPTS} attempts")
 
     def __deepcopy__(self, memo) -> "ThreeThirteenState":
-        return ThreeThirteenState(self.get_game(), copy_of=self)
+        """pyspiel's clone (the history kept), which deep-copies ``_p``."""
+        return self.clone()
 
     def __str__(self) -> str:
         if self._dealing is not None:
