@@ -123,6 +123,7 @@ cdef inline cnp.ndarray new_array(int nd, cnp.npy_intp *dims, int typenum, bint 
 # ---------------------------------------------------------------- id lists --
 from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.long cimport PyLong_FromLong
+from cpython.float cimport PyFloat_FromDouble
 from cpython.ref cimport Py_INCREF, Py_DECREF
 from cpython.tuple cimport PyTuple_GET_ITEM
 from libc.string cimport memcpy
@@ -238,6 +239,32 @@ cdef inline list ids_list(const uint16_t *ids, int n, tuple ints):
             PyList_SET_ITEM(out, i, <object>x)
         else:  # never for a game's own ids
             y = PyLong_FromLong(ids[i])
+            Py_INCREF(y)  # the list's reference; y's own goes at the next loop or the return
+            PyList_SET_ITEM(out, i, y)
+    return out
+
+
+from libc.math cimport copysign
+
+
+cdef inline list float_list(const float *v, Py_ssize_t n, tuple small):
+    """[float(v[i]) for i in range(n)], what ndarray.tolist() gives, built in
+    place; `small` is (0.0, 1.0, 2.0, ...), whose floats are shared rather
+    than made (a tensor holds mostly counts and flags)."""
+    cdef list out = PyList_New(n)
+    cdef Py_ssize_t i, m = len(small)
+    cdef float x
+    cdef int k
+    cdef PyObject *f
+    for i in range(n):
+        x = v[i]
+        k = <int>x if 0 <= x < m else -1
+        if k >= 0 and k == x and copysign(1.0, x) > 0:  # not -0.0
+            f = PyTuple_GET_ITEM(small, k)
+            Py_INCREF(<object>f)  # the list's reference
+            PyList_SET_ITEM(out, i, <object>f)
+        else:
+            y = PyFloat_FromDouble(x)
             Py_INCREF(y)  # the list's reference; y's own goes at the next loop or the return
             PyList_SET_ITEM(out, i, y)
     return out

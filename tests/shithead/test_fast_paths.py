@@ -220,3 +220,18 @@ def test_clone_copies_everything_and_a_user_subclass_takes_the_general_path(game
     refs = [weakref.ref(mine.clone()), weakref.ref(Mine.from_dict(s.to_dict()))]
     gc.collect()
     assert all(w() is None for w in refs)  # freed
+
+
+@pytest.mark.parametrize("seed,preset,n", WALKS[::3])
+def test_observation_list_is_the_tensor_as_a_list(seed, preset, n):
+    """_observation_list (the OpenSpiel adapter's observation_tensor, a list
+    of floats with the small values' floats shared) equals
+    observation_tensor(p).tolist() float for float, and is a fresh list."""
+    for s in _walk(seed, preset, n)[::7]:
+        for p in range(n):
+            a, b = s._observation_list(p), s.observation_tensor(p).tolist()
+            assert a == b and all(type(x) is float for x in a)
+            a[0] = -1.0
+            assert s._observation_list(p) == b  # the caller's list is its own
+    with pytest.raises(ValueError):
+        s._observation_list(n)

@@ -284,7 +284,7 @@ class ThreesState(pyspiel.State):
                                      f"not {player!r}")
         if self.inner is None:
             return [0.0] * _core.observation_size(self._game.num_players())
-        return self.inner.observation_tensor(int(player)).tolist()
+        return self.inner._observation_list(int(player))
 
     def __str__(self) -> str:
         if self.inner is None:

@@ -21,6 +21,9 @@ from threes._common cimport *
 cimport numpy as cnp
 cnp.import_array()
 
+cdef enum:
+    _OBS_LIST_MAX = 1024  # floats: the observation at SH_MAX_PLAYERS seats is 462
+
 NUM_RANKS = SH_NUM_RANKS
 NUM_KINDS = SH_NUM_KINDS
 MAX_DECKS = SH_MAX_DECKS
@@ -394,6 +397,18 @@ cdef class StateBase:
         if rc != TH_OK:
             raise_error(&e)
         return res
+
+    def _observation_list(self, player):
+        """observation_tensor(player).tolist() without the array: OpenSpiel's
+        observation_tensor() answers a list of floats."""
+        cdef float buf[_OBS_LIST_MAX]
+        cdef th_error e
+        cdef int q = self._player(player)
+        if sh_obs_size(self.s.num_players) > _OBS_LIST_MAX:
+            raise RuntimeError("the observation does not fit its buffer")  # never: 462 floats at 12 seats
+        if sh_observation_tensor(&self.s, q, buf, &e) != TH_OK:
+            raise_error(&e)
+        return float_list(buf, sh_obs_size(self.s.num_players), _SMALL_FLOATS)
 
     def resample_from_infostate(self, player, seed=None):
         """A state ``player`` cannot tell from this one: every card it cannot
@@ -861,6 +876,7 @@ def run_rollouts(source, int num_players, bytes policies, uint64_t seed, int64_t
 
 
 cdef tuple _ACTION_INTS = tuple(range(SH_MAX_DISTINCT_ACTIONS))  # ids_list's ints, made once
+cdef tuple _SMALL_FLOATS = tuple(float(i) for i in range(256))  # float_list's shared floats
 cdef Py_ssize_t _STATE_SIZE = (<PyTypeObject *>StateBase).tp_basicsize  # copy_state's fast clone
 
 
