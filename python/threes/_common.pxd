@@ -190,6 +190,15 @@ cdef extern from *:
     int plain_layout "threes_plain_layout"(PyTypeObject *t, Py_ssize_t size)
 
 
+cdef inline bint reuse_freed(type cls, Py_ssize_t basicsize):
+    """A game module's _reuse_freed(cls): makes the game's State class (a
+    subclass of its StateBase, of `basicsize` bytes, with __slots__ = ())
+    free its objects into this module's list of freed states, which
+    copy_state (clone, child, resample) reuses. True when done; False for a
+    class without that plain layout, or already done (nothing changed)."""
+    return reuse_register(<PyTypeObject *>cls, basicsize) == 1
+
+
 cdef inline object copy_state(object src, Py_ssize_t basicsize, PyObject *field1, PyObject *field2):
     """A new object of src's type whose body (everything after the object
     header) is a byte copy of src's, for a game's clone(): no tp_new zeroing

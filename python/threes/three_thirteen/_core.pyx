@@ -551,11 +551,7 @@ cdef Py_ssize_t _STATE_SIZE = (<PyTypeObject *>StateBase).tp_basicsize  # copy_s
 
 
 def _reuse_freed(type cls):
-    """Makes the game's State class (a subclass of StateBase with __slots__
-    = ()) free its objects into this module's list of freed states, which
-    clone() and child() reuse (copy_state, _common.pxd). True when done;
-    False for a class without that plain layout (nothing changed)."""
-    return reuse_register(<PyTypeObject *>cls, _STATE_SIZE) == 1
+    return reuse_freed(cls, _STATE_SIZE)  # _common.pxd
 
 
 def rollout(StateBase start, bytes policies, uint64_t seed, bint order=False, bint round_only=False):
