@@ -5,6 +5,11 @@
   equal the definition (T-2 and Going out: a card p may discard now, p may go
   out this turn, no deadwood without that card), checked here card by card
   with the plain solver (``tt.min_deadwood``).
+- The greedy draw: take the discard exactly when the best discard afterwards
+  leaves less deadwood than the hand has now; the engine answers without a
+  search when the discard has no possible partner and no dearer card could
+  go instead (``take_cannot_help`` in rollout.c). Checked against the
+  definition with the plain solver.
 - Greedy rollouts: a rollout memoises, per seat, its hand's deadwood and its
   best discard; the batch games must equal the same games played move by move
   with the memo-free policy (``State._policy_action``), under every option
@@ -96,3 +101,37 @@ def test_greedy_batch_games_equal_memo_free_play(game):
         for i in range(2):
             assert list(batch.totals[i]) == end.scores()
             assert int(batch.moves[i]) == end.to_dict()["move_count"] - s.to_dict()["move_count"]
+
+
+def _dw(cards, s, o):
+    return tt.min_deadwood(cards, s.wild_rank(), ace=o["ace"], all_wild_melds=o["all_wild_melds"],
+                           wild_penalty=o["wild_penalty"])[0]
+
+
+def _takes_by_definition(s: tt.State) -> bool:
+    """The greedy draw's rule: take the top discard when some discard allowed
+    afterwards (not the taken card, unless another copy is held or
+    rediscard_taken) leaves less deadwood than the hand now."""
+    o = s.to_dict()["options"]
+    hand = s.hand(s.current_player())
+    top = s.discard_pile()[-1]
+    after = hand + [top]
+    best = min(_dw(after[:i] + after[i + 1:], s, o) for i, c in enumerate(after)
+               if c != top or o["rediscard_taken"] or hand.count(top) >= 1)
+    return best < _dw(hand, s, o)
+
+
+@pytest.mark.parametrize("game", GAMES, ids=IDS)
+def test_greedy_draw_is_exactly_the_definition(game):
+    seen, took = 0, 0
+    for seed in range(6):
+        rng = random.Random(seed)
+        s = game.new_initial_state(200 + seed)
+        while not s.is_terminal() and seen < 800:
+            if s.phase == "draw" and s.discard_pile():
+                takes = s._policy_action(GREEDY, 0) == 1
+                assert takes == _takes_by_definition(s), s.to_dict()
+                seen += 1
+                took += takes
+            s.apply_action(s._policy_action(GREEDY if rng.random() < 0.8 else RANDOM, rng.getrandbits(64)))
+    assert seen > 300 and 10 <= took < seen - 10  # both answers were exercised
