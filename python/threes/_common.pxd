@@ -27,6 +27,7 @@ cdef extern from "common/error.h" nogil:
         TH_ERR_SETUP
         TH_ERR_ARG
         TH_ERR_STOPPED
+        TH_ERR_MEMORY
     ctypedef struct th_error:
         int code
         char msg[200]

@@ -2119,6 +2119,48 @@ static void unit_api_basics(void) {
 
 /* sh_rollouts: threads 1, 2 and 3 give the same results, equal to one
  * sh_rollout per game; bad arguments are errors. */
+/* The log of older repetition keys (rep_log.h) against a plain count: keys
+ * whose low bits collide (long probe chains), growth, clears between
+ * stretches (generations), copies, reserve. */
+static void unit_rep_log(long long rounds) {
+  enum { MAXK = 600 };
+  static uint64_t keys[MAXK];
+  sh_rep_log l, c;
+  sh_rep_log_init(&l);
+  sh_rep_log_init(&c);
+  th_rng rng;
+  th_rng_seed(&rng, 99);
+  for (long long r = 0; r < rounds; r++) {
+    int n = 1 + (int)th_rng_below(&rng, MAXK);
+    int distinct = 1 + (int)th_rng_below(&rng, 200);
+    for (int i = 0; i < n; i++) { /* few distinct keys, all in 3 low-bit buckets */
+      uint64_t k = th_rng_below(&rng, (uint32_t)distinct);
+      keys[i] = (k * UINT64_C(0x9E3779B97F4A7C15)) << 8 | (k % 3u);
+    }
+    sh_rep_log_clear(&l);
+    CHECK(l.len == 0 && sh_rep_log_count(&l, keys[0]) == 0, "a cleared log holds nothing");
+    for (int i = 0; i < n; i++) {
+      uint32_t before = 0;
+      for (int j = 0; j < i; j++) before += keys[j] == keys[i];
+      CHECK(sh_rep_log_count(&l, keys[i]) == before, "count before push %d", i);
+      CHECK(sh_rep_log_push(&l, keys[i]) == 0, "push");
+    }
+    CHECK(l.len == (uint32_t)n && !l.failed, "length");
+    for (int i = 0; i < n; i++) CHECK(l.keys[i] == keys[i], "keys kept in order");
+    CHECK(sh_rep_log_copy(&c, &l) == 0 && c.len == l.len, "copy");
+    for (int k = 0; k < 8; k++) {
+      uint64_t key = keys[th_rng_below(&rng, (uint32_t)n)];
+      CHECK(sh_rep_log_count(&c, key) == sh_rep_log_count(&l, key), "the copy counts alike");
+    }
+    CHECK(sh_rep_log_count(&l, UINT64_C(0xFFFFFFFFFFFFFF03)) == 0, "an absent key");
+    CHECK(sh_rep_log_reserve(&l, l.len + 5) == 0 && l.cap >= l.len + 5, "reserve");
+  }
+  sh_rep_log_free(&l);
+  sh_rep_log_free(&c);
+  CHECK(l.keys == NULL && l.len == 0, "freed");
+  if (!g_quiet) printf("  rep_log: %lld rounds against a plain count\n", rounds);
+}
+
 static void unit_batches(long long reps) {
   unit_begin("sh_rollouts threads 1 vs 2");
   th_error e;
@@ -2537,6 +2579,7 @@ int main(int argc, char **argv) {
   unit_setup_roundtrip(scaled(2000));
   unit_random_positions(scaled(1000));
   unit_rules_fuzz(scaled(10000));
+  if (g_part == 0) unit_rep_log(scaled(60));
   unit_batches(scaled(300));
   unit_batch_stops(scaled(60));
 

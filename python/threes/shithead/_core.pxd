@@ -78,6 +78,18 @@ cdef extern from "shithead/shithead.h" nogil:
         uint8_t slot
         uint8_t face_up[5]
 
+    ctypedef struct sh_rep_log:
+        uint64_t *keys
+        uint32_t len
+        uint8_t failed
+    void sh_rep_log_init(sh_rep_log *l)
+    void sh_rep_log_free(sh_rep_log *l)
+    void sh_rep_log_clear(sh_rep_log *l)
+    int sh_rep_log_push(sh_rep_log *l, uint64_t key)
+    int sh_rep_log_reserve(sh_rep_log *l, uint32_t n)
+    int sh_rep_log_copy(sh_rep_log *dst, const sh_rep_log *src)
+    uint32_t sh_rep_log_count(const sh_rep_log *l, uint64_t key)
+
     ctypedef struct sh_state:
         sh_rules rules
         uint32_t move_count
@@ -107,6 +119,7 @@ cdef extern from "shithead/shithead.h" nogil:
         uint16_t rep_len
         uint16_t rep_head
         uint64_t pile_hash
+        sh_rep_log *rep_log
 
     int sh_rules_preset(int preset, sh_rules *out)
     int sh_rules_validate(const sh_rules *r, int num_players, th_error *e)
@@ -171,8 +184,10 @@ cdef extern from "shithead/shithead.h" nogil:
         uint8_t *truncated
         uint8_t *stalemate
         const th_stop *stop
+        const sh_rep_log *start_log
     int sh_rollouts(const sh_batch *b, int threads, th_error *e)
-    int sh_batch_play_game(const sh_batch *b, int64_t i, const th_stop *stop, sh_state *s, uint32_t *moves)
+    int sh_batch_play_game(const sh_batch *b, int64_t i, const th_stop *stop, sh_state *s, uint32_t *moves,
+                           sh_rep_log *log)
     uint32_t sh_rollout(sh_state *s, const uint8_t *policies, th_rng *rng)
     uint32_t sh_rollout_full(sh_state *s, const uint8_t *policies, th_rng *rng, int check)
     uint64_t sh_state_copy_bench(const sh_state *s, sh_state *scratch, uint64_t n)
@@ -195,6 +210,7 @@ cdef class StateBase:
     cdef Py_ssize_t _hlen
     cdef bytes _htext        # " ".join of the first _htext_n actions of the history (information_state_string)
     cdef Py_ssize_t _htext_n
+    cdef sh_rep_log _log     # this stretch's repetition keys older than the ring (rep_log.h); its own memory
     cdef StateBase _clone(self)
     cdef int _apply(self, action) except -1
     cdef int _player(self, player) except -1

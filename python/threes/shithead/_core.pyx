@@ -207,6 +207,9 @@ cdef class StateBase:
     def __init__(self, *args, **kwargs):
         raise TypeError("a State is made by Game.new_initial_state(), State.from_dict() or clone()")
 
+    def __dealloc__(self):
+        sh_rep_log_free(&self._log)
+
     # ---------------------------------------------------------- creation --
     @classmethod
     def _deal(cls, dict raw_rules, int num_players, int dealer, uint32_t max_moves, uint64_t seed):
@@ -243,13 +246,27 @@ cdef class StateBase:
                 raise ValueError(f"the finishing order names seat {q}, not in 0..{num_players - 1}")
             fin[i] = q
         repetitions = list(repetitions)
-        if len(repetitions) > SH_REP_WINDOW:
-            raise ValueError(f"at most {SH_REP_WINDOW} remembered positions, not {len(repetitions)}")
-        for i, k in enumerate(repetitions):
+        for k in repetitions:
             if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k < 2**64:
                 raise ValueError(f"a remembered position is a 64-bit position key, not {k!r}")
-            keys[i] = k
-        if sh_setup_repetitions(&st.s, stalemate, keys, len(repetitions), &e) != TH_OK:
+        if repetitions and r.repetition_limit and not stalemate:
+            counts = {}
+            for k in repetitions:
+                counts[k] = counts.get(k, 0) + 1
+            if max(counts.values()) >= r.repetition_limit:
+                raise ValueError(f"a remembered position occurs {max(counts.values())} times: with repetition_limit "
+                                 f"{r.repetition_limit} the game would have ended as a stalemate")
+        # the newest SH_REP_WINDOW in the state's ring, the older ones in its log (rep_log.h)
+        older = len(repetitions) - SH_REP_WINDOW if len(repetitions) > SH_REP_WINDOW else 0
+        if older and not r.repetition_limit:
+            raise ValueError("remembered positions need repetition_limit > 0")
+        if older and sh_rep_log_reserve(&st._log, older):
+            raise MemoryError()
+        for i in range(older):
+            sh_rep_log_push(&st._log, repetitions[i])
+        for i in range(len(repetitions) - older):
+            keys[i] = repetitions[older + i]
+        if sh_setup_repetitions(&st.s, stalemate, keys, len(repetitions) - older, &e) != TH_OK:
             raise_error(&e)
         if sh_setup_finish(&st.s, phase, current, move_count, truncated, fin, len(finish), &e) != TH_OK:
             raise_error(&e)
@@ -264,16 +281,22 @@ cdef class StateBase:
 
     cdef StateBase _clone(self):
         # The history chain is shared: appending is one new pair (hist_push).
+        cdef StateBase g
+        cdef PyTypeObject *t
         c = copy_state(self, _STATE_SIZE, <PyObject *>self._history, <PyObject *>self._htext)
         if c is not None:
-            return <StateBase>c
-        cdef PyTypeObject *t = Py_TYPE(self)
-        cdef StateBase g = <StateBase>t.tp_new(<type>t, <PyObject *>_CLONE_ARGS, NULL)
-        g.s = self.s
-        g._history = self._history
-        g._hlen = self._hlen
-        g._htext = self._htext
-        g._htext_n = self._htext_n
+            g = <StateBase>c
+            sh_rep_log_init(&g._log)  # the byte copy shares self's log memory: the copy gets its own
+        else:
+            t = Py_TYPE(self)
+            g = <StateBase>t.tp_new(<type>t, <PyObject *>_CLONE_ARGS, NULL)
+            g.s = self.s
+            g._history = self._history
+            g._hlen = self._hlen
+            g._htext = self._htext
+            g._htext_n = self._htext_n
+        if self._log.len and sh_rep_log_copy(&g._log, &self._log):
+            raise MemoryError()
         return g
 
     def child(self, action):
@@ -332,10 +355,11 @@ cdef class StateBase:
         return sh_repetition_key(&self.s)
 
     def _repetitions(self):
-        """The remembered repetition keys, oldest first (repetition_limit)."""
+        """The remembered repetition keys of this stretch, oldest first
+        (repetition_limit): the log's (rep_log.h), then the ring's."""
         cdef uint64_t keys[SH_REP_WINDOW]
         cdef int n = sh_remembered_positions(&self.s, keys)
-        return [keys[i] for i in range(n)]
+        return [self._log.keys[i] for i in range(self._log.len)] + [keys[i] for i in range(n)]
 
     def is_chance_node(self):
         return False
@@ -365,7 +389,18 @@ cdef class StateBase:
     cdef int _apply(self, action) except -1:
         cdef th_error e
         cdef int a = action_id(action, sh_num_distinct_actions(&self.s.rules))
-        if sh_apply_action(&self.s, a, &e) != TH_OK:
+        cdef int rc
+        if self.s.rep_len == SH_REP_WINDOW and self.s.rules.repetition_limit:
+            # the ring is full: the key leaving it goes into this state's log
+            # (rep_log.h), room made first so that a failure changes nothing
+            if sh_rep_log_reserve(&self._log, self._log.len + 1):
+                raise MemoryError()
+            self.s.rep_log = &self._log
+            rc = sh_apply_action(&self.s, a, &e)
+            self.s.rep_log = NULL
+        else:
+            rc = sh_apply_action(&self.s, a, &e)
+        if rc != TH_OK:
             raise_error(&e)
         self._history = hist_push(self._history, action if type(action) is int else a)
         self._hlen += 1
@@ -426,6 +461,7 @@ cdef class StateBase:
         th_rng_seed(&rng, <uint64_t>seed)
         if sh_resample(&out.s, q, &rng, &e) != TH_OK:
             raise_error(&e)
+        sh_rep_log_free(&out._log)  # the sample remembers no position (the true ones would tell the hidden cards)
         return out
 
     def information_state_string(self, player):
@@ -801,12 +837,15 @@ def run_rollouts(source, int num_players, bytes policies, uint64_t seed, int64_t
     cdef th_error e
     cdef StateBase st
     cdef sh_state start  # a private copy: other threads may change the state meanwhile
+    cdef sh_rep_log start_log  # and of its older repetition keys (rep_log.h), freed on the way out
     cdef sh_chunked c
+    cdef cnp.npy_intp dims[2]
     cdef const unsigned char *pol = policies
     cdef Py_buffer vp, vm, vt, vs
     cdef int held = 0, q
     cdef char *p
     memset(&c, 0, sizeof(sh_chunked))
+    sh_rep_log_init(&start_log)
     if n < 0:
         raise ValueError(f"the number of games must be >= 0, not {n}")
     if isinstance(source, StateBase):
@@ -817,62 +856,69 @@ def run_rollouts(source, int num_players, bytes policies, uint64_t seed, int64_t
         start = st.s
         c.b.start = &start
         c.b.start_valid = 1  # built only by checked setup and legal moves
+        if st._log.len:
+            if sh_rep_log_copy(&start_log, &st._log):
+                sh_rep_log_free(&start_log)
+                raise MemoryError()
+            c.b.start_log = &start_log
     else:
         _rules_from_dict(source, &c.b.rules)
         c.b.num_players = num_players
         c.b.dealer = dealer
         c.b.max_moves = max_moves
-    if len(policies) != num_players:
-        raise ValueError(f"one policy per seat: {num_players} needed, {len(policies)} given")
-    for q in range(num_players):
-        if pol[q] >= SH_NUM_POLICIES:
-            raise ValueError(f"policy {pol[q]} does not exist")
-        c.b.policies[q] = pol[q]
-    if observer >= 0:
-        if observer >= 256:
-            raise ValueError(f"observer must be a seat in 0..{num_players - 1}, not {observer}")
-        c.b.determinize = 1
-        c.b.observer = observer
-    c.b.seed = seed
-    c.first = first
-    c.num_players = num_players
-    cdef cnp.npy_intp dims[2]
-    if places is None:
-        dims[0] = n
-        dims[1] = num_players
-        places = new_array(2, dims, cnp.NPY_INT8)
-        moves = new_array(1, dims, cnp.NPY_UINT32)
-        truncated = new_array(1, dims, cnp.NPY_BOOL)
-        stalemate = new_array(1, dims, cnp.NPY_BOOL)
-        c.places = <int8_t *>cnp.PyArray_DATA(<cnp.ndarray>places)
-        c.moves = <uint32_t *>cnp.PyArray_DATA(<cnp.ndarray>moves)
-        c.truncated = <uint8_t *>cnp.PyArray_DATA(<cnp.ndarray>truncated)
-        c.stalemate = <uint8_t *>cnp.PyArray_DATA(<cnp.ndarray>stalemate)
-        run_chunked(_sh_chunk, &c, n, threads, 16 * (threads if threads > 0 else 1))
-        return places, moves, truncated, stalemate
     try:
-        get_out(places, &vp, n * num_players, 1, b"b", "places", &p)
-        held = 1
-        c.places = <int8_t *>p
-        get_out(moves, &vm, n, 4, b"IL", "moves", &p)
-        held = 2
-        c.moves = <uint32_t *>p
-        get_out(truncated, &vt, n, 1, b"?B", "truncated", &p)
-        held = 3
-        c.truncated = <uint8_t *>p
-        get_out(stalemate, &vs, n, 1, b"?B", "stalemate", &p)
-        held = 4
-        c.stalemate = <uint8_t *>p
-        run_chunked(_sh_chunk, &c, n, threads, 16 * (threads if threads > 0 else 1))
+        if len(policies) != num_players:
+            raise ValueError(f"one policy per seat: {num_players} needed, {len(policies)} given")
+        for q in range(num_players):
+            if pol[q] >= SH_NUM_POLICIES:
+                raise ValueError(f"policy {pol[q]} does not exist")
+            c.b.policies[q] = pol[q]
+        if observer >= 0:
+            if observer >= 256:
+                raise ValueError(f"observer must be a seat in 0..{num_players - 1}, not {observer}")
+            c.b.determinize = 1
+            c.b.observer = observer
+        c.b.seed = seed
+        c.first = first
+        c.num_players = num_players
+        if places is None:
+            dims[0] = n
+            dims[1] = num_players
+            places = new_array(2, dims, cnp.NPY_INT8)
+            moves = new_array(1, dims, cnp.NPY_UINT32)
+            truncated = new_array(1, dims, cnp.NPY_BOOL)
+            stalemate = new_array(1, dims, cnp.NPY_BOOL)
+            c.places = <int8_t *>cnp.PyArray_DATA(<cnp.ndarray>places)
+            c.moves = <uint32_t *>cnp.PyArray_DATA(<cnp.ndarray>moves)
+            c.truncated = <uint8_t *>cnp.PyArray_DATA(<cnp.ndarray>truncated)
+            c.stalemate = <uint8_t *>cnp.PyArray_DATA(<cnp.ndarray>stalemate)
+            run_chunked(_sh_chunk, &c, n, threads, 16 * (threads if threads > 0 else 1))
+            return places, moves, truncated, stalemate
+        try:
+            get_out(places, &vp, n * num_players, 1, b"b", "places", &p)
+            held = 1
+            c.places = <int8_t *>p
+            get_out(moves, &vm, n, 4, b"IL", "moves", &p)
+            held = 2
+            c.moves = <uint32_t *>p
+            get_out(truncated, &vt, n, 1, b"?B", "truncated", &p)
+            held = 3
+            c.truncated = <uint8_t *>p
+            get_out(stalemate, &vs, n, 1, b"?B", "stalemate", &p)
+            held = 4
+            c.stalemate = <uint8_t *>p
+            run_chunked(_sh_chunk, &c, n, threads, 16 * (threads if threads > 0 else 1))
+        finally:
+            if held >= 4:
+                PyBuffer_Release(&vs)
+            if held >= 3:
+                PyBuffer_Release(&vt)
+            if held >= 2:
+                PyBuffer_Release(&vm)
+            if held >= 1:
+                PyBuffer_Release(&vp)
     finally:
-        if held >= 4:
-            PyBuffer_Release(&vs)
-        if held >= 3:
-            PyBuffer_Release(&vt)
-        if held >= 2:
-            PyBuffer_Release(&vm)
-        if held >= 1:
-            PyBuffer_Release(&vp)
+        sh_rep_log_free(&start_log)
 
 
 cdef tuple _ACTION_INTS = tuple(range(SH_MAX_DISTINCT_ACTIONS))  # ids_list's ints, made once
@@ -911,6 +957,7 @@ def rollout(state, policy="random", seed=None, *, bint order=False):
     cdef th_stop hook
     cdef py_stop poll
     cdef list box = []
+    cdef sh_rep_log start_log, log
     if not isinstance(state, StateBase):
         from threes import registry
         try:
@@ -943,8 +990,25 @@ def rollout(state, policy="random", seed=None, *, bint order=False):
     b.seed = seed
     b.n = 1
     cdef const th_stop *stop = watch(&hook, &poll, box)
-    with nogil:
-        sh_batch_play_game(&b, 0, stop, &end, &moves)
+    cdef int rc
+    if not end.rules.repetition_limit:
+        with nogil:
+            sh_batch_play_game(&b, 0, stop, &end, &moves, NULL)
+    else:  # the game's log of older repetition keys (rep_log.h), from a private copy of the state's
+        sh_rep_log_init(&start_log)
+        sh_rep_log_init(&log)
+        try:
+            if st._log.len:
+                if sh_rep_log_copy(&start_log, &st._log):
+                    raise MemoryError()
+                b.start_log = &start_log
+            with nogil:
+                rc = sh_batch_play_game(&b, 0, stop, &end, &moves, &log)
+        finally:
+            sh_rep_log_free(&start_log)
+            sh_rep_log_free(&log)
+        if rc == 2 and not box:
+            raise MemoryError("out of memory for the remembered positions of the game (repetition_limit)")
     if box:
         raise box[0]
     sh_returns(&end, out)

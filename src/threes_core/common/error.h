@@ -21,7 +21,8 @@ enum {
   TH_ERR_ILLEGAL = 4, /* an action not legal in this state */
   TH_ERR_SETUP = 5,   /* an impossible or malformed position */
   TH_ERR_ARG = 6,     /* any other bad argument */
-  TH_ERR_STOPPED = 7  /* long work given up because the caller's stop hook said so (common/game.h th_stop) */
+  TH_ERR_STOPPED = 7, /* long work given up because the caller's stop hook said so (common/game.h th_stop) */
+  TH_ERR_MEMORY = 8   /* memory ran out (a batch's log of repetition keys, shithead/rep_log.h) */
 };
 
 /* Sets e (which may be NULL) to code and a printf-style message. */

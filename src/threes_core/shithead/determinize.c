@@ -181,6 +181,7 @@ int sh_resample(sh_state *s, int observer, th_rng *rng, th_error *e) {
    * would say what the hidden cards were. The sample starts afresh. */
   s->rep_len = 0;
   s->rep_head = 0;
+  if (s->rep_log) sh_rep_log_clear(s->rep_log);
   if (e) e->code = TH_OK;
   return TH_OK;
 }

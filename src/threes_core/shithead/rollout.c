@@ -6,6 +6,8 @@
 #include "shithead/rank_rows.h"
 #include "shithead/determinize.h"
 
+#include <stdatomic.h>
+#include <stdint.h>
 #include <string.h>
 
 static inline int lowest(uint16_t m) { return __builtin_ctz(m); }
@@ -302,15 +304,29 @@ uint32_t sh_rollout_full(sh_state *s, const uint8_t *policies, th_rng *rng, int 
   return s->move_count - start;
 }
 
-/* Game i of a batch: its start position and its rng. */
-static void batch_game(const sh_batch *b, int64_t i, sh_state *s, th_rng *rng) {
+/* Game i of a batch: its start position and its rng, with `log` (or NULL)
+ * attached to it holding the start's older repetition keys. */
+static void batch_game(const sh_batch *b, int64_t i, sh_state *s, th_rng *rng, sh_rep_log *log) {
   uint64_t g = (uint64_t)b->first + (uint64_t)i; /* the game's index in the whole batch */
   if (b->start && s != b->start) /* sh_batch_play_game may play in place */
     *s = *b->start;
-  else
+  else if (!b->start) /* played in place otherwise */
     sh_state_deal(s, &b->rules, b->num_players, b->dealer, b->max_moves, th_batch_seed(b->seed, g), NULL);
+  s->rep_log = log;
+  if (log) {
+    if (b->start && !b->determinize && b->start_log && b->start_log->len)
+      sh_rep_log_copy(log, b->start_log); /* failing, it says so (failed) */
+    else
+      sh_rep_log_clear(log);
+  }
   th_batch_rng(b->seed, g, rng);
   if (b->start && b->determinize) sh_resample(s, b->observer, rng, NULL);
+}
+
+/* A game's log (NULL with repetition_limit 0: nothing to count). */
+static sh_rep_log *log_for(const sh_batch *b, sh_rep_log *log) {
+  const sh_rules *r = b->start ? &b->start->rules : &b->rules;
+  return r->repetition_limit ? log : NULL;
 }
 
 static void record_game(const sh_batch *b, int64_t i, const sh_state *s, uint32_t moves) {
@@ -330,21 +346,29 @@ typedef struct {
   th_rng rng;
   int64_t i; /* the game, or -1 */
   uint32_t start_moves;
+  sh_rep_log log; /* its older repetition keys (repetition_limit > 0) */
 } slot;
+
+/* A part's outcome beyond its games: run_part's context. */
+typedef struct {
+  const sh_batch *b;
+  atomic_int out_of_memory; /* 1 once a game's log could not grow */
+} part_ctx;
 
 /* Moves the slot on to a game in its play phase: records the games that are
  * over (after their swap phase, or from an over start state) and starts the
  * next ones, until one is in play or the part is done. */
-static void settle(const sh_batch *b, slot *sl, int64_t *next, int64_t hi) {
+static int settle(const sh_batch *b, slot *sl, int64_t *next, int64_t hi) {
   for (;;) {
     if (sl->i >= 0) {
-      if (sl->s.phase == SH_PHASE_PLAY) return;
+      if (sl->s.phase == SH_PHASE_PLAY) return 0;
+      if (sl->log.failed) return -1;
       record_game(b, sl->i, &sl->s, sl->s.move_count - sl->start_moves);
       sl->i = -1;
     }
-    if (*next >= hi) return;
+    if (*next >= hi) return 0;
     sl->i = (*next)++;
-    batch_game(b, sl->i, &sl->s, &sl->rng);
+    batch_game(b, sl->i, &sl->s, &sl->rng, log_for(b, &sl->log));
     sl->start_moves = sl->s.move_count;
     while (sl->s.phase == SH_PHASE_SWAP) sh_policy_step(&sl->s, SH_POLICY_RANDOM, &sl->rng);
   }
@@ -358,16 +382,22 @@ static void playout_one(sh_state *s, th_rng *rng, uint32_t slice) {
     sh_fast_random_playout_until(s, rng, s->move_count + slice);
 }
 
-static void play_part_random(const sh_batch *b, int64_t lo, int64_t hi, const th_stop *stop) {
+/* Returns -1 when a game's log ran out of memory, else 0. */
+static int play_part_random(const sh_batch *b, int64_t lo, int64_t hi, const th_stop *stop) {
   slot sl[2];
   int64_t next = lo;
   uint32_t slice = stop ? TH_STOP_MOVES : UINT32_MAX; /* with a stop, ask it at least every slice moves */
+  int rc = 0;
   sl[0].i = sl[1].i = -1;
+  sh_rep_log_init(&sl[0].log);
+  sh_rep_log_init(&sl[1].log);
   /* Every pass plays moves of a game in flight (each bounded by its move
    * cap) or ends the part. */
   for (;;) {
-    settle(b, &sl[0], &next, hi);
-    settle(b, &sl[1], &next, hi);
+    if (settle(b, &sl[0], &next, hi) || settle(b, &sl[1], &next, hi)) {
+      rc = -1;
+      break;
+    }
     if (sl[0].i >= 0 && sl[1].i >= 0)
       sh_fast_random_playout2(&sl[0].s, &sl[0].rng, &sl[1].s, &sl[1].rng, slice);
     else if (sl[0].i >= 0)
@@ -375,9 +405,12 @@ static void play_part_random(const sh_batch *b, int64_t lo, int64_t hi, const th
     else if (sl[1].i >= 0)
       playout_one(&sl[1].s, &sl[1].rng, slice);
     else
-      return;
-    if (th_stop_now(stop)) return;
+      break;
+    if (th_stop_now(stop)) break;
   }
+  sh_rep_log_free(&sl[0].log);
+  sh_rep_log_free(&sl[1].log);
+  return rc;
 }
 
 /* sh_rollout, asking `stop` (which may be NULL) every TH_STOP_MOVES moves;
@@ -405,39 +438,54 @@ static int batch_all_random(const sh_batch *b) {
   return all_random;
 }
 
-int sh_batch_play_game(const sh_batch *b, int64_t i, const th_stop *stop, sh_state *s, uint32_t *moves) {
+int sh_batch_play_game(const sh_batch *b, int64_t i, const th_stop *stop, sh_state *s, uint32_t *moves,
+                       sh_rep_log *log) {
   th_rng rng;
-  batch_game(b, i, s, &rng);
-  if (!batch_all_random(b)) return rollout_stoppable(s, b->policies, &rng, stop, moves);
-  /* the moves of play_part_random's slot: the swap phase as settle plays it,
-   * then the play phase in slices */
-  uint32_t start = s->move_count, slice = stop ? TH_STOP_MOVES : UINT32_MAX;
-  while (s->phase == SH_PHASE_SWAP) sh_policy_step(s, SH_POLICY_RANDOM, &rng);
-  /* each pass plays `slice` moves or ends the game: bounded by the move cap */
-  while (s->phase == SH_PHASE_PLAY) {
-    playout_one(s, &rng, slice);
-    if (s->phase == SH_PHASE_PLAY && th_stop_now(stop)) return 1;
+  int rc = 0;
+  log = log_for(b, log);
+  batch_game(b, i, s, &rng, log);
+  if (!batch_all_random(b)) {
+    rc = rollout_stoppable(s, b->policies, &rng, stop, moves);
+  } else {
+    /* the moves of play_part_random's slot: the swap phase as settle plays
+     * it, then the play phase in slices */
+    uint32_t start = s->move_count, slice = stop ? TH_STOP_MOVES : UINT32_MAX;
+    while (s->phase == SH_PHASE_SWAP) sh_policy_step(s, SH_POLICY_RANDOM, &rng);
+    /* each pass plays `slice` moves or ends the game: bounded by the move cap */
+    while (s->phase == SH_PHASE_PLAY) {
+      playout_one(s, &rng, slice);
+      if (s->phase == SH_PHASE_PLAY && th_stop_now(stop)) {
+        rc = 1;
+        break;
+      }
+    }
+    *moves = s->move_count - start;
   }
-  *moves = s->move_count - start;
-  return 0;
+  s->rep_log = NULL;
+  return rc ? rc : log && log->failed ? 2 : 0;
 }
 
-static void play_part(const sh_batch *b, int64_t lo, int64_t hi, const th_stop *stop) {
-  if (batch_all_random(b)) { /* repetition_limit or not (sh_fast_random_playout2 keeps the keys) */
-    play_part_random(b, lo, hi, stop);
-    return;
-  }
+/* Returns -1 when a game's log ran out of memory, else 0. */
+static int play_part(const sh_batch *b, int64_t lo, int64_t hi, const th_stop *stop) {
+  if (batch_all_random(b)) /* repetition_limit or not (sh_fast_random_playout2 keeps the keys) */
+    return play_part_random(b, lo, hi, stop);
   sh_state s;
-  for (int64_t i = lo; i < hi; i++) {
+  sh_rep_log log;
+  int rc = 0;
+  sh_rep_log_init(&log);
+  for (int64_t i = lo; i < hi && !rc; i++) {
     uint32_t moves;
-    if (sh_batch_play_game(b, i, stop, &s, &moves)) return;
-    record_game(b, i, &s, moves);
+    rc = sh_batch_play_game(b, i, stop, &s, &moves, &log);
+    if (!rc) record_game(b, i, &s, moves);
   }
+  sh_rep_log_free(&log);
+  return rc == 2 ? -1 : 0;
 }
 
 /* th_run_parts's part function over this game's batch. */
 static void run_part(const void *ctx, int64_t lo, int64_t hi, const th_stop *stop) {
-  play_part((const sh_batch *)ctx, lo, hi, stop);
+  part_ctx *pc = (part_ctx *)(uintptr_t)ctx; /* sh_rollouts' own, not const */
+  if (play_part(pc->b, lo, hi, stop)) atomic_store_explicit(&pc->out_of_memory, 1, memory_order_relaxed);
 }
 
 int sh_rollouts(const sh_batch *b, int threads, th_error *e) {
@@ -470,9 +518,16 @@ int sh_rollouts(const sh_batch *b, int threads, th_error *e) {
       th_set_error(e, TH_ERR_ARG, "policy %d of seat %d does not exist", b->policies[q], q);
       return TH_ERR_ARG;
     }
-  if (th_run_parts(run_part, b, b->n, threads, b->stop)) {
+  part_ctx pc;
+  pc.b = b;
+  atomic_init(&pc.out_of_memory, 0);
+  if (th_run_parts(run_part, &pc, b->n, threads, b->stop)) {
     th_set_error(e, TH_ERR_STOPPED, "the batch was stopped before its end");
     return TH_ERR_STOPPED;
+  }
+  if (atomic_load_explicit(&pc.out_of_memory, memory_order_relaxed)) {
+    th_set_error(e, TH_ERR_MEMORY, "out of memory for the remembered positions of a game (repetition_limit)");
+    return TH_ERR_MEMORY;
   }
   if (e) e->code = TH_OK;
   return TH_OK;

@@ -112,26 +112,35 @@ typedef struct sh_batch {
   uint8_t *truncated; /* n: 1 when the game ended unfinished: the move cap, or a stalemate */
   uint8_t *stalemate; /* n: 1 when it ended by repetition (rules.repetition_limit); may be NULL */
   const th_stop *stop; /* NULL, or asked on the calling thread at least every TH_STOP_MOVES moves (th_run_parts) */
+  const sh_rep_log *start_log; /* NULL, or start's older repetition keys (rep_log.h): every game without
+                                * determinize starts with them (read only; the caller keeps it unchanged) */
 } sh_batch;
 
 /* Plays a batch on `threads` native threads (1 = the calling thread only).
  * Returns 0, or an error code with e set (bad rules, players, policies or
- * thread count), or TH_ERR_STOPPED when b->stop said stop (then the outputs
+ * thread count), or TH_ERR_STOPPED when b->stop said stop, or TH_ERR_MEMORY
+ * when a game's log of repetition keys could not grow (then the outputs
  * are unspecified; the start state is never changed). Asking b->stop never
- * changes a game. */
+ * changes a game. With repetition_limit > 0 every game counts repetitions
+ * exactly: each part keeps a log (rep_log.h) per game in flight, which
+ * allocates only once a stretch outgrows the state's ring. */
 int sh_rollouts(const sh_batch *b, int threads, th_error *e);
 
 /* Game i of the batch b alone, on the calling thread, into *s: the same moves
  * as game i of sh_rollouts(b) (b's n and outputs are not used). s may be
  * b->start itself (the game is then played in place; without determinize,
- * the start needs no other copy). Afterwards,
+ * the start needs no other copy). `log` (the caller's, or NULL: then the
+ * ring alone counts repetitions) is attached to *s for the game and
+ * detached after; it starts with b->start_log's keys. Afterwards,
  * as after sh_rollout, only the phase, finishing order, move count,
  * truncation and stalemate of *s are meaningful (sh_returns reads them).
  * Nothing is checked: b must be one sh_rollouts accepts (the caller checks
  * its policies and observer; the start state must be valid). Asks `stop`
  * (may be NULL) at least every TH_STOP_MOVES moves: returns 1 when it said
- * stop (the game unfinished), else 0 with *moves the moves played. For
+ * stop (the game unfinished), 2 when the log ran out of memory (the game
+ * not to be used), else 0 with *moves the moves played. For
  * callers who play one game at a time (the bindings' threes.rollout). */
-int sh_batch_play_game(const sh_batch *b, int64_t i, const th_stop *stop, sh_state *s, uint32_t *moves);
+int sh_batch_play_game(const sh_batch *b, int64_t i, const th_stop *stop, sh_state *s, uint32_t *moves,
+                       sh_rep_log *log);
 
 #endif

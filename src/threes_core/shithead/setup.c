@@ -304,6 +304,7 @@ int sh_setup_finish(sh_state *s, int phase, int current, uint32_t move_count, in
     /* the stretch of the remembered positions is the current one; with none
      * given, the current position is its first */
     s->rep_progress = sh_progress(s);
+    sh_rep_hands_refresh(s);
     if (!s->rep_len) {
       s->rep_key[0] = sh_repetition_key(s);
       s->rep_tag[0] = sh_rep_tag(s->rep_key[0]);
@@ -459,6 +460,11 @@ int sh_state_check(const sh_state *s, th_error *e) {
              "version remembers repetition keys");
       FAIL("the newest remembered position is not the current one");
     }
+    /* the hands' part kept incrementally (state.h) */
+    sh_state t = *s;
+    sh_rep_hands_refresh(&t);
+    if (t.rep_hands != s->rep_hands || memcmp(t.rep_hand_len, s->rep_hand_len, sizeof t.rep_hand_len))
+      FAIL("the hands' part of the repetition key is stale");
   }
   if (e) e->code = TH_OK;
   return TH_OK;

@@ -698,16 +698,53 @@ static const uint64_t hand_keys[SH_MAX_PLAYERS][2] = {
 };
 #define SEAT_KEY UINT64_C(0xe162a7012681acbf)
 
-static inline uint64_t repetition_key(const sh_state *s) {
-  uint64_t h = 0;
-  for (int p = 0; p < s->num_players && p < SH_MAX_PLAYERS; p++) /* independent products: they overlap */
-    h += mul_fold(load_le64(s->hand_rank[p]) ^ hand_keys[p][0], load_le64(s->hand_rank[p] + 8) ^ hand_keys[p][1]);
+/* Seat p's hand hashed: its 16 bytes of rank counts. */
+static inline uint64_t hand_fold(const sh_state *s, int p) {
+  return mul_fold(load_le64(s->hand_rank[p]) ^ hand_keys[p][0], load_le64(s->hand_rank[p] + 8) ^ hand_keys[p][1]);
+}
+
+/* The key from the hands' part h (the sum of the seats' hand_fold). */
+static inline uint64_t key_of(const sh_state *s, uint64_t h) {
   h ^= s->pile_hash;
   h += (uint64_t)(s->current + 1) * SEAT_KEY;
   return sh_mix64(h);
 }
 
-uint64_t sh_repetition_key(const sh_state *s) { return repetition_key(s); }
+uint64_t sh_repetition_key(const sh_state *s) {
+  uint64_t h = 0;
+  for (int p = 0; p < s->num_players && p < SH_MAX_PLAYERS; p++) h += hand_fold(s, p);
+  return key_of(s, h);
+}
+
+/* rep_hands and its per-seat parts from scratch (state.h). */
+void sh_rep_hands_refresh(sh_state *s) {
+  uint64_t h = 0;
+  for (int p = 0; p < SH_MAX_PLAYERS; p++) {
+    s->rep_hand_len[p] = s->hand_len[p];
+    s->rep_hand_fold[p] = p < s->num_players ? hand_fold(s, p) : 0;
+    h += s->rep_hand_fold[p];
+  }
+  s->rep_hands = h;
+}
+
+/* rep_hands after a move of the same stretch: the seats whose hand length
+ * changed are hashed again (one, after a play or a pick-up). */
+static inline void rep_hands_update(sh_state *s) {
+  _Static_assert(SH_MAX_PLAYERS == 12, "hand lengths compared as 8 + 4 bytes");
+  uint64_t d0 = load_le64(s->hand_len) ^ load_le64(s->rep_hand_len);
+  uint32_t d1 = ((uint32_t)s->hand_len[8] | (uint32_t)s->hand_len[9] << 8 | (uint32_t)s->hand_len[10] << 16 |
+                 (uint32_t)s->hand_len[11] << 24) ^
+                ((uint32_t)s->rep_hand_len[8] | (uint32_t)s->rep_hand_len[9] << 8 |
+                 (uint32_t)s->rep_hand_len[10] << 16 | (uint32_t)s->rep_hand_len[11] << 24);
+  unsigned changed = nonzero_bytes8(d0) | nonzero_bytes8(d1) << 8;
+  for (; changed; changed &= changed - 1u) {
+    int p = __builtin_ctz(changed);
+    uint64_t f = hand_fold(s, p);
+    s->rep_hands += f - s->rep_hand_fold[p];
+    s->rep_hand_fold[p] = f;
+    s->rep_hand_len[p] = s->hand_len[p];
+  }
+}
 
 /* Bit i set when tags[i] == t, for the SH_REP_WINDOW (64) tags. */
 static inline uint64_t tag_matches(const uint8_t *tags, uint8_t t) {
@@ -733,8 +770,12 @@ SH_HOT void record_position(sh_state *s) {
     s->rep_progress = prog;
     s->rep_len = 0;
     s->rep_head = 0;
+    if (s->rep_log && s->rep_log->len) sh_rep_log_clear(s->rep_log);
+    sh_rep_hands_refresh(s);
+  } else {
+    rep_hands_update(s);
   }
-  uint64_t key = repetition_key(s);
+  uint64_t key = key_of(s, s->rep_hands);
   uint8_t tag = sh_rep_tag(key);
   int seen = 1, len = s->rep_len; /* this occurrence */
   /* The keys held with this one's tag (about one in 256 of the others),
@@ -743,6 +784,11 @@ SH_HOT void record_position(sh_state *s) {
   _Static_assert(SH_REP_WINDOW == 64, "one bit per remembered key in a uint64_t");
   if (len < SH_REP_WINDOW) m &= (UINT64_C(1) << len) - 1u;
   for (; m; m &= m - 1u) seen += s->rep_key[__builtin_ctzll(m)] == key;
+  if (len == SH_REP_WINDOW && s->rep_log) { /* the oldest key leaves the ring for the log */
+    sh_rep_log *l = s->rep_log;
+    seen += (int)sh_rep_log_count(l, key); /* before the push: the ring counted the leaving key */
+    sh_rep_log_push(l, s->rep_key[s->rep_head]);
+  }
   int at = len < SH_REP_WINDOW ? len : s->rep_head;
   s->rep_key[at] = key;
   s->rep_tag[at] = tag;

@@ -7,6 +7,9 @@
  * generation; sh_state_check verifies all of this against loc.
  *
  * The state embeds its rules, so it is self-contained: a copy is a memcpy.
+ * One field is not the state's own: rep_log, the caller's log of older
+ * repetition keys (rep_log.h), attached only for the length of a call that
+ * plays moves and NULL at rest, so a copy never shares it.
  */
 #ifndef THREES_SHITHEAD_STATE_H
 #define THREES_SHITHEAD_STATE_H
@@ -18,6 +21,7 @@
 #include "shithead/cards.h"
 #include "common/rng.h"
 #include "shithead/rules.h"
+#include "shithead/rep_log.h"
 
 /* Zone codes of loc[]: high nibble the zone, low nibble the seat. */
 #define SH_LOC_HAND 0x00      /* | seat; with SH_LOC_KNOWN: publicly known */
@@ -82,8 +86,22 @@ typedef struct sh_state {
    * state, and by the sh_fast_* moves when repetition_limit > 0 (with the
    * rule off they leave it stale: such a state is not used again). */
   uint64_t pile_hash;
+  /* The hands' part of the repetition key, kept incrementally by
+   * sh_record_position: rep_hand_fold[q] is seat q's hand hashed (its 16
+   * bytes of rank counts, one 64x64->128-bit multiply) when it held
+   * rep_hand_len[q] cards, rep_hands their sum over the seats. Within a
+   * stretch a move changes one hand and always its length (a play from the
+   * hand takes cards out, a pick-up puts the pile in; everything else is
+   * irreversible), so only the seats whose length changed are hashed again;
+   * a new stretch (and sh_setup_finish) hashes all. */
+  uint8_t rep_hand_len[SH_MAX_PLAYERS];
+  uint64_t rep_hands;
+  uint64_t rep_hand_fold[SH_MAX_PLAYERS];
   uint8_t rep_tag[SH_REP_WINDOW]; /* sh_rep_tag of each rep_key: one SIMD compare finds the candidates */
   uint64_t rep_key[SH_REP_WINDOW];
+  /* NULL, or the caller's log of this stretch's keys that left the ring
+   * (rep_log.h), attached while it plays moves: the count is then exact. */
+  sh_rep_log *rep_log;
 } sh_state;
 
 /* Deals a new game: rules must have passed sh_rules_validate for num_players.
@@ -227,10 +245,12 @@ uint64_t sh_position_key(const sh_state *s);
  * same. So the ring holds sh_repetition_key, a hash of those three only,
  * and two positions of one stretch have equal repetition keys exactly when
  * they have equal position keys (either hash colliding aside, probability
- * about 2^-64 each). It costs O(players) per move: the pile's part is
- * pile_hash, kept incrementally (a push of c cards of one rank XORs c
- * values in, a pick-up or burn clears it); the hands are hashed from
- * scratch, 16 bytes of counts per seat with one 64x64->128-bit multiply.
+ * about 2^-64 each). Both parts are kept incrementally: the pile's is
+ * pile_hash (a push of c cards of one rank XORs c values in, a pick-up or
+ * burn clears it), the hands' is rep_hands (the seat whose hand changed is
+ * hashed again: 16 bytes of counts, one 64x64->128-bit multiply), so a
+ * move costs O(1) hashing. sh_repetition_key itself computes the key from
+ * scratch; sh_state_check compares the newest remembered key with it.
  * It is computed on the counts only, so rollouts with the rule on run on the
  * sh_fast_* moves too (rollout.h, "Repetitions", gives the measured cost:
  * about 2x the ns/move of the rule off, against 10-15x with the from-scratch
@@ -252,6 +272,9 @@ static inline uint64_t sh_pile_card_hash(int i, int rank) {
 /* pile_hash from scratch, from the pile's card ids (needs the full state). */
 uint64_t sh_pile_hash(const sh_state *s);
 uint64_t sh_repetition_key(const sh_state *s);
+/* rep_hands and its per-seat parts from scratch (after a set-up; a new
+ * stretch does it itself). */
+void sh_rep_hands_refresh(sh_state *s);
 /* The byte of a key kept in rep_tag. */
 static inline uint8_t sh_rep_tag(uint64_t key) { return (uint8_t)(key >> 56); }
 
@@ -264,9 +287,10 @@ int32_t sh_progress(const sh_state *s);
  * and by the sh_fast_* moves): notes the position's repetition key (in the
  * play phase) and ends the game as a stalemate when it has
  * now occurred k times since the last irreversible move (no earlier position
- * can recur). Positions are remembered for the last SH_REP_WINDOW plies of
- * such a stretch; a repetition further apart than that is not seen (the
- * README gives how often a stretch is that long). */
+ * can recur). The state remembers the last SH_REP_WINDOW plies of such a
+ * stretch; with a log attached (rep_log, rep_log.h) the keys that leave the
+ * ring go there and count too, so the rule is exact for any stretch. Without
+ * one, a repetition more than SH_REP_WINDOW plies apart is not seen. */
 void sh_record_position(sh_state *s);
 
 /* Every invariant of the state; returns 0 or TH_ERR_SETUP with a message. */
