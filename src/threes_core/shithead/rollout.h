@@ -39,13 +39,16 @@
  * (state.h, sh_repetition_key: the seat to move, the hands, the pile -- all
  * that can change between irreversible moves), so a game ends on exactly the
  * move where the full-state engine, counting full position keys, ends it.
- * Measured, 4-player threes, one thread, best of 5 rounds in one run
- * (pytest benchmarks/test_bench_repetition.py --benchmark-only -s):
- * random 35.4 ns/move with repetition_limit=3 against 17.4 without (2.0x;
- * the full-state, from-scratch key it replaced: 254.7 against 17.5, 14.5x),
- * greedy 42.5 against 26.4 (1.6x; before: 241.5 against 26.8, 9.0x). With
- * the rule off the moves skip both (a constant in the loops, one test of the
- * rule in the sh_fast_* steps): the same ns/move as before within noise.
+ * With repetition_limit > 0 each game in flight has a log of the keys that
+ * left the state's ring (rep_log.h), so the count is exact for any stretch.
+ * Measured, 4-player threes, one thread, best of 5 rounds
+ * (pytest benchmarks/test_bench_repetition.py --benchmark-only -s, run
+ * alternately with the build before the log): random 29.1 ns/move with
+ * repetition_limit=3 against 12.4 without (2.35x; ring alone: 23.9 against
+ * 12.3), greedy 33.4 against 20.2 (1.65x; ring alone: 30.9 against 19.3).
+ * With the rule off the moves skip all of it (a constant in the loops, one
+ * test of the rule in the sh_fast_* steps): the same ns/move as before
+ * within noise.
  *
  * Batches: game i of a batch is seeded with th_batch_seed(seed, i) (its deal
  * and its policy stream; from a start state with `determinize` set, its
