@@ -2161,6 +2161,70 @@ static void unit_rep_log(long long rounds) {
   if (!g_quiet) printf("  rep_log: %lld rounds against a plain count\n", rounds);
 }
 
+/* Batches with repetition_limit (RULES.md section 7) count exactly: the
+ * same games on 1 and 2 threads, each equal to the game played alone with a
+ * log (sh_batch_play_game), and some of them (a repetition more than the
+ * ring's 64 plies apart) different from the game played with the ring
+ * alone (log NULL). Random seats (two games in flight) and mixed policies. */
+static void unit_batch_repetitions(long long games) {
+  unit_begin("batches with repetition_limit");
+  th_error e;
+  static sh_state s;
+  long long beyond = 0, stalemates = 0, played = 0;
+  for (int mode = 0; mode < 2; mode++) {
+    if (!mine(mode)) continue;
+    sh_batch b;
+    memset(&b, 0, sizeof b);
+    sh_rules_preset(SH_PRESET_THREES, &b.rules);
+    b.rules.repetition_limit = 3;
+    b.num_players = 4;
+    b.dealer = -1;
+    for (int q = 0; q < 4; q++) b.policies[q] = (uint8_t)(mode ? q % 3 : SH_POLICY_RANDOM);
+    b.seed = 5u + (uint64_t)mode;
+    b.n = games;
+    int8_t *pl[2];
+    uint32_t *mv[2];
+    uint8_t *tr[2], *sm[2];
+    for (int t = 0; t < 2; t++) {
+      pl[t] = (int8_t *)malloc((size_t)games * 4);
+      mv[t] = (uint32_t *)malloc((size_t)games * sizeof(uint32_t));
+      tr[t] = (uint8_t *)malloc((size_t)games);
+      sm[t] = (uint8_t *)malloc((size_t)games);
+      if (!pl[t] || !mv[t] || !tr[t] || !sm[t]) abort();
+      b.places = pl[t];
+      b.moves = mv[t];
+      b.truncated = tr[t];
+      b.stalemate = sm[t];
+      CHECK(sh_rollouts(&b, t + 1, &e) == TH_OK, "threads %d: %s", t + 1, e.msg);
+    }
+    CHECK(memcmp(mv[0], mv[1], (size_t)games * 4) == 0 && memcmp(sm[0], sm[1], (size_t)games) == 0,
+          "1 and 2 threads differ");
+    sh_rep_log log;
+    sh_rep_log_init(&log);
+    for (int64_t i = 0; i < games; i++) {
+      uint32_t moves, ring_moves;
+      CHECK(sh_batch_play_game(&b, i, NULL, &s, &moves, &log) == 0, "game %lld alone", (long long)i);
+      CHECK(s.rep_log == NULL, "the log is detached after the game");
+      CHECK(moves == mv[0][i] && s.stalemate == sm[0][i], "game %lld alone differs from the batch", (long long)i);
+      stalemates += s.stalemate;
+      int st = s.stalemate;
+      CHECK(sh_batch_play_game(&b, i, NULL, &s, &ring_moves, NULL) == 0, "game %lld, ring alone", (long long)i);
+      CHECK(ring_moves >= moves, "the ring alone ends game %lld earlier than the exact count", (long long)i);
+      beyond += ring_moves != moves || s.stalemate != st;
+      played++;
+    }
+    sh_rep_log_free(&log);
+    for (int t = 0; t < 2; t++) {
+      free(pl[t]);
+      free(mv[t]);
+      free(tr[t]);
+      free(sm[t]);
+    }
+  }
+  if (played >= 100) CHECK(beyond > 0, "no game needed the log: the test no longer reaches long stretches");
+  unit_end("%lld games, %lld stalemates, %lld decided beyond the ring", played, stalemates, beyond);
+}
+
 static void unit_batches(long long reps) {
   unit_begin("sh_rollouts threads 1 vs 2");
   th_error e;
@@ -2580,6 +2644,7 @@ int main(int argc, char **argv) {
   unit_random_positions(scaled(1000));
   unit_rules_fuzz(scaled(10000));
   if (g_part == 0) unit_rep_log(scaled(60));
+  unit_batch_repetitions(scaled(150));
   unit_batches(scaled(300));
   unit_batch_stops(scaled(60));
 
