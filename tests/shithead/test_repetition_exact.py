@@ -150,6 +150,15 @@ def test_a_long_stretch_survives_clone_child_dicts_and_pickles():
     while not c.is_terminal():
         c.apply_action(rng.choice(c.legal_actions()))
     assert s._repetitions() == keys
+    # clones share the log until one of them changes it (copy on write): the
+    # source moving on leaves an earlier clone's memory alone too
+    kept, moving = s.clone(), s.clone()
+    rng = random.Random(2)
+    for _ in range(30):
+        if moving.is_terminal():
+            break
+        moving.apply_action(rng.choice(moving.legal_actions()))
+    assert kept._repetitions() == keys == s._repetitions()
     a = s.legal_actions()[0]
     assert s.child(a)._repetitions()[:len(keys)] in (keys, [])  # a new stretch forgets, else it goes on
     assert s._repetitions() == keys

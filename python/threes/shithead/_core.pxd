@@ -204,14 +204,20 @@ cdef extern from "shithead/shithead.h" nogil:
 
 
 
+cdef class RepLog:
+    cdef sh_rep_log l
+
+
 cdef class StateBase:
     cdef sh_state s
     cdef object _history     # (previous, action) pairs, shared with clones (_common.pxd, hist_push)
     cdef Py_ssize_t _hlen
     cdef bytes _htext        # " ".join of the first _htext_n actions of the history (information_state_string)
     cdef Py_ssize_t _htext_n
-    cdef sh_rep_log _log     # this stretch's repetition keys older than the ring (rep_log.h); its own memory
+    cdef RepLog _replog      # None, or this stretch's repetition keys older than the ring (rep_log.h),
+                             # shared with clones and copied before a change when shared (copy on write)
     cdef StateBase _clone(self)
+    cdef RepLog _own_log(self)
     cdef int _apply(self, action) except -1
     cdef int _player(self, player) except -1
     cdef list _kinds_at(self, int code)

@@ -182,6 +182,18 @@ cdef tuple _move_tuple(sh_move *m):
     return (m.kind, m.source, m.rank, m.count, m.slot, face_up)
 
 
+cdef extern from "Python.h":
+    Py_ssize_t _refcount "Py_REFCNT"(object o)
+
+
+cdef class RepLog:
+    """The keys of a stretch that left a State's ring (rep_log.h), owned
+    by this object; States share it copy-on-write (StateBase._own_log)."""
+
+    def __dealloc__(self):
+        sh_rep_log_free(&self.l)
+
+
 cdef class StateBase:
     """The C state, held by value. Use threes.State; build one with
     threes.Game.new_initial_state() or threes.State.from_dict()."""
@@ -207,8 +219,6 @@ cdef class StateBase:
     def __init__(self, *args, **kwargs):
         raise TypeError("a State is made by Game.new_initial_state(), State.from_dict() or clone()")
 
-    def __dealloc__(self):
-        sh_rep_log_free(&self._log)
 
     # ---------------------------------------------------------- creation --
     @classmethod
@@ -260,10 +270,12 @@ cdef class StateBase:
         older = len(repetitions) - SH_REP_WINDOW if len(repetitions) > SH_REP_WINDOW else 0
         if older and not r.repetition_limit:
             raise ValueError("remembered positions need repetition_limit > 0")
-        if older and sh_rep_log_reserve(&st._log, older):
-            raise MemoryError()
-        for i in range(older):
-            sh_rep_log_push(&st._log, repetitions[i])
+        if older:
+            st._replog = RepLog()
+            if sh_rep_log_reserve(&st._replog.l, older):
+                raise MemoryError()
+            for i in range(older):
+                sh_rep_log_push(&st._replog.l, repetitions[i])
         for i in range(len(repetitions) - older):
             keys[i] = repetitions[older + i]
         if sh_setup_repetitions(&st.s, stalemate, keys, len(repetitions) - older, &e) != TH_OK:
@@ -286,7 +298,7 @@ cdef class StateBase:
         c = copy_state(self, _STATE_SIZE, <PyObject *>self._history, <PyObject *>self._htext)
         if c is not None:
             g = <StateBase>c
-            sh_rep_log_init(&g._log)  # the byte copy shares self's log memory: the copy gets its own
+            Py_INCREF(g._replog)  # the byte copy holds self's log too (shared until one of them changes it)
         else:
             t = Py_TYPE(self)
             g = <StateBase>t.tp_new(<type>t, <PyObject *>_CLONE_ARGS, NULL)
@@ -295,8 +307,7 @@ cdef class StateBase:
             g._hlen = self._hlen
             g._htext = self._htext
             g._htext_n = self._htext_n
-        if self._log.len and sh_rep_log_copy(&g._log, &self._log):
-            raise MemoryError()
+            g._replog = self._replog
         return g
 
     def child(self, action):
@@ -359,7 +370,8 @@ cdef class StateBase:
         (repetition_limit): the log's (rep_log.h), then the ring's."""
         cdef uint64_t keys[SH_REP_WINDOW]
         cdef int n = sh_remembered_positions(&self.s, keys)
-        return [self._log.keys[i] for i in range(self._log.len)] + [keys[i] for i in range(n)]
+        older = [] if self._replog is None else [self._replog.l.keys[i] for i in range(self._replog.l.len)]
+        return older + [keys[i] for i in range(n)]
 
     def is_chance_node(self):
         return False
@@ -386,16 +398,31 @@ cdef class StateBase:
         """Applies a legal action; anything else raises and leaves the state as it was."""
         self._apply(action)
 
+    cdef RepLog _own_log(self):
+        """This state's log of older repetition keys, its own to change: made
+        when there is none, copied when a clone shares it (copy on write)."""
+        cdef RepLog log = self._replog
+        if log is None:
+            self._replog = log = RepLog()
+        elif _refcount(log) > 2:  # self's field and this variable hold it; more: shared
+            copy = RepLog()
+            if sh_rep_log_copy(&copy.l, &log.l):
+                raise MemoryError()
+            self._replog = log = copy
+        return log
+
     cdef int _apply(self, action) except -1:
         cdef th_error e
         cdef int a = action_id(action, sh_num_distinct_actions(&self.s.rules))
         cdef int rc
+        cdef RepLog log
         if self.s.rep_len == SH_REP_WINDOW and self.s.rules.repetition_limit:
             # the ring is full: the key leaving it goes into this state's log
             # (rep_log.h), room made first so that a failure changes nothing
-            if sh_rep_log_reserve(&self._log, self._log.len + 1):
+            log = self._own_log()
+            if sh_rep_log_reserve(&log.l, log.l.len + 1):
                 raise MemoryError()
-            self.s.rep_log = &self._log
+            self.s.rep_log = &log.l
             rc = sh_apply_action(&self.s, a, &e)
             self.s.rep_log = NULL
         else:
@@ -461,7 +488,7 @@ cdef class StateBase:
         th_rng_seed(&rng, <uint64_t>seed)
         if sh_resample(&out.s, q, &rng, &e) != TH_OK:
             raise_error(&e)
-        sh_rep_log_free(&out._log)  # the sample remembers no position (the true ones would tell the hidden cards)
+        out._replog = None  # the sample remembers no position (the true ones would tell the hidden cards)
         return out
 
     def information_state_string(self, player):
@@ -856,8 +883,8 @@ def run_rollouts(source, int num_players, bytes policies, uint64_t seed, int64_t
         start = st.s
         c.b.start = &start
         c.b.start_valid = 1  # built only by checked setup and legal moves
-        if st._log.len:
-            if sh_rep_log_copy(&start_log, &st._log):
+        if st._replog is not None and st._replog.l.len:
+            if sh_rep_log_copy(&start_log, &st._replog.l):
                 sh_rep_log_free(&start_log)
                 raise MemoryError()
             c.b.start_log = &start_log
@@ -998,8 +1025,8 @@ def rollout(state, policy="random", seed=None, *, bint order=False):
         sh_rep_log_init(&start_log)
         sh_rep_log_init(&log)
         try:
-            if st._log.len:
-                if sh_rep_log_copy(&start_log, &st._log):
+            if st._replog is not None and st._replog.l.len:
+                if sh_rep_log_copy(&start_log, &st._replog.l):
                     raise MemoryError()
                 b.start_log = &start_log
             with nogil:

@@ -25,6 +25,8 @@
  *   actions.h      the action map and the sh_move value
  *   state.h        the fixed-size state; deal, legal actions, apply, returns,
  *                  building a position (setup.c), the invariant check
+ *   rep_log.h      a stretch's repetition keys beyond the state's ring (the
+ *                  caller's memory, attached for a call: exact repetitions)
  *   rank_rows.h    internal: SWAR/SSE2 helpers on per-rank count rows
  *   rollout.h      policies (random, greedy, heuristic) and rollouts, batched
  *                  over native threads
@@ -51,6 +53,9 @@
  *                                                       test_6_3_*, test_D5_*, test_D10_*
  *   7 end, returns, move cap  sh_returns, sh_state_check
  *                                                       test_7_*, test_random_sim.py
+ *   7 stalemate by repetition sh_record_position, sh_repetition_key, rep_log.h
+ *                                                       test_repetition_key.py, test_repetition_exact.py,
+ *                                                       test_stalemate.py
  *   D-16 table limits         SH_MAX_PLAYERS, sh_rules_validate
  *                                                       test_5_rank_suit_unlisted_suits_*, test_bounds.py
  *   all rules, every move     the reference model tests/reference/shithead_model.py
@@ -59,8 +64,10 @@
  * SAFETY. Every entry point that takes outside data (rules, player counts,
  * action ids, positions) checks it and reports through th_error
  * (common/error.h); sh_apply_legal and the sh_fast_* steps are for callers
- * that have already checked. No function allocates memory and every loop is
- * bounded by the fixed sizes.
+ * that have already checked. Every loop is bounded by the fixed sizes or
+ * the move cap. Only the log of rep_log.h allocates (and only once a stretch
+ * outgrows the ring, with repetition_limit on); the batches own and free
+ * theirs, and a failed allocation is reported, never ignored.
  */
 #ifndef THREES_H
 #define THREES_H
