@@ -25,6 +25,7 @@ import pytest
 import threes
 from threes.shithead import _core
 from threes.shithead.rules import Rules
+from test_repetition_key import _stretch as _dict_stretch, _twin_without_rule
 
 WINDOW = 64  # SH_REP_WINDOW
 PLAY = 1
@@ -48,16 +49,7 @@ class Ref:
 
 
 def _stretch(s: threes.State):
-    d = s.to_dict()
-    return (len(d["burned"]), len(d["finish_order"]), len(d["draw_pile"]), tuple(map(len, d["face_up"])),
-            tuple(sum(c is not None for c in f) for f in d["face_down"]))
-
-
-def _twin_without_rule(s: threes.State) -> threes.State:
-    d = s.to_dict()
-    d["rules"] = {**d["rules"], "repetition_limit": 0}
-    d.pop("repetitions", None)
-    return threes.State.from_dict(d)
+    return _dict_stretch(s.to_dict())
 
 
 def _game(limit=3, players=4, max_moves=4000):
