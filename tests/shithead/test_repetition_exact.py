@@ -197,3 +197,25 @@ def test_from_dict_refuses_a_record_that_already_ended_the_game():
     assert t._repetitions() == fine["repetitions"]
     # its next occurrence is the 4th: a move back to this position would end the game
     assert not t.is_terminal()
+
+
+def test_rollouts_keep_the_start_log_while_the_state_moves_on():
+    """A batch from a state in a long stretch reads that state's log with the
+    GIL released; moves made on the state meanwhile (another thread) copy the
+    log first (copy on write), so the batch equals one from a copy taken
+    before."""
+    import threading
+
+    game = _game(limit=4)
+    s, _ = _state_in_a_long_stretch(game)
+    before = s.clone()
+    expected = threes.rollouts(before, 3000, policy="random", seed=9, threads=1)
+    out = {}
+    t = threading.Thread(target=lambda: out.setdefault("r", threes.rollouts(s, 3000, policy="random", seed=9,
+                                                                             threads=1)))
+    t.start()
+    rng = random.Random(4)
+    while t.is_alive() and not s.is_terminal():
+        s.apply_action(rng.choice(s.legal_actions()))
+    t.join()
+    assert (out["r"].moves == expected.moves).all() and (out["r"].stalemate == expected.stalemate).all()

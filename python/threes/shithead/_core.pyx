@@ -219,7 +219,6 @@ cdef class StateBase:
     def __init__(self, *args, **kwargs):
         raise TypeError("a State is made by Game.new_initial_state(), State.from_dict() or clone()")
 
-
     # ---------------------------------------------------------- creation --
     @classmethod
     def _deal(cls, dict raw_rules, int num_players, int dealer, uint32_t max_moves, uint64_t seed):
@@ -864,15 +863,13 @@ def run_rollouts(source, int num_players, bytes policies, uint64_t seed, int64_t
     cdef th_error e
     cdef StateBase st
     cdef sh_state start  # a private copy: other threads may change the state meanwhile
-    cdef sh_rep_log start_log  # and of its older repetition keys (rep_log.h), freed on the way out
+    cdef RepLog start_log = None  # its log of older repetition keys, held: a move on it meanwhile copies first
     cdef sh_chunked c
-    cdef cnp.npy_intp dims[2]
     cdef const unsigned char *pol = policies
     cdef Py_buffer vp, vm, vt, vs
     cdef int held = 0, q
     cdef char *p
     memset(&c, 0, sizeof(sh_chunked))
-    sh_rep_log_init(&start_log)
     if n < 0:
         raise ValueError(f"the number of games must be >= 0, not {n}")
     if isinstance(source, StateBase):
@@ -884,68 +881,64 @@ def run_rollouts(source, int num_players, bytes policies, uint64_t seed, int64_t
         c.b.start = &start
         c.b.start_valid = 1  # built only by checked setup and legal moves
         if st._replog is not None and st._replog.l.len:
-            if sh_rep_log_copy(&start_log, &st._replog.l):
-                sh_rep_log_free(&start_log)
-                raise MemoryError()
-            c.b.start_log = &start_log
+            start_log = st._replog
+            c.b.start_log = &start_log.l
     else:
         _rules_from_dict(source, &c.b.rules)
         c.b.num_players = num_players
         c.b.dealer = dealer
         c.b.max_moves = max_moves
+    if len(policies) != num_players:
+        raise ValueError(f"one policy per seat: {num_players} needed, {len(policies)} given")
+    for q in range(num_players):
+        if pol[q] >= SH_NUM_POLICIES:
+            raise ValueError(f"policy {pol[q]} does not exist")
+        c.b.policies[q] = pol[q]
+    if observer >= 0:
+        if observer >= 256:
+            raise ValueError(f"observer must be a seat in 0..{num_players - 1}, not {observer}")
+        c.b.determinize = 1
+        c.b.observer = observer
+    c.b.seed = seed
+    c.first = first
+    c.num_players = num_players
+    cdef cnp.npy_intp dims[2]
+    if places is None:
+        dims[0] = n
+        dims[1] = num_players
+        places = new_array(2, dims, cnp.NPY_INT8)
+        moves = new_array(1, dims, cnp.NPY_UINT32)
+        truncated = new_array(1, dims, cnp.NPY_BOOL)
+        stalemate = new_array(1, dims, cnp.NPY_BOOL)
+        c.places = <int8_t *>cnp.PyArray_DATA(<cnp.ndarray>places)
+        c.moves = <uint32_t *>cnp.PyArray_DATA(<cnp.ndarray>moves)
+        c.truncated = <uint8_t *>cnp.PyArray_DATA(<cnp.ndarray>truncated)
+        c.stalemate = <uint8_t *>cnp.PyArray_DATA(<cnp.ndarray>stalemate)
+        run_chunked(_sh_chunk, &c, n, threads, 16 * (threads if threads > 0 else 1))
+        return places, moves, truncated, stalemate
     try:
-        if len(policies) != num_players:
-            raise ValueError(f"one policy per seat: {num_players} needed, {len(policies)} given")
-        for q in range(num_players):
-            if pol[q] >= SH_NUM_POLICIES:
-                raise ValueError(f"policy {pol[q]} does not exist")
-            c.b.policies[q] = pol[q]
-        if observer >= 0:
-            if observer >= 256:
-                raise ValueError(f"observer must be a seat in 0..{num_players - 1}, not {observer}")
-            c.b.determinize = 1
-            c.b.observer = observer
-        c.b.seed = seed
-        c.first = first
-        c.num_players = num_players
-        if places is None:
-            dims[0] = n
-            dims[1] = num_players
-            places = new_array(2, dims, cnp.NPY_INT8)
-            moves = new_array(1, dims, cnp.NPY_UINT32)
-            truncated = new_array(1, dims, cnp.NPY_BOOL)
-            stalemate = new_array(1, dims, cnp.NPY_BOOL)
-            c.places = <int8_t *>cnp.PyArray_DATA(<cnp.ndarray>places)
-            c.moves = <uint32_t *>cnp.PyArray_DATA(<cnp.ndarray>moves)
-            c.truncated = <uint8_t *>cnp.PyArray_DATA(<cnp.ndarray>truncated)
-            c.stalemate = <uint8_t *>cnp.PyArray_DATA(<cnp.ndarray>stalemate)
-            run_chunked(_sh_chunk, &c, n, threads, 16 * (threads if threads > 0 else 1))
-            return places, moves, truncated, stalemate
-        try:
-            get_out(places, &vp, n * num_players, 1, b"b", "places", &p)
-            held = 1
-            c.places = <int8_t *>p
-            get_out(moves, &vm, n, 4, b"IL", "moves", &p)
-            held = 2
-            c.moves = <uint32_t *>p
-            get_out(truncated, &vt, n, 1, b"?B", "truncated", &p)
-            held = 3
-            c.truncated = <uint8_t *>p
-            get_out(stalemate, &vs, n, 1, b"?B", "stalemate", &p)
-            held = 4
-            c.stalemate = <uint8_t *>p
-            run_chunked(_sh_chunk, &c, n, threads, 16 * (threads if threads > 0 else 1))
-        finally:
-            if held >= 4:
-                PyBuffer_Release(&vs)
-            if held >= 3:
-                PyBuffer_Release(&vt)
-            if held >= 2:
-                PyBuffer_Release(&vm)
-            if held >= 1:
-                PyBuffer_Release(&vp)
+        get_out(places, &vp, n * num_players, 1, b"b", "places", &p)
+        held = 1
+        c.places = <int8_t *>p
+        get_out(moves, &vm, n, 4, b"IL", "moves", &p)
+        held = 2
+        c.moves = <uint32_t *>p
+        get_out(truncated, &vt, n, 1, b"?B", "truncated", &p)
+        held = 3
+        c.truncated = <uint8_t *>p
+        get_out(stalemate, &vs, n, 1, b"?B", "stalemate", &p)
+        held = 4
+        c.stalemate = <uint8_t *>p
+        run_chunked(_sh_chunk, &c, n, threads, 16 * (threads if threads > 0 else 1))
     finally:
-        sh_rep_log_free(&start_log)
+        if held >= 4:
+            PyBuffer_Release(&vs)
+        if held >= 3:
+            PyBuffer_Release(&vt)
+        if held >= 2:
+            PyBuffer_Release(&vm)
+        if held >= 1:
+            PyBuffer_Release(&vp)
 
 
 cdef tuple _ACTION_INTS = tuple(range(SH_MAX_DISTINCT_ACTIONS))  # ids_list's ints, made once
@@ -984,7 +977,8 @@ def rollout(state, policy="random", seed=None, *, bint order=False):
     cdef th_stop hook
     cdef py_stop poll
     cdef list box = []
-    cdef sh_rep_log start_log, log
+    cdef sh_rep_log log
+    cdef RepLog start_log
     if not isinstance(state, StateBase):
         from threes import registry
         try:
@@ -1021,18 +1015,15 @@ def rollout(state, policy="random", seed=None, *, bint order=False):
     if not end.rules.repetition_limit:
         with nogil:
             sh_batch_play_game(&b, 0, stop, &end, &moves, NULL)
-    else:  # the game's log of older repetition keys (rep_log.h), from a private copy of the state's
-        sh_rep_log_init(&start_log)
+    else:  # the game's log of older repetition keys (rep_log.h), starting with the state's
+        start_log = st._replog  # held: a move on the state meanwhile copies its log first
+        if start_log is not None and start_log.l.len:
+            b.start_log = &start_log.l
         sh_rep_log_init(&log)
         try:
-            if st._replog is not None and st._replog.l.len:
-                if sh_rep_log_copy(&start_log, &st._replog.l):
-                    raise MemoryError()
-                b.start_log = &start_log
             with nogil:
                 rc = sh_batch_play_game(&b, 0, stop, &end, &moves, &log)
         finally:
-            sh_rep_log_free(&start_log)
             sh_rep_log_free(&log)
         if rc == 2 and not box:
             raise MemoryError("out of memory for the remembered positions of the game (repetition_limit)")
