@@ -50,6 +50,10 @@ def ismcts_search(st: StateBase, arena: Any, iterations: int, time_limit: float,
 def encode_move(raw: _RawRules, kind: int, rank: int, count: int, slot: int, face_up: Any) -> int: ...
 
 @disjoint_base
+class RepLog:
+    """A stretch's repetition keys beyond a State's ring (rep_log.h); internal."""
+
+@disjoint_base
 class StateBase:
     def __init__(self, *args: Any, **kwargs: Any) -> None: ...
     @classmethod
