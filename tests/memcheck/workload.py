@@ -1,5 +1,8 @@
 """The workload run under valgrind by run_memcheck.py: every entry point of
-the Python API on GAMES random games (argv[1]), threads included."""
+the Python API on GAMES random games (argv[1]), threads included, and the
+log of repetition keys (repetition_limit, shithead/rep_log.h) in stretches
+longer than the state's ring: shared by clones, copied on write, saved and
+loaded, held by batches, forgotten by a resample."""
 import pickle
 import random
 import sys
@@ -33,4 +36,23 @@ for preset, players in (("threes", 4), ("classic", 3), ("dutch", 2)):
     r = threes.rollouts(game, 20 * games, policy=["random", "greedy", "heuristic", "random"][:players], seed=1,
                         threads=2)
     threes.rollout(game.new_initial_state(1), seed=2)
+rules = threes.Rules.preset("threes", repetition_limit=4)
+game = threes.Game(4, rules, max_moves=3000)
+for seed in range(games):
+    s = game.new_initial_state(seed)
+    rng = random.Random(seed)
+    kept = []
+    while not s.is_terminal():
+        s.apply_action(rng.choice(s.legal_actions()))
+        if len(s._repetitions()) > 70 and len(kept) < 4:
+            kept.append(s.clone())
+            threes.State.from_dict(s.to_dict())._check()
+            pickle.loads(pickle.dumps(s))
+            s.resample_from_infostate(0, seed=1)
+            threes.rollouts(s, 10, policy=["random", "greedy", "random", "heuristic"], seed=2, threads=2)
+            threes.rollout(s, "random", 3)
+    for k in kept:  # each moves on alone: copies the shared log first
+        while not k.is_terminal():
+            k.apply_action(rng.choice(k.legal_actions()))
+threes.rollouts(game, 20 * games, policy="random", seed=1, threads=2)
 print("workload done", games)
