@@ -1012,21 +1012,19 @@ def rollout(state, policy="random", seed=None, *, bint order=False):
     b.n = 1
     cdef const th_stop *stop = watch(&hook, &poll, box)
     cdef int rc
-    if not end.rules.repetition_limit:
-        with nogil:
-            sh_batch_play_game(&b, 0, stop, &end, &moves, NULL)
-    else:  # the game's log of older repetition keys (rep_log.h), starting with the state's
-        start_log = st._replog  # held: a move on the state meanwhile copies its log first
-        if start_log is not None and start_log.l.len:
-            b.start_log = &start_log.l
-        sh_rep_log_init(&log)
-        try:
-            with nogil:
-                rc = sh_batch_play_game(&b, 0, stop, &end, &moves, &log)
-        finally:
-            sh_rep_log_free(&log)
-        if rc == 2 and not box:
-            raise MemoryError("out of memory for the remembered positions of the game (repetition_limit)")
+    # the game's log of older repetition keys (rep_log.h; unused with the
+    # rule off), starting with the state's, which is held: a move on the
+    # state meanwhile copies its log first
+    memset(&log, 0, sizeof(sh_rep_log))
+    start_log = st._replog
+    if start_log is not None and start_log.l.len:
+        b.start_log = &start_log.l
+    with nogil:
+        rc = sh_batch_play_game(&b, 0, stop, &end, &moves, &log)
+    if log.keys != NULL:  # it allocated (a stretch outgrew the ring)
+        sh_rep_log_free(&log)
+    if rc == 2 and not box:
+        raise MemoryError("out of memory for the remembered positions of the game (repetition_limit)")
     if box:
         raise box[0]
     sh_returns(&end, out)
