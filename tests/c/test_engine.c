@@ -1687,6 +1687,67 @@ static int tt_rebuild(const tt_state *s, tt_state *out, th_error *e) {
  * known card, the observer's hand and pool cards, every public count and the
  * observer's observation tensor, passes the check, and the same rng gives
  * the same resample. */
+/* tt_hand_lonely against tt_natural_isolated card by card on random hands
+ * (every round, option and wild count), and its use: two lonely naturals
+ * and no discard leaves deadwood 0 (the search agrees). */
+static void unit_three_thirteen_lonely(long long iters) {
+  unit_begin("Three Thirteen lonely naturals");
+  static tt_state s;
+  th_rng g;
+  th_rng_seed(&g, UINT64_C(0x10e1));
+  long long filtered = 0;
+  for (long long i = 0; i < iters; i++) {
+    if (!mine(i)) continue;
+    tt_options o;
+    tt_options_default(2, &o);
+    o.jokers = (uint8_t)below(&g, 3);
+    o.meld.ace_either = (uint8_t)below(&g, 2);
+    o.meld.all_wild_melds = (uint8_t)below(&g, 2);
+    CHECK(tt_new_game(&s, &o, 2, (uint64_t)i, 4000, NULL) == TH_OK, "new game");
+    s.round = (uint8_t)range(&g, 1, TT_ROUNDS);
+    int wild = tt_wild_rank(s.round), want = range(&g, 3, TT_MAX_HAND), n = 0, w = 0, ref = 0;
+    memset(s.hand[0], 0, sizeof s.hand[0]);
+    uint8_t nat[13][4], rank[TT_MAX_HAND], suit[TT_MAX_HAND], drop[TT_MAX_HAND];
+    memset(nat, 0, sizeof nat);
+    for (int tries = 0; n < want && tries < 1000; tries++) { /* bounded: a few kinds may run out */
+      int k = (int)below(&g, i % 4 == 0 ? 52 : TT_NUM_KINDS);
+      if (i % 3 == 0) k = (int)below(&g, 12); /* a third of the hands dense in the low ranks */
+      if (s.hand[0][k] >= tt_kind_copies(&s.opt, k)) continue;
+      int c = n++;
+      s.hand[0][k]++;
+      int r = tt_kind_rank(k);
+      rank[c] = (uint8_t)r;
+      suit[c] = (uint8_t)tt_kind_suit(k);
+      drop[c] = 1;
+      if (r == 0 || r == wild)
+        w++;
+      else
+        nat[r - 1][tt_kind_suit(k)]++;
+    }
+    for (int k = 0; k < 52; k++) {
+      int r = tt_kind_rank(k), su = tt_kind_suit(k);
+      if (r == wild) continue;
+      for (int c = 0; c < s.hand[0][k]; c++) {
+        nat[r - 1][su]--; /* the others */
+        ref += tt_natural_isolated((const uint8_t(*)[4])nat, w, r, su, s.opt.meld.ace_either);
+        nat[r - 1][su]++;
+      }
+    }
+    int got = tt_hand_lonely(&s, 0, 1 << 20), capped = tt_hand_lonely(&s, 0, 2);
+    CHECK(got == ref, "lonely naturals %d, card by card %d (round %d, %d wilds, ace_either %d)", got, ref, s.round, w,
+          s.opt.meld.ace_either);
+    CHECK((capped >= 2) == (ref >= 2) && capped <= ref, "capped at 2: %d, uncapped %d", capped, ref);
+    if (ref >= 2) {
+      int zero = 1;
+      filtered++;
+      CHECK(tt_zero_deadwood_drop_one(rank, suit, n, wild, &s.opt.meld, drop, &zero, NULL) == TH_OK && !zero,
+            "two lonely naturals, yet a discard leaves deadwood 0");
+    }
+  }
+  CHECK(iters < 1000 || filtered > 0, "no hand had two lonely naturals");
+  unit_end("%lld hands, %lld with two or more lonely naturals", iters, filtered);
+}
+
 static void unit_three_thirteen_knowledge(long long games) {
   unit_begin("Three Thirteen knowledge");
   static tt_state s, t, u, before;
@@ -2635,6 +2696,7 @@ int main(int argc, char **argv) {
   if (g_part == 1 || g_nparts == 1) unit_uniform_play(scaled(200000));
   unit_imperfect_information(scaled(600));
   unit_three_thirteen(scaled(40));
+  unit_three_thirteen_lonely(scaled(200000));
   unit_three_thirteen_knowledge(scaled(60));
   unit_three_thirteen_setup(scaled(400));
   unit_three_thirteen_batches(scaled(16));

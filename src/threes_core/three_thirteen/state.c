@@ -123,10 +123,45 @@ int tt_best_discard(const tt_state *s, int p, int *kind_out) {
   return d;
 }
 
+int tt_hand_lonely(const tt_state *s, int p, int cap) {
+  const uint8_t *h = s->hand[p];
+  int wr = tt_wild_rank(s->round), w = h[52] + h[53], lonely = 0, ace = s->opt.meld.ace_either;
+  uint64_t wild_kinds = 0xFull << ((wr - 1) * 4);
+  for (int su = 0; su < 4; su++) w += h[(wr - 1) * 4 + su];
+  if (w >= 2) return 0;
+  uint32_t in_suit[4] = {0, 0, 0, 0}; /* bit r: a natural of rank r (1..13); bit 14: the ace again (ace_either) */
+  uint8_t of_rank[14] = {0};          /* naturals of each rank, every suit and copy */
+  for (uint64_t m = held_kinds(s, p) & ((1ull << 52) - 1) & ~wild_kinds; m; m &= m - 1) {
+    int k = __builtin_ctzll(m), r = k / 4 + 1;
+    in_suit[k & 3] |= 1u << r;
+    of_rank[r] = (uint8_t)(of_rank[r] + h[k]);
+  }
+  int set_needs = w ? 2 : 3; /* copies of the rank, this one included, for a set */
+  for (int su = 0; su < 4; su++) {
+    uint32_t x = in_suit[su];
+    if (ace && (x & 2u)) x |= 1u << 14;
+    /* bit q: the position q has run partners (positions q +- 1, q +- 2) */
+    uint32_t ok = w ? (x >> 1 | x >> 2 | x << 1 | x << 2) : ((x >> 1 & x >> 2) | (x << 1 & x >> 1) | (x << 1 & x << 2));
+    if (ace) ok |= (ok >> 13) & 2u; /* the ace's partners as the high ace */
+    for (uint32_t iso = in_suit[su] & ~ok; iso; iso &= iso - 1) {
+      int r = __builtin_ctz(iso);
+      if (of_rank[r] >= set_needs) continue;
+      lonely += h[(r - 1) * 4 + su];
+      if (lonely >= cap) return lonely;
+    }
+  }
+  return lonely;
+}
+
 /* Seat p can go out now by discarding kind k (k < 0: by some discard):
- * deadwood 0 without it (tt_zero_deadwood_drop_one, one search). */
+ * deadwood 0 without it (tt_zero_deadwood_drop_one, one search), unless
+ * two naturals cannot meld (tt_hand_lonely: no search). The search of a
+ * short hand (the first rounds) costs less than the question: it is asked
+ * from round LONELY_FROM_ROUND on (the answer is the same either way). */
+#define LONELY_FROM_ROUND 4
 static int zero_without(const tt_state *s, int p, int k) {
   uint8_t rank[TT_MAX_HAND], suit[TT_MAX_HAND], kind[TT_MAX_HAND], drop[TT_MAX_HAND];
+  if (s->round >= LONELY_FROM_ROUND && tt_hand_lonely(s, p, 2) >= 2) return 0;
   int n = tt_hand_cards(s, p, rank, suit, kind, drop), zero = 0;
   if (k >= 0)
     for (int i = 0; i < n; i++) drop[i] = kind[i] == k;

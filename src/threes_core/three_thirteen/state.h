@@ -113,6 +113,12 @@ int tt_may_go_out(const tt_state *s, int p);
  * tt_deadwood_without leaves one card of kind `less` out (TT_NO_KIND: none). */
 int tt_hand_deadwood(const tt_state *s, int p);
 int tt_deadwood_without(const tt_state *s, int p, int less);
+/* Naturals of seat p's hand that no arrangement can meld, every copy
+ * counted, stopping once `cap` are found: tt_natural_isolated's test (no
+ * possible set or run partner among the hand's other naturals and wilds)
+ * on one bitmask per suit. With two or more wilds every natural has a
+ * partner (0). Two or more mean no single discard leaves deadwood 0. */
+int tt_hand_lonely(const tt_state *s, int p, int cap);
 /* Seat p's hand as the solver takes it, cards in kind order: rank, suit,
  * kind and the droppable flag (tt_may_discard) of each; returns the number of
  * cards (at most TT_MAX_HAND). */
