@@ -14,7 +14,7 @@
 #include "shithead/rules.h"
 #include "common/batch.h"
 static double now(void){struct timespec t;clock_gettime(CLOCK_MONOTONIC,&t);return t.tv_sec+t.tv_nsec*1e-9;}
-int main(int void){
+int main(void){
   sh_rules r; sh_rules_preset(SH_PRESET_THREES,&r);
   sh_state s, t; th_rng rng;
   sh_state_deal(&s,&r,4,0,10000,12345,NULL);
