@@ -3,9 +3,9 @@
  * (sh_rollouts on one thread, two games in flight), in ns per move: the C
  * part of threes.rollout()'s "overhead" in benchmarks/test_bench_boundary.py.
  * Build and run from the checkout (after building the C library with CMake):
- *   cmake -S . -B /tmp/cb -DCMAKE_BUILD_TYPE=Release && cmake --build /tmp/cb -j2 --target threes_core
- *   gcc -O2 -Isrc/threes_core tools/single_game_vs_batch.c /tmp/cb/libthrees_core.a -lpthread -lm -o /tmp/svb
- *   /tmp/svb */
+ *   cmake -S . -B build/c -DCMAKE_BUILD_TYPE=Release && cmake --build build/c -j2 --target threes_core
+ *   gcc -O2 -Isrc/threes_core tools/single_game_vs_batch.c build/c/libthrees_core.a -lpthread -lm -o build/svb
+ *   build/svb */
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
