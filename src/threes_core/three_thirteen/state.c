@@ -155,9 +155,10 @@ int tt_hand_lonely(const tt_state *s, int p, int cap) {
 
 /* Seat p can go out now by discarding kind k (k < 0: by some discard):
  * deadwood 0 without it (tt_zero_deadwood_drop_one, one search), unless
- * two naturals cannot meld (tt_hand_lonely: no search). The search of a
- * short hand (the first rounds) costs less than the question: it is asked
- * from round LONELY_FROM_ROUND on (the answer is the same either way). */
+ * two naturals cannot meld (tt_hand_lonely: no search). Asked from round
+ * LONELY_FROM_ROUND on, where hands are long enough for the search to cost
+ * clearly more than the question (short hands: not shown either way by
+ * timing); the answer is the same with or without it. */
 #define LONELY_FROM_ROUND 4
 static int zero_without(const tt_state *s, int p, int k) {
   uint8_t rank[TT_MAX_HAND], suit[TT_MAX_HAND], kind[TT_MAX_HAND], drop[TT_MAX_HAND];
