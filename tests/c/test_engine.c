@@ -926,8 +926,8 @@ static int rebuild_cards(const sh_state *s, sh_state *out, int skip_id, int extr
     if (rc) return rc;
   }
   for (int i = 0; i < s->draw_len; i++) {
-    if (s->draw[i] == skip_id) continue;
-    rc = sh_setup_add(out, SH_ZONE_DRAW, 0, sh_card_kind(s->draw[i]), 0, e);
+    if (sh_draw_at(s, i) == skip_id) continue;
+    rc = sh_setup_add(out, SH_ZONE_DRAW, 0, sh_card_kind(sh_draw_at(s, i)), 0, e);
     if (rc) return rc;
   }
   if (extra_kind >= 0) {

@@ -114,13 +114,13 @@ cdef extern from "shithead/shithead.h" nogil:
         uint8_t down[12][5]
         uint8_t loc[256]
         uint8_t pile[216]
-        uint8_t draw[216]
         uint8_t stalemate
         uint16_t rep_len
         uint16_t rep_head
         uint64_t pile_hash
         sh_rep_log *rep_log
 
+    int sh_draw_at(const sh_state *s, int i)
     int sh_rules_preset(int preset, sh_rules *out)
     int sh_rules_validate(const sh_rules *r, int num_players, th_error *e)
     int sh_rules_max_players(const sh_rules *r)

@@ -744,7 +744,7 @@ cdef class StateBase:
         down = [[None if self.s.down[q][k] == SH_NO_CARD else sh_card_kind(self.s.down[q][k])
                  for k in range(self.s.rules.cards_per_zone)] for q in range(n)]
         pile = [sh_card_kind(self.s.pile[i]) for i in range(self.s.pile_len)]
-        draw = [sh_card_kind(self.s.draw[i]) for i in range(self.s.draw_len)]
+        draw = [sh_card_kind(sh_draw_at(&self.s, i)) for i in range(self.s.draw_len)]
         return hands, known, up, down, pile, draw, burned
 
     def _card_ids(self):
@@ -757,7 +757,7 @@ cdef class StateBase:
         loc = [self.s.loc[i] for i in range(SH_CARD_ID_SPACE)]
         down = [[None if self.s.down[q][k] == SH_NO_CARD else self.s.down[q][k]
                  for k in range(self.s.rules.cards_per_zone)] for q in range(n)]
-        draw = [self.s.draw[i] for i in range(self.s.draw_len)]
+        draw = [sh_draw_at(&self.s, i) for i in range(self.s.draw_len)]
         return loc, down, draw
 
     # ------------------------------------------------------------- zones --
@@ -803,7 +803,7 @@ cdef class StateBase:
         return [sh_card_kind(self.s.pile[i]) for i in range(self.s.pile_len)]
 
     def _draw(self):
-        return [sh_card_kind(self.s.draw[i]) for i in range(self.s.draw_len)]
+        return [sh_card_kind(sh_draw_at(&self.s, i)) for i in range(self.s.draw_len)]
 
     def _burned(self):
         return self._kinds_at(SH_LOC_BURNED)

@@ -28,20 +28,14 @@ int sh_hidden_count(const sh_state *s, int observer) {
  * bottom first); `is_hand`, when not NULL, gets for each place the seat whose
  * hand it is in, or -1. Returns the number of places. */
 static int deal(sh_state *s, int observer, const uint8_t *pool, int n, int8_t *is_hand) {
-  int next = 0, known[SH_MAX_PLAYERS] = {0};
-  for (int q = 0; q < s->num_players; q++)
-    if (q != observer) memset(s->hand_rank[q], 0, sizeof s->hand_rank[q]);
-  /* one pass over the ids in use: the known hand cards stay */
-  for (int id = 0; id < s->rules.decks * SH_COPY_STRIDE; id++) {
-    int l = s->loc[id], q = l & 0x0F;
-    if ((l & 0xF0) == (SH_LOC_HAND | SH_LOC_KNOWN) && q != observer && q < s->num_players) {
-      known[q]++;
-      s->hand_rank[q][sh_card_rank(id)]++;
-    }
-  }
+  int next = 0;
   for (int q = 0; q < s->num_players; q++) {
     if (q != observer) {
-      int unknown = s->hand_len[q] - known[q];
+      /* the known hand cards stay: the hand starts as them */
+      int known = 0;
+      memcpy(s->hand_rank[q], s->known_rank[q], sizeof s->hand_rank[q]);
+      for (int r = 0; r < SH_NUM_RANKS; r++) known += s->known_rank[q][r];
+      int unknown = s->hand_len[q] - known;
       for (int k = 0; k < unknown && next < n; k++) {
         int id = pool[next];
         if (is_hand) is_hand[next] = (int8_t)q;
@@ -63,7 +57,7 @@ static int deal(sh_state *s, int observer, const uint8_t *pool, int n, int8_t *i
     int id = pool[next];
     if (is_hand) is_hand[next] = -1;
     next++;
-    s->draw[i] = (uint8_t)id;
+    *sh_draw_slot(s, i) = (uint8_t)id;
     s->loc[id] = SH_LOC_DRAW;
   }
   return next;

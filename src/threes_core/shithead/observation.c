@@ -5,8 +5,6 @@
 
 #include <string.h>
 
-_Static_assert(4 * SH_NUM_RANKS == SH_NUM_KINDS + 2, "is_burned holds 4 kinds per rank, the joker rank 2 of them");
-
 int sh_observation_tensor(const sh_state *s, int observer, float *out, th_error *e) {
   int n = s->num_players;
   if (observer < 0 || observer >= n) {
@@ -15,36 +13,10 @@ int sh_observation_tensor(const sh_state *s, int observer, float *out, th_error 
   }
   memset(out, 0, sizeof(float) * (size_t)sh_obs_size(n));
   for (int r = 0; r < SH_NUM_RANKS; r++) out[sh_obs_own_hand() + r] = s->hand_rank[observer][r];
-  /* The cards of each deck copy in flag passes the compiler vectorizes
-   * (burned, known in a hand), then summed per rank in registers; known hand
-   * cards, which are few, are placed by seat only when there are any. */
-  uint8_t known[SH_MAX_PLAYERS][SH_NUM_RANKS];
-  uint8_t burned[SH_NUM_RANKS];
-  memset(known, 0, sizeof known);
-  memset(burned, 0, sizeof burned);
-  for (int c = 0; c < s->rules.decks; c++) {
-    const uint8_t *loc = s->loc + sh_card_id(c, 0);
-    uint8_t is_burned[SH_NUM_KINDS + 2], is_known[SH_NUM_KINDS];
-    int any_known = 0;
-    for (int kind = 0; kind < SH_NUM_KINDS; kind++) {
-      is_burned[kind] = loc[kind] == SH_LOC_BURNED;
-      is_known[kind] = (loc[kind] & 0xF0) == (SH_LOC_HAND | SH_LOC_KNOWN);
-    }
-    is_burned[SH_NUM_KINDS] = is_burned[SH_NUM_KINDS + 1] = 0; /* the joker rank has 2 kinds, not 4 */
-    for (int kind = 0; kind < SH_NUM_KINDS; kind++) any_known |= is_known[kind];
-    for (int r = 0; r < SH_NUM_RANKS; r++)
-      burned[r] = (uint8_t)(burned[r] + is_burned[4 * r] + is_burned[4 * r + 1] + is_burned[4 * r + 2] +
-                            is_burned[4 * r + 3]);
-    if (any_known)
-      for (int kind = 0; kind < SH_NUM_KINDS; kind++) {
-        int q = loc[kind] & 0x0F;
-        if (is_known[kind] && q < n) known[q][sh_kind_rank(kind)]++;
-      }
-  }
   for (int j = 0, q = observer; j < n; j++, q = q + 1 < n ? q + 1 : 0) { /* q = (observer + j) % n */
     for (int r = 0; r < SH_NUM_RANKS; r++) {
       out[sh_obs_face_up() + j * SH_NUM_RANKS + r] = s->up_rank[q][r];
-      out[sh_obs_known(n) + j * SH_NUM_RANKS + r] = known[q][r];
+      out[sh_obs_known(n) + j * SH_NUM_RANKS + r] = s->known_rank[q][r];
     }
     float *seat = out + sh_obs_seats(n) + j * SH_OBS_SEAT_FIELDS;
     seat[0] = s->hand_len[q];
@@ -53,7 +25,7 @@ int sh_observation_tensor(const sh_state *s, int observer, float *out, th_error 
   }
   for (int r = 0; r < SH_NUM_RANKS; r++) {
     out[sh_obs_pile(n) + r] = s->pile_rank[r];
-    out[sh_obs_burned(n) + r] = burned[r];
+    out[sh_obs_burned(n) + r] = s->burned_rank[r];
   }
   out[sh_obs_top(n) + (s->eff_top < SH_NUM_RANKS ? s->eff_top : SH_NUM_RANKS)] = 1;
   out[sh_obs_run(n) + (s->run_rank < SH_NUM_RANKS ? s->run_rank : SH_NUM_RANKS)] = 1;

@@ -95,6 +95,7 @@ int sh_setup_add(sh_state *s, int zone, int seat, int kind, int slot, th_error *
       if (s->hand_len[seat] == 255) break;
       s->loc[id] = (uint8_t)(SH_LOC_HAND | seat | (zone == SH_ZONE_HAND_KNOWN ? SH_LOC_KNOWN : 0));
       s->hand_rank[seat][rank]++;
+      s->known_rank[seat][rank] = (uint8_t)(s->known_rank[seat][rank] + (zone == SH_ZONE_HAND_KNOWN));
       s->hand_len[seat]++;
       return TH_OK;
     case SH_ZONE_FACE_UP:
@@ -122,7 +123,7 @@ int sh_setup_add(sh_state *s, int zone, int seat, int kind, int slot, th_error *
       return TH_OK;
     case SH_ZONE_DRAW:
       s->loc[id] = SH_LOC_DRAW;
-      s->draw[s->draw_len++] = (uint8_t)id;
+      *sh_draw_slot(s, s->draw_len++) = (uint8_t)id;
       return TH_OK;
     case SH_ZONE_PILE:
       s->loc[id] = SH_LOC_PILE;
@@ -133,6 +134,7 @@ int sh_setup_add(sh_state *s, int zone, int seat, int kind, int slot, th_error *
     default:
       s->loc[id] = SH_LOC_BURNED;
       s->burned_len++;
+      s->burned_rank[rank]++;
       return TH_OK;
   }
   th_set_error(e, TH_ERR_SETUP, "a zone holds too many cards");
@@ -146,7 +148,7 @@ uint64_t sh_state_copy_bench(const sh_state *s, sh_state scratch[2], uint64_t n)
 #if defined(__GNUC__) || defined(__clang__)
     __asm__ __volatile__("" : : "r"(&scratch[i & 1]) : "memory");
 #endif
-    sum += scratch[i & 1].move_count + scratch[i & 1].draw[i % SH_MAX_CARDS];
+    sum += scratch[i & 1].move_count + scratch[i & 1].pile[i % SH_MAX_CARDS];
   }
   return sum;
 }
@@ -184,11 +186,13 @@ void sh_state_canonical(const sh_state *s, sh_state *out) {
   memcpy(out->hand_rank, s->hand_rank, sizeof out->hand_rank);
   memcpy(out->up_rank, s->up_rank, sizeof out->up_rank);
   memcpy(out->pile_rank, s->pile_rank, sizeof out->pile_rank);
+  memcpy(out->known_rank, s->known_rank, sizeof out->known_rank);
+  memcpy(out->burned_rank, s->burned_rank, sizeof out->burned_rank);
   for (int q = 0; q < SH_MAX_PLAYERS; q++)
     for (int k = 0; k < SH_MAX_CPZ; k++)
       out->down[q][k] = s->down[q][k] == SH_NO_CARD ? SH_NO_CARD : (uint8_t)sh_card_kind(s->down[q][k]);
   for (int i = 0; i < s->pile_len; i++) out->pile[i] = (uint8_t)sh_card_kind(s->pile[i]);
-  for (int i = 0; i < s->draw_len; i++) out->draw[i] = (uint8_t)sh_card_kind(s->draw[i]);
+  for (int i = 0; i < s->draw_len; i++) *sh_draw_slot(out, i) = (uint8_t)sh_card_kind(sh_draw_at(s, i));
   memcpy(out->loc, s->loc, sizeof out->loc);
   int decks = s->rules.decks < SH_MAX_DECKS ? s->rules.decks : SH_MAX_DECKS;
   for (int kind = 0; kind < SH_NUM_KINDS; kind++) /* insertion sort of each kind's zone codes */
@@ -334,10 +338,13 @@ int sh_state_check(const sh_state *s, th_error *e) {
       FAIL("the state's playable table does not match its rules");
   }
   uint8_t hand[SH_MAX_PLAYERS][SH_NUM_RANKS], up[SH_MAX_PLAYERS][SH_NUM_RANKS];
+  uint8_t known[SH_MAX_PLAYERS][16], burned[16];
   int hand_n[SH_MAX_PLAYERS] = {0}, up_n[SH_MAX_PLAYERS] = {0}, down_n[SH_MAX_PLAYERS] = {0};
   int draw_n = 0, pile_n = 0, burned_n = 0, total = 0;
   memset(hand, 0, sizeof hand);
   memset(up, 0, sizeof up);
+  memset(known, 0, sizeof known);
+  memset(burned, 0, sizeof burned);
   for (int id = 0; id < SH_CARD_ID_SPACE; id++) {
     int l = s->loc[id];
     if (!copies_in_deck(r, id)) {
@@ -351,18 +358,20 @@ int sh_state_check(const sh_state *s, th_error *e) {
     if (zone > SH_LOC_FACE_DOWN && seat != 0) FAIL("card id %d has a malformed zone code", id);
     total++;
     switch (zone) {
-      case SH_LOC_HAND: hand[seat][rank]++; hand_n[seat]++; break;
+      case SH_LOC_HAND: hand[seat][rank]++; hand_n[seat]++; known[seat][rank] = (uint8_t)(known[seat][rank] + ((l & SH_LOC_KNOWN) != 0)); break;
       case SH_LOC_FACE_UP: up[seat][rank]++; up_n[seat]++; break;
       case SH_LOC_FACE_DOWN: down_n[seat]++; break;
       case SH_LOC_DRAW: draw_n++; break;
       case SH_LOC_PILE: pile_n++; break;
-      case SH_LOC_BURNED: burned_n++; break;
+      case SH_LOC_BURNED: burned_n++; burned[rank]++; break;
       default: FAIL("card id %d has an unknown zone code 0x%02x", id, l);
     }
   }
   if (total != sh_rules_deck_size(r)) FAIL("%d cards in play, the deck has %d", total, sh_rules_deck_size(r));
   if (draw_n != s->draw_len || pile_n != s->pile_len || burned_n != s->burned_len)
     FAIL("the draw pile, pile or burned counts disagree with the cards' zones");
+  if (memcmp(burned, s->burned_rank, sizeof burned)) FAIL("the burned cards' per-rank counts are wrong");
+  if (memcmp(known, s->known_rank, sizeof known)) FAIL("the known hand cards' per-rank counts are wrong");
   uint8_t seen[SH_CARD_ID_SPACE];
   memset(seen, 0, sizeof seen);
   uint8_t pile_rank[16] = {0};
@@ -373,7 +382,7 @@ int sh_state_check(const sh_state *s, th_error *e) {
   if (memcmp(pile_rank, s->pile_rank, sizeof pile_rank)) FAIL("the pile's per-rank counts are wrong");
   if (s->pile_hash != sh_pile_hash(s)) FAIL("the pile's incremental hash is wrong");
   for (int i = 0; i < s->draw_len; i++) {
-    if (s->loc[s->draw[i]] != SH_LOC_DRAW || seen[s->draw[i]]++) FAIL("draw pile entry %d is wrong", i);
+    if (s->loc[sh_draw_at(s, i)] != SH_LOC_DRAW || seen[sh_draw_at(s, i)]++) FAIL("draw pile entry %d is wrong", i);
   }
   for (int q = 0; q < SH_MAX_PLAYERS; q++) {
     int slots = 0;

@@ -98,6 +98,7 @@ int sh_check_game_args(const sh_rules *r, int num_players, int *dealer, uint32_t
 static inline void put_hand(sh_state *s, int seat, int id, int known) {
   s->loc[id] = (uint8_t)(known ? loc_known(seat) : loc_hand(seat));
   s->hand_rank[seat][sh_card_rank(id)]++;
+  s->known_rank[seat][sh_card_rank(id)] = (uint8_t)(s->known_rank[seat][sh_card_rank(id)] + (known != 0));
   s->hand_len[seat]++;
 }
 
@@ -144,7 +145,7 @@ int sh_state_deal(sh_state *s, const sh_rules *r, int num_players, int dealer, u
         }
       }
   for (int i = 0; i < top; i++) {
-    s->draw[i] = deck[i];
+    *sh_draw_slot(s, i) = deck[i];
     s->loc[deck[i]] = SH_LOC_DRAW;
   }
   s->draw_len = (uint8_t)top;
@@ -425,6 +426,7 @@ static void hand_rank_to_pile(sh_state *s, int p, int rank, int count) {
         later[n_later++] = (uint8_t)id;
       }
     }
+  s->known_rank[p][rank] = (uint8_t)(s->known_rank[p][rank] - moved);
   for (int i = 0; i < n_later && moved < count; i++, moved++) push_pile(s, later[i]);
 }
 
@@ -438,8 +440,10 @@ SH_HOT void clear_pile_counts(sh_state *s) {
 }
 
 SH_HOT void burn_pile(sh_state *s, int ident) {
-  if (ident)
+  if (ident) {
     for (int i = 0; i < s->pile_len; i++) s->loc[s->pile[i]] = SH_LOC_BURNED;
+    add_rows(s->burned_rank, s->pile_rank);
+  }
   s->burned_len = (uint8_t)(s->burned_len + s->pile_len);
   clear_pile_counts(s);
 }
@@ -447,7 +451,7 @@ SH_HOT void burn_pile(sh_state *s, int ident) {
 SH_HOT void refill(sh_state *s, int p, int ident) {
   int K = s->rules.cards_per_zone;
   while (s->draw_len > 0 && s->hand_len[p] < K) { /* the draw pile is empty for most of a game */
-    int id = s->draw[--s->draw_len];
+    int id = sh_draw_at(s, --s->draw_len);
     if (ident) s->loc[id] = (uint8_t)loc_hand(p);
     s->hand_rank[p][sh_card_rank(id)]++;
     s->hand_len[p]++;
@@ -509,8 +513,10 @@ SH_HOT int after_play(sh_state *s, int p, int rank, int count, int ident) {
 }
 
 SH_HOT int pick_up(sh_state *s, int p, int ident) {
-  if (ident)
+  if (ident) {
     for (int i = 0; i < s->pile_len; i++) s->loc[s->pile[i]] = (uint8_t)loc_known(p);
+    add_rows(s->known_rank[p], s->pile_rank);
+  }
   add_rows(s->hand_rank[p], s->pile_rank);
   s->hand_len[p] = (uint8_t)(s->hand_len[p] + s->pile_len);
   clear_pile_counts(s);
@@ -567,7 +573,10 @@ SH_HOT int play_blind(sh_state *s, int p, int slot, int ident, int track) {
     return after_play(s, p, rank, 1, ident);
   } else {
     /* Turned over, so known; picked up with the pile. */
-    if (ident) s->loc[id] = (uint8_t)loc_known(p);
+    if (ident) {
+      s->loc[id] = (uint8_t)loc_known(p);
+      s->known_rank[p][rank]++;
+    }
     s->hand_rank[p][rank]++;
     s->hand_len[p]++;
     return pick_up(s, p, ident);
@@ -599,6 +608,7 @@ static void apply_swap(sh_state *s, int p, const sh_move *m) {
         for (int c = 0; c < decks && need > 0; c++) {
           int id = sh_card_id(c, rank * SH_NUM_SUITS + su);
           if ((s->loc[id] & ~SH_LOC_KNOWN) != loc_hand(p)) continue;
+          if (s->loc[id] & SH_LOC_KNOWN) s->known_rank[p][rank]--;
           s->hand_rank[p][rank]--;
           s->hand_len[p]--;
           put_face_up(s, p, id);
@@ -642,7 +652,7 @@ uint64_t sh_position_key(const sh_state *s) {
   h = fnv_byte(h, s->pile_len); /* lengths first: the two sequences cannot run into each other */
   h = fnv_byte(h, s->draw_len);
   for (int i = 0; i < s->pile_len; i++) h = fnv_byte(h, (unsigned)sh_card_rank(s->pile[i]));
-  for (int i = 0; i < s->draw_len; i++) h = fnv_byte(h, (unsigned)sh_card_rank(s->draw[i]));
+  for (int i = 0; i < s->draw_len; i++) h = fnv_byte(h, (unsigned)sh_card_rank(sh_draw_at(s, i)));
   /* splitmix64's finaliser: every input bit reaches every output bit */
   h ^= h >> 30;
   h *= UINT64_C(0xbf58476d1ce4e5b9);
@@ -1049,7 +1059,5 @@ void sh_returns(const sh_state *s, double *out) {
 }
 
 void sh_known_rank_counts(const sh_state *s, int seat, uint8_t *out) {
-  memset(out, 0, SH_NUM_RANKS);
-  for (int id = 0; id < SH_CARD_ID_SPACE; id++)
-    if (s->loc[id] == loc_known(seat)) out[sh_card_rank(id)]++;
+  memcpy(out, s->known_rank[seat], SH_NUM_RANKS);
 }

@@ -68,10 +68,18 @@ typedef struct sh_state {
   uint8_t hand_rank[SH_MAX_PLAYERS][16]; /* cards of each rank in hand */
   uint8_t up_rank[SH_MAX_PLAYERS][16];   /* cards of each rank face up */
   uint8_t pile_rank[16];                 /* cards of each rank in the pile */
+  /* Derived from loc like the counts above, kept by the full-state moves
+   * (the sh_fast_* moves leave them stale, as they leave loc): for the
+   * observation and the resample, which would otherwise scan loc. */
+  uint8_t known_rank[SH_MAX_PLAYERS][16]; /* publicly known hand cards (SH_LOC_KNOWN) of each rank */
+  uint8_t burned_rank[16];                /* burned cards of each rank */
   uint8_t down[SH_MAX_PLAYERS][SH_MAX_CPZ]; /* face-down slots: card id or SH_NO_CARD */
   uint8_t loc[SH_CARD_ID_SPACE];
-  uint8_t pile[SH_MAX_CARDS]; /* bottom first */
-  uint8_t draw[SH_MAX_CARDS]; /* bottom first; the next card drawn is last */
+  /* The pile, bottom first from index 0; the draw pile lives at the far
+   * end of the same array (sh_draw_at: its i-th card from the bottom is
+   * pile[SH_MAX_CARDS - 1 - i], the next card drawn is i = draw_len - 1).
+   * No card is in both, so pile_len + draw_len never exceeds the deck. */
+  uint8_t pile[SH_MAX_CARDS];
   /* Stalemate by repetition (RULES.md section 7), used only when
    * rules.repetition_limit > 0: the repetition keys (sh_repetition_key) of
    * the play-phase positions since the last irreversible move, oldest first
@@ -103,6 +111,11 @@ typedef struct sh_state {
    * (rep_log.h), attached while it plays moves: the count is then exact. */
   sh_rep_log *rep_log;
 } sh_state;
+
+/* The i-th card of the draw pile from the bottom (0 <= i < draw_len), and
+ * its place (see pile[] above). */
+static inline int sh_draw_at(const sh_state *s, int i) { return s->pile[SH_MAX_CARDS - 1 - i]; }
+static inline uint8_t *sh_draw_slot(sh_state *s, int i) { return &s->pile[SH_MAX_CARDS - 1 - i]; }
 
 /* Deals a new game: rules must have passed sh_rules_validate for num_players.
  * dealer < 0 means seat num_players-1 (D-13); max_moves 0 means the default. */
