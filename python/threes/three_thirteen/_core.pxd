@@ -154,3 +154,4 @@ cdef class StateBase:
     cdef bytes _htext        # " ".join of the first _htext_n actions of the history (information_state_string)
     cdef Py_ssize_t _htext_n
     cdef int _apply(self, action) except -1
+    cdef StateBase _clone(self)

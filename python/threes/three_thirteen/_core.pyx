@@ -223,9 +223,14 @@ cdef class StateBase:
     def clone(self):
         """An independent copy (the C state is copied by value; the history
         chain is shared: appending is one new pair, _common.pxd hist_push)."""
+        return self._clone()
+
+    cdef StateBase _clone(self):
+        # child() and resample_from_infostate() call this directly: self.clone()
+        # from Cython is a Python method lookup and call.
         c = copy_state(self, _STATE_SIZE, <PyObject *>self._history, <PyObject *>self._htext)
         if c is not None:
-            return c
+            return <StateBase>c
         cdef PyTypeObject *t = Py_TYPE(self)
         cdef StateBase g = <StateBase>t.tp_new(<type>t, <PyObject *>_EMPTY, NULL)
         g.s = self.s
@@ -309,7 +314,7 @@ cdef class StateBase:
     def child(self, action):
         """A copy with the action applied; this state is unchanged (an
         illegal action raises as apply_action does)."""
-        cdef StateBase c = self.clone()
+        cdef StateBase c = self._clone()
         c._apply(action)
         return c
 
@@ -480,13 +485,17 @@ cdef class StateBase:
         This state is unchanged."""
         cdef th_rng rng
         cdef th_error e
-        if type(player) is not int and (isinstance(player, bool) or not isinstance(player, (int, _np_integer))):
-            raise TypeError(f"a seat is an int, not {type(player).__name__}")
-        cdef int p = _seat_arg("player", player, self.s.num_players)
+        cdef int p
+        if type(player) is int and 0 <= player < self.s.num_players:
+            p = player
+        else:
+            if isinstance(player, bool) or not isinstance(player, (int, _np_integer)):
+                raise TypeError(f"a seat is an int, not {type(player).__name__}")
+            p = _seat_arg("player", player, self.s.num_players)
         if not (type(seed) is int and 0 <= seed <= 0xFFFFFFFFFFFFFFFF):
             from threes.args import seed64
             seed = seed64(seed)
-        cdef StateBase c = self.clone()
+        cdef StateBase c = self._clone()
         th_rng_seed(&rng, <uint64_t>seed)
         if tt_resample(&c.s, p, &rng, &e) != TH_OK:
             raise_error(&e)

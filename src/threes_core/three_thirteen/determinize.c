@@ -3,11 +3,19 @@
 
 #include <string.h>
 
-/* Gathers cnt in kind order into out, shuffles it; returns the card count. */
-static int gather_shuffled(const int *cnt, uint8_t *out, th_rng *rng) {
+/* Gathers cnt in kind order into out, shuffles it; returns the card count.
+ * A kind has at most TT_MAX_DECKS copies: each kind writes that many and
+ * keeps cnt[k] of them, so the gather has no branch per card (out has room
+ * for TT_MAX_CARDS + TT_MAX_DECKS; at most TT_MAX_CARDS are kept). */
+#define TT_GATHER_ROOM (TT_MAX_CARDS + TT_MAX_DECKS)
+static int gather_shuffled(const uint8_t *cnt, uint8_t *out, th_rng *rng) {
   int n = 0;
-  for (int k = 0; k < TT_NUM_KINDS; k++)
-    for (int c = 0; c < cnt[k] && n < TT_MAX_CARDS; c++) out[n++] = (uint8_t)k;
+  for (int k = 0; k < TT_NUM_KINDS; k++) {
+    int c = cnt[k] < TT_MAX_DECKS ? cnt[k] : TT_MAX_DECKS;
+    if (c > TT_MAX_CARDS - n) c = TT_MAX_CARDS - n;
+    for (int d = 0; d < TT_MAX_DECKS; d++) out[n + d] = (uint8_t)k;
+    n += c;
+  }
   th_shuffle_bytes(out, n, rng);
   return n;
 }
@@ -18,20 +26,22 @@ int tt_resample(tt_state *s, int observer, th_rng *rng, th_error *e) {
     return TH_ERR_ARG;
   }
   int np = s->num_players, pool = s->pool_active;
-  int ord_cnt[TT_NUM_KINDS] = {0}, pool_cnt[TT_NUM_KINDS] = {0};
+  /* Hidden copies of each kind, at most the decks' copies of it (so bytes:
+   * zeroed with a few vector stores, where int arrays took a rep stos). */
+  uint8_t ord_cnt[TT_NUM_KINDS] = {0}, pool_cnt[TT_NUM_KINDS] = {0};
   int ord_slots[TT_MAX_PLAYERS] = {0}, pool_slots[TT_MAX_PLAYERS] = {0};
   for (int q = 0; q < np; q++) {
     if (q == observer) continue;
     for (int k = 0; k < TT_NUM_KINDS; k++) {
       int pk = s->pool_hand[q][k], ok = s->hand[q][k] - s->known[q][k] - pk;
-      ord_cnt[k] += ok;
-      pool_cnt[k] += pk;
+      ord_cnt[k] = (uint8_t)(ord_cnt[k] + ok);
+      pool_cnt[k] = (uint8_t)(pool_cnt[k] + pk);
       ord_slots[q] += ok;
       pool_slots[q] += pk;
     }
   }
   for (int i = 0; i < s->stock_len; i++) (pool ? pool_cnt : ord_cnt)[s->stock[i]]++;
-  uint8_t cards[TT_MAX_CARDS];
+  uint8_t cards[TT_GATHER_ROOM];
   /* ordinary cards first: with no knowledge this is the whole resampling */
   int n = gather_shuffled(ord_cnt, cards, rng), next = 0;
   for (int q = 0; q < np; q++) {
