@@ -141,6 +141,9 @@ def _field(name: str) -> property:
     return property(get, put)
 
 
+_new_pos = object.__new__
+
+
 class _ThreesPos:
     """Everything a ThreesState holds, as its one attribute. pyspiel's C++
     clone (``PyState::Clone``) builds a new initial state and deep-copies
@@ -169,10 +172,13 @@ class ThreesState(pyspiel.State):
     inner = _field("inner")  # the engine's state once the deal is done, else None
 
     def __init__(self, game: ThreesGame, inner: Optional[State] = None, dealt: Optional[List[int]] = None):
-        super().__init__(game)
-        p = self._p = _ThreesPos.__new__(_ThreesPos)
+        pyspiel.State.__init__(self, game)  # (not super(): this runs on every pyspiel clone too)
+        p = self._p = _new_pos(_ThreesPos)
         p.game = game.threes_game
         p.deck_size = game.deck_size
+        if inner is None and not dealt:  # a new initial state, as pyspiel's clone makes before replacing _p
+            p.dealt, p.left, p.inner = b"", game.deck_counts, None
+            return
         p.dealt = bytes(dealt or b"")
         p.left = None
         if inner is None:
@@ -573,8 +579,8 @@ class ThreeThirteenState(pyspiel.State):
     _drawing = _field("drawing")  # the player to move drew from the stock: chance picks the card
 
     def __init__(self, game: ThreeThirteenGame):
-        super().__init__(game)
-        p = self._p = _ThreeThirteenPos.__new__(_ThreeThirteenPos)
+        pyspiel.State.__init__(self, game)  # (not super(): this runs on every pyspiel clone too)
+        p = self._p = _new_pos(_ThreeThirteenPos)
         p.game = game.threes_game
         p.deck = game.deck
         p.inner = game.first_state.clone()
