@@ -22,7 +22,7 @@ import pytest
 
 import threes
 
-ROUNDS = 7
+ROUNDS = 21
 _RESULTS: Dict[str, Tuple[float, str]] = {}
 
 

@@ -1690,6 +1690,69 @@ static int tt_rebuild(const tt_state *s, tt_state *out, th_error *e) {
 /* tt_hand_lonely against tt_natural_isolated card by card on random hands
  * (every round, option and wild count), and its use: two lonely naturals
  * and no discard leaves deadwood 0 (the search agrees). */
+/* known_rank and burned_rank (state.h) against a scan of loc after every
+ * move of random full-state games (pickups, burns, failed blind cards and
+ * swaps included), the observation's blocks against the same scan, and
+ * sh_state_check catching either count when it is off by one. */
+static void unit_rank_counts(long long games) {
+  unit_begin("Shithead known and burned counts per rank");
+  static sh_state s, bad;
+  th_rng g;
+  th_rng_seed(&g, UINT64_C(0x4b4e4f57));
+  long long moves = 0, with_known = 0;
+  static uint16_t legal[SH_MAX_DISTINCT_ACTIONS];
+  float obs[1024];
+  for (long long i = 0; i < games; i++) {
+    if (!mine(i)) continue;
+    sh_rules r;
+    sh_rules_preset((int)below(&g, 3), &r);
+    int players = range(&g, 2, 6);
+    th_error e;
+    if (sh_state_deal(&s, &r, players, -1, 3000, (uint64_t)i, &e) != TH_OK) continue; /* too many players for the deck */
+    while (s.phase != SH_PHASE_OVER) {
+      int n = sh_legal_actions(&s, legal);
+      if (n <= 0 || sh_apply_action(&s, legal[below(&g, (uint32_t)n)], &e) != TH_OK) {
+        CHECK(0, "a legal move failed");
+        break;
+      }
+      moves++;
+      uint8_t known[SH_MAX_PLAYERS][16], burned[16];
+      memset(known, 0, sizeof known);
+      memset(burned, 0, sizeof burned);
+      for (int id = 0; id < SH_CARD_ID_SPACE; id++) {
+        int l = s.loc[id];
+        if (l == SH_LOC_ABSENT) continue;
+        if ((l & 0xF0) == (SH_LOC_HAND | SH_LOC_KNOWN)) known[l & 0x0F][sh_card_rank(id)]++;
+        if (l == SH_LOC_BURNED) burned[sh_card_rank(id)]++;
+      }
+      CHECK(memcmp(known, s.known_rank, sizeof known) == 0, "known_rank differs from loc at move %u", s.move_count);
+      CHECK(memcmp(burned, s.burned_rank, sizeof burned) == 0, "burned_rank differs from loc at move %u",
+            s.move_count);
+      int p = (int)below(&g, (uint32_t)players), any = 0;
+      CHECK(sh_observation_tensor(&s, p, obs, &e) == TH_OK, "observation");
+      for (int j = 0; j < players; j++)
+        for (int k = 0; k < SH_NUM_RANKS; k++) {
+          int q = (p + j) % players;
+          any |= known[q][k] != 0;
+          CHECK(obs[sh_obs_known(players) + j * SH_NUM_RANKS + k] == known[q][k], "known block, seat +%d rank %d", j, k);
+        }
+      for (int k = 0; k < SH_NUM_RANKS; k++)
+        CHECK(obs[sh_obs_burned(players) + k] == burned[k], "burned block, rank %d", k);
+      with_known += any;
+      if (moves % 97 == 0) { /* the check sees an off-by-one in either count */
+        bad = s;
+        bad.known_rank[below(&g, (uint32_t)players)][below(&g, SH_NUM_RANKS)] ^= 1;
+        CHECK(sh_state_check(&bad, &e) != TH_OK && strstr(e.msg, "known"), "a wrong known count passed the check");
+        bad = s;
+        bad.burned_rank[below(&g, SH_NUM_RANKS)] ^= 1;
+        CHECK(sh_state_check(&bad, &e) != TH_OK && strstr(e.msg, "burned"), "a wrong burned count passed the check");
+      }
+    }
+  }
+  CHECK(games < 10 || with_known > 0, "no position had a known hand card");
+  unit_end("%lld games, %lld moves, %lld with known hand cards", games, moves, with_known);
+}
+
 static void unit_three_thirteen_lonely(long long iters) {
   unit_begin("Three Thirteen lonely naturals");
   static tt_state s;
@@ -2695,6 +2758,7 @@ int main(int argc, char **argv) {
   if (g_part == 0) unit_swap_choice(scaled(400));
   if (g_part == 1 || g_nparts == 1) unit_uniform_play(scaled(200000));
   unit_imperfect_information(scaled(600));
+  unit_rank_counts(scaled(200));
   unit_three_thirteen(scaled(40));
   unit_three_thirteen_lonely(scaled(200000));
   unit_three_thirteen_knowledge(scaled(60));
