@@ -191,6 +191,24 @@ cdef extern from *:
     int plain_layout "threes_plain_layout"(PyTypeObject *t, Py_ssize_t size)
 
 
+cdef extern from *:
+    """
+    /* An object of the plain Python class cls (a frozen dataclass, say) with
+     * `fields` as its __dict__, made without calling its __init__. */
+    static PyObject *threes_new_record(PyObject *cls, PyObject *fields) {
+      PyObject *none = PyTuple_New(0);
+      if (!none) return NULL;
+      PyObject *o = PyBaseObject_Type.tp_new((PyTypeObject *)cls, none, NULL);
+      Py_DECREF(none);
+      if (o && PyObject_GenericSetDict(o, fields, NULL) < 0) Py_CLEAR(o);
+      return o;
+    }
+    """
+    object new_record "threes_new_record"(object cls, dict fields)
+    # a result object (RolloutResult...) whose every field the caller gives
+    # in `fields`: its dataclass __init__ and __post_init__ are not run
+
+
 cdef inline bint reuse_freed(type cls, Py_ssize_t basicsize):
     """A game module's _reuse_freed(cls): makes the game's State class (a
     subclass of its StateBase, of `basicsize` bytes, with __slots__ = ())

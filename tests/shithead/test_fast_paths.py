@@ -138,6 +138,58 @@ def test_rollout_is_game_0_of_a_batch_of_one(policy):
     assert checked > 100
 
 
+@pytest.mark.parametrize("policy", ["random", "heuristic", ("greedy", "random", "heuristic", "random")])
+def test_rollouts_of_one_game_equal_the_batch_path(policy):
+    """rollouts(state, 1) plays its game alone on the calling thread; the
+    same game is game 0 of a batch of several played through the C batch
+    (threads, chunks): every field equal, with and without an observer."""
+    checked = 0
+    for seed in range(6):
+        for s in _walk(seed, "threes", 4)[::41]:
+            for observer in (None, 2):
+                one = threes.rollouts(s, 1, policy, seed + 11, observer=observer)
+                many = threes.rollouts(s, 3, policy, seed + 11, threads=2, observer=observer)
+                chunked = threes.rollouts(s, 3, policy, seed + 11, threads=1, observer=observer,
+                                          progress=lambda k: None, chunk=2)
+                for field in ("places", "moves", "truncated", "stalemate"):
+                    assert np.array_equal(getattr(one, field)[0], getattr(many, field)[0])
+                    assert np.array_equal(getattr(chunked, field), getattr(many, field))
+                assert one.places.shape == (1, 4) and one.moves.dtype == np.uint32
+                assert one.policies == many.policies and one.seed == seed + 11 and one.seconds >= 0
+                checked += 1
+    assert checked > 40
+
+
+def test_rollouts_checks_its_arguments_before_playing():
+    s = _walk(3, "threes", 4)[60]
+    before = s.to_dict()
+    for args, kwargs, exc in [((-1,), {}, ValueError), ((1.5,), {}, TypeError), ((True,), {}, TypeError),
+                              ((1, "bogus"), {}, ValueError), ((1, ["random"] * 3), {}, ValueError),
+                              ((1, "random", 1.5), {}, TypeError), ((1,), {"threads": 0}, ValueError),
+                              ((1,), {"threads": 1.0}, TypeError), ((1,), {"observer": 4}, ValueError),
+                              ((1,), {"observer": "1"}, TypeError), ((1,), {"chunk": 0}, ValueError),
+                              ((1,), {"chunk": 2.0}, TypeError)]:
+        with pytest.raises(exc):
+            threes.rollouts(s, *args, **kwargs)
+    assert s.to_dict() == before
+    with pytest.raises(ValueError, match="observer needs a State"):
+        threes.rollouts(threes.Game(4), 1, observer=0)
+    with pytest.raises(TypeError, match="rollouts takes"):
+        threes.rollouts("a state", 1)
+    with pytest.raises(ValueError):
+        threes.rollouts(threes.State.__new__(threes.State), 1)
+    assert threes.rollouts(s, np.int64(2), "random", 5).places.shape == (2, 4)
+    assert threes.rollouts(s, 0, "random", 5).places.shape == (0, 4)
+
+
+def test_rollouts_of_a_three_thirteen_state_go_to_its_package():
+    from threes import three_thirteen as tt
+
+    t = tt.Game(3).new_initial_state(4)
+    mine, theirs = threes.rollouts(t, 2, "greedy", 9), tt.rollouts(t, 2, "greedy", 9)
+    assert type(mine) is type(theirs) and np.array_equal(mine.totals, theirs.totals)
+
+
 def test_rollout_leaves_the_state_and_checks_its_arguments():
     s = _walk(2, "dutch", 3)[40]
     before = s.to_dict()

@@ -7,7 +7,7 @@ Python package (threes/*.py). Everything that enters from Python is checked by
 the C entry points, and their errors are raised as Python exceptions.
 """
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 
 from cpython.object cimport PyObject, PyTypeObject, Py_TYPE
 
@@ -833,7 +833,7 @@ ctypedef struct sh_chunked:
 
 
 cdef int _sh_chunk(void *ctx, int64_t lo, int64_t k, int threads, const th_stop *stop, th_error *e) noexcept nogil:
-    """Games [lo, lo + k) of run_rollouts' batch (run_chunked's chunk function)."""
+    """Games [lo, lo + k) of rollouts()' batch (run_chunked's chunk function)."""
     cdef sh_chunked *c = <sh_chunked *>ctx
     c.b.n = k
     c.b.first = c.first + lo
@@ -846,39 +846,25 @@ cdef int _sh_chunk(void *ctx, int64_t lo, int64_t k, int threads, const th_stop 
     return sh_rollouts(&c.b, threads, e)
 
 
-def run_rollouts(source, int num_players, bytes policies, uint64_t seed, int64_t n, int threads,
-                 places=None, moves=None, truncated=None, stalemate=None, int dealer=-1, uint32_t max_moves=0,
-                 int observer=-1, int64_t first=0):
-    """Plays n games in C with the GIL released. `source` is a StateBase (every
-    game from that position) or a raw rules dict (fresh deals); `policies`
-    one policy id byte per seat. Output arrays (C-contiguous, written in
-    place): places (n, num_players) int8, moves (n,) uint32, truncated and
-    stalemate (n,) bool or uint8; with places None, new arrays are made and
-    returned as (places, moves, truncated, stalemate) (bool). The games are played in chunks of about
-    50 ms (game i of the call is game first + i of the batch whatever the
-    chunk, so the results do not depend on the chunking), with Ctrl-C and
-    this thread's cancel flag checked between chunks and every TH_STOP_MOVES
-    moves of a game (threes._stop): KeyboardInterrupt then, with no native
-    thread left."""
-    cdef th_error e
+cdef object _prepare(sh_chunked *c, sh_state *start, object source, int num_players, const unsigned char *pol,
+                     uint64_t seed, int dealer, uint32_t max_moves, int observer):
+    """Fills c.b for a batch from `source` (a StateBase: every game from a
+    private copy of it in `start`; a raw rules dict: fresh deals), the
+    policies `pol` (num_players checked ids) and `observer` (-1: none).
+    Returns the state's log of older repetition keys (or None), which the
+    caller holds while the batch runs: a move on the state meanwhile copies
+    its log first."""
     cdef StateBase st
-    cdef sh_state start  # a private copy: other threads may change the state meanwhile
-    cdef RepLog start_log = None  # its log of older repetition keys, held: a move on it meanwhile copies first
-    cdef sh_chunked c
-    cdef const unsigned char *pol = policies
-    cdef Py_buffer vp, vm, vt, vs
-    cdef int held = 0, q
-    cdef char *p
-    memset(&c, 0, sizeof(sh_chunked))
-    if n < 0:
-        raise ValueError(f"the number of games must be >= 0, not {n}")
+    cdef RepLog start_log = None
+    cdef int q
+    memset(c, 0, sizeof(sh_chunked))
     if isinstance(source, StateBase):
         st = source
         st._require_setup()
         if st.s.num_players != num_players:
             raise ValueError("num_players does not match the state")
-        start = st.s
-        c.b.start = &start
+        memcpy(start, &st.s, sizeof(sh_state))  # (an assignment copies twice, through a temporary)
+        c.b.start = start
         c.b.start_valid = 1  # built only by checked setup and legal moves
         if st._replog is not None and st._replog.l.len:
             start_log = st._replog
@@ -888,57 +874,207 @@ def run_rollouts(source, int num_players, bytes policies, uint64_t seed, int64_t
         c.b.num_players = num_players
         c.b.dealer = dealer
         c.b.max_moves = max_moves
-    if len(policies) != num_players:
-        raise ValueError(f"one policy per seat: {num_players} needed, {len(policies)} given")
     for q in range(num_players):
-        if pol[q] >= SH_NUM_POLICIES:
-            raise ValueError(f"policy {pol[q]} does not exist")
         c.b.policies[q] = pol[q]
     if observer >= 0:
-        if observer >= 256:
-            raise ValueError(f"observer must be a seat in 0..{num_players - 1}, not {observer}")
         c.b.determinize = 1
         c.b.observer = observer
     c.b.seed = seed
-    c.first = first
     c.num_players = num_players
+    return start_log
+
+
+cdef int _play_alone(sh_batch *b, RepLog start_log, sh_state *end, uint32_t *moves) except -1:
+    """Game 0 of batch `b` (whose start is a state) played alone on the
+    calling thread with the GIL released (sh_batch_play_game: no thread, no
+    array), into `end`; Ctrl-C and this thread's cancel flag polled every
+    STOP_POLL_SECONDS of one long game. rollout()'s and rollouts(state, 1)'s
+    game."""
+    cdef th_stop hook
+    cdef py_stop poll
+    cdef list box = []
+    cdef sh_rep_log log
+    cdef int rc
+    cdef const th_stop *stop = watch(&hook, &poll, box)
+    # the game's log of older repetition keys (rep_log.h; unused with the
+    # rule off), starting with the state's, which start_log holds
+    memset(&log, 0, sizeof(sh_rep_log))
+    if start_log is not None:
+        b.start_log = &start_log.l
+    b.n = 1
+    with nogil:
+        rc = sh_batch_play_game(b, 0, stop, end, moves, &log)
+    if log.keys != NULL:  # it allocated (a stretch outgrew the ring)
+        sh_rep_log_free(&log)
+    if rc == 2 and not box:
+        raise MemoryError("out of memory for the remembered positions of the game (repetition_limit)")
+    if box:
+        raise box[0]
+    return 0
+
+
+cdef object _RESULT_TYPE = None  # threes.shithead.rollouts.RolloutResult, looked up on first use
+cdef int _DEFAULT_THREADS = 0  # threads=None: one per CPU, counted once
+cdef dict _POLICIES_OF = {}  # policy name -> [None or (ids as bytes, names) for each number of seats]
+
+
+cdef tuple _policies(object policy, int n):
+    """(ids as bytes, names tuple) of `policy` for n seats: a name resolved
+    once and then looked up; a sequence (one name per seat) checked on
+    every call."""
+    cdef list per
+    from_name = type(policy) is str
+    if from_name:
+        per = _POLICIES_OF.get(policy)
+        if per is not None and per[n] is not None:
+            return per[n]
+    from threes.shithead.rollouts import _policy_bytes, _policy_names
+    pol = _policy_bytes(policy, n)
+    got = (pol, _policy_names(pol))
+    if from_name and len(_POLICIES_OF) < 64:
+        per = _POLICIES_OF.setdefault(policy, [None] * (SH_MAX_PLAYERS + 1))
+        per[n] = got
+    return got
+
+
+cdef int _count_arg(object x, str what, int least) except -1:
+    """An int argument >= least (an int or a NumPy integer; not a bool)."""
+    if type(x) is not int:
+        if isinstance(x, bool) or not isinstance(x, (int, _np_integer)):
+            raise TypeError(f"{what} must be an int, not {type(x).__name__}")
+        x = int(x)
+    if x < least:
+        raise ValueError(f"{what} must be >= {least}, not {x}")
+    return 0
+
+
+def rollouts(game_or_state, n, policy="random", seed=None, threads=None, observer=None, progress=None,
+             chunk=20_000):
+    """Plays `n` games in C, with the GIL released, on `threads` native threads
+    (default: every core). From a Game: fresh deals; from a State: every game
+    from that position (the state is not changed). Game i uses its own seed
+    derived from (seed, i), so the result does not depend on `threads`.
+    Returns a RolloutResult.
+
+    With ``observer=p`` (from a State only), every game first deals the cards
+    seat p cannot see again at random (``resample_from_infostate``, in C), so
+    the result is an estimate from p's point of view that never uses hidden
+    cards.
+
+    With ``progress``, the games are played in chunks of ``chunk`` and
+    ``progress(games_done)`` is called after each; the games are the same as
+    in one call. A state of another game goes to its package's ``rollouts``
+    (the game registry), e.g. threes.three_thirteen.rollouts.
+
+    A search may call it in its inner loop, so the arguments are checked here
+    in the binding (names resolved once), and ``rollouts(state, 1)`` plays its
+    game alone on the calling thread as ``rollout()`` does."""
+    global _RESULT_TYPE, _DEFAULT_THREADS
+    cdef int num_players, dealer = -1, obs = -1, nthreads, q
+    cdef uint32_t max_moves = 0
+    cdef int64_t count, lo, hi, step
+    cdef sh_chunked c
+    cdef sh_state start
+    cdef uint32_t one_moves
     cdef cnp.npy_intp dims[2]
-    if places is None:
-        dims[0] = n
-        dims[1] = num_players
-        places = new_array(2, dims, cnp.NPY_INT8)
-        moves = new_array(1, dims, cnp.NPY_UINT32)
-        truncated = new_array(1, dims, cnp.NPY_BOOL)
-        stalemate = new_array(1, dims, cnp.NPY_BOOL)
-        c.places = <int8_t *>cnp.PyArray_DATA(<cnp.ndarray>places)
-        c.moves = <uint32_t *>cnp.PyArray_DATA(<cnp.ndarray>moves)
-        c.truncated = <uint8_t *>cnp.PyArray_DATA(<cnp.ndarray>truncated)
-        c.stalemate = <uint8_t *>cnp.PyArray_DATA(<cnp.ndarray>stalemate)
-        run_chunked(_sh_chunk, &c, n, threads, 16 * (threads if threads > 0 else 1))
-        return places, moves, truncated, stalemate
-    try:
-        get_out(places, &vp, n * num_players, 1, b"b", "places", &p)
-        held = 1
-        c.places = <int8_t *>p
-        get_out(moves, &vm, n, 4, b"IL", "moves", &p)
-        held = 2
-        c.moves = <uint32_t *>p
-        get_out(truncated, &vt, n, 1, b"?B", "truncated", &p)
-        held = 3
-        c.truncated = <uint8_t *>p
-        get_out(stalemate, &vs, n, 1, b"?B", "stalemate", &p)
-        held = 4
-        c.stalemate = <uint8_t *>p
-        run_chunked(_sh_chunk, &c, n, threads, 16 * (threads if threads > 0 else 1))
-    finally:
-        if held >= 4:
-            PyBuffer_Release(&vs)
-        if held >= 3:
-            PyBuffer_Release(&vt)
-        if held >= 2:
-            PyBuffer_Release(&vm)
-        if held >= 1:
-            PyBuffer_Release(&vp)
+    cdef double t0
+    cdef int8_t *base_places
+    cdef uint32_t *base_moves
+    cdef uint8_t *base_truncated
+    cdef uint8_t *base_stalemate
+    cdef bint from_state = isinstance(game_or_state, StateBase)
+    _count_arg(n, "n", 0)
+    count = n
+    if from_state:
+        (<StateBase>game_or_state)._require_setup()
+        num_players = (<StateBase>game_or_state).s.num_players
+        source = game_or_state
+    else:
+        from threes.shithead.game import Game
+        if isinstance(game_or_state, Game):
+            num_players = game_or_state.num_players()
+            source = game_or_state.rules._raw()
+            dealer, max_moves = game_or_state.dealer, game_or_state.max_game_length()
+        else:
+            from threes import registry
+            try:
+                other = registry.game_of(game_or_state).load().rollouts
+            except (TypeError, ValueError):
+                other = None
+            if other is None or other is rollouts:
+                raise TypeError(f"rollouts takes a threes.Game or a threes.State, not {type(game_or_state).__name__}")
+            return other(game_or_state, n, policy, seed, threads=threads, observer=observer)
+    if observer is not None:
+        if not from_state:
+            raise ValueError("observer needs a State: fresh deals hide nothing to resample")
+        if isinstance(observer, bool) or not isinstance(observer, (int, _np_integer)):
+            raise TypeError(f"observer must be an int seat, not {type(observer).__name__}")
+        if not 0 <= observer < num_players:
+            raise ValueError(f"observer must be a seat in 0..{num_players - 1}, not {observer}")
+        obs = observer
+    pol, names = _policies(policy, num_players)
+    if not (type(seed) is int and 0 <= seed <= 0xFFFFFFFFFFFFFFFF):
+        from threes.args import seed64
+        seed = seed64(seed)
+    if threads is None:
+        if _DEFAULT_THREADS == 0:
+            from threes.args import threads_arg
+            _DEFAULT_THREADS = threads_arg(None, TH_MAX_THREADS)
+        nthreads = _DEFAULT_THREADS
+    elif type(threads) is int and 1 <= threads <= TH_MAX_THREADS:
+        nthreads = threads
+    else:
+        from threes.args import threads_arg
+        nthreads = threads_arg(threads, TH_MAX_THREADS)
+    if not (type(chunk) is int and chunk >= 1):
+        _count_arg(chunk, "chunk", 1)
+    if _RESULT_TYPE is None:
+        from threes.shithead.rollouts import RolloutResult
+        _RESULT_TYPE = RolloutResult
+    t0 = monotonic_now()
+    start_log = _prepare(&c, &start, source, num_players, pol, seed, dealer, max_moves, obs)
+    dims[0] = count
+    dims[1] = num_players
+    places = new_array(2, dims, cnp.NPY_INT8)
+    moves = new_array(1, dims, cnp.NPY_UINT32)
+    truncated = new_array(1, dims, cnp.NPY_BOOL)
+    stalemate = new_array(1, dims, cnp.NPY_BOOL)
+    c.places = <int8_t *>cnp.PyArray_DATA(<cnp.ndarray>places)
+    c.moves = <uint32_t *>cnp.PyArray_DATA(<cnp.ndarray>moves)
+    c.truncated = <uint8_t *>cnp.PyArray_DATA(<cnp.ndarray>truncated)
+    c.stalemate = <uint8_t *>cnp.PyArray_DATA(<cnp.ndarray>stalemate)
+    if count == 1 and from_state and progress is None:
+        # the search's call: game 0 alone (in place in the private copy), the same game as in a batch
+        _play_alone(&c.b, start_log, &start, &one_moves)
+        for q in range(num_players):
+            c.places[q] = -1
+        for q in range(start.num_out):
+            c.places[start.finish[q]] = q
+        c.moves[0] = one_moves
+        c.truncated[0] = start.truncated
+        c.stalemate[0] = start.stalemate
+    elif progress is None:
+        run_chunked(_sh_chunk, &c, count, nthreads, 16 * nthreads)
+    else:
+        base_places, base_moves, base_truncated, base_stalemate = c.places, c.moves, c.truncated, c.stalemate
+        step = chunk
+        lo = 0
+        while True:  # at least one call: with n = 0 the arguments are still checked in C
+            hi = min(count, lo + step)
+            c.first = lo
+            c.places = base_places + lo * num_players
+            c.moves = base_moves + lo
+            c.truncated = base_truncated + lo
+            c.stalemate = base_stalemate + lo
+            run_chunked(_sh_chunk, &c, hi - lo, nthreads, 16 * nthreads)
+            if hi > lo:
+                progress(hi)
+            lo = hi
+            if lo >= count:
+                break
+    seconds = monotonic_now() - t0
+    return new_record(_RESULT_TYPE, {"places": places, "moves": moves, "truncated": truncated, "policies": names,
+                                     "seed": seed, "threads": nthreads, "seconds": seconds, "stalemate": stalemate})
 
 
 cdef tuple _ACTION_INTS = tuple(range(SH_MAX_DISTINCT_ACTIONS))  # ids_list's ints, made once
@@ -948,9 +1084,6 @@ cdef Py_ssize_t _STATE_SIZE = (<PyTypeObject *>StateBase).tp_basicsize  # copy_s
 
 def _reuse_freed(type cls):
     return reuse_freed(cls, _STATE_SIZE)  # _common.pxd
-
-
-cdef dict _POLICY_OF_NAME = {}  # policy name -> its id for every seat (SH_MAX_PLAYERS bytes)
 
 
 def rollout(state, policy="random", seed=None, *, bint order=False):
@@ -969,16 +1102,11 @@ def rollout(state, policy="random", seed=None, *, bint order=False):
     array). Ctrl-C and this thread's cancel flag are polled every
     STOP_POLL_SECONDS of one long game."""
     cdef StateBase st
-    cdef sh_batch b
+    cdef sh_chunked c
+    cdef sh_state end
     cdef uint32_t moves
     cdef double out[SH_MAX_PLAYERS]
-    cdef const unsigned char *pol
     cdef int n, q
-    cdef th_stop hook
-    cdef py_stop poll
-    cdef list box = []
-    cdef sh_rep_log log
-    cdef RepLog start_log
     if not isinstance(state, StateBase):
         from threes import registry
         try:
@@ -992,41 +1120,13 @@ def rollout(state, policy="random", seed=None, *, bint order=False):
     st = <StateBase>state
     st._require_setup()
     n = st.s.num_players
-    pols = _POLICY_OF_NAME.get(policy) if type(policy) is str else None
-    if pols is None:
-        from threes.shithead.rollouts import _policy_bytes
-        pols = _policy_bytes(policy, n)
-        if type(policy) is str and len(_POLICY_OF_NAME) < 64:
-            _POLICY_OF_NAME[policy] = pols[:1] * SH_MAX_PLAYERS
-    pol = <bytes>pols
+    pol = (<tuple>_policies(policy, n))[0]
     if not (type(seed) is int and 0 <= seed <= 0xFFFFFFFFFFFFFFFF):
         from threes.args import seed64
         seed = seed64(seed)
-    memset(&b, 0, sizeof(sh_batch))
-    for q in range(n):
-        b.policies[q] = pol[q]  # checked names: ids < SH_NUM_POLICIES
-    cdef sh_state end = st.s  # a private copy (other threads may change the state meanwhile), played in place
-    b.start = &end
-    b.start_valid = 1  # built only by checked setup and legal moves
-    b.seed = seed
-    b.n = 1
-    cdef const th_stop *stop = watch(&hook, &poll, box)
-    cdef int rc
-    # the game's log of older repetition keys (rep_log.h; unused with the
-    # rule off), starting with the state's, which is held: a move on the
-    # state meanwhile copies its log first
-    memset(&log, 0, sizeof(sh_rep_log))
-    start_log = st._replog
-    if start_log is not None and start_log.l.len:
-        b.start_log = &start_log.l
-    with nogil:
-        rc = sh_batch_play_game(&b, 0, stop, &end, &moves, &log)
-    if log.keys != NULL:  # it allocated (a stretch outgrew the ring)
-        sh_rep_log_free(&log)
-    if rc == 2 and not box:
-        raise MemoryError("out of memory for the remembered positions of the game (repetition_limit)")
-    if box:
-        raise box[0]
+    # a private copy (other threads may change the state meanwhile), played in place
+    start_log = _prepare(&c, &end, st, n, pol, seed, -1, 0, -1)
+    _play_alone(&c.b, start_log, &end, &moves)
     sh_returns(&end, out)
     rets = [out[q] for q in range(n)]
     if order:

@@ -8,16 +8,14 @@ See src/threes_core/shithead/rollout.h for their exact definitions.
 """
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
-from typing import Callable, List, Optional, Sequence, Tuple, Union
+from typing import List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
 from threes.args import threads_arg
 from threes.places import place_value
 from threes.shithead import _core
-from threes.shithead.game import Game, State, _seed64
 
 #: Policy names, in the C engine's order.
 POLICIES: Tuple[str, ...] = ("random", "greedy", "heuristic")
@@ -45,16 +43,6 @@ def _policy_ids(policy: Union[str, Sequence[str]], num_players: int) -> List[int
 
 def _threads(threads: Optional[int]) -> int:
     return threads_arg(threads, _core.MAX_THREADS)
-
-
-_DEFAULT_THREADS: List[int] = []
-
-
-def _default_threads() -> int:
-    """threads=None: one per CPU, counted once."""
-    if not _DEFAULT_THREADS:
-        _DEFAULT_THREADS.append(_threads(None))
-    return _DEFAULT_THREADS[0]
 
 
 _NAMES: dict = {}
@@ -176,89 +164,6 @@ class RolloutResult:
                 f"truncated={int(self.truncated.sum())}, stalemate={int(self.stalemate.sum())})")
 
 
-def _result(places, moves, truncated, policies, seed, threads, seconds, stalemate) -> RolloutResult:
-    """A RolloutResult without the dataclass __init__'s per-field work (the
-    same object: every field set, stalemate given)."""
-    r = _new(RolloutResult)
-    _setattr(r, "__dict__", {"places": places, "moves": moves, "truncated": truncated, "policies": policies,
-                             "seed": seed, "threads": threads, "seconds": seconds, "stalemate": stalemate})
-    return r
-
-
-_new = object.__new__
-_setattr = object.__setattr__
-
-
-def rollouts(game_or_state: Union[Game, State], n: int, policy: Union[str, Sequence[str]] = "random",
-             seed: Optional[int] = None, threads: Optional[int] = None,
-             observer: Optional[int] = None, progress: Optional[Callable[[int], None]] = None,
-             chunk: int = 20_000) -> RolloutResult:
-    """Plays `n` games in C, with the GIL released, on `threads` native threads
-    (default: every core). From a Game: fresh deals; from a State: every game
-    from that position (the state is not changed). Game i uses its own seed
-    derived from (seed, i), so the result does not depend on `threads`.
-
-    With ``observer=p`` (from a State only), every game first deals the cards
-    seat p cannot see again at random (``resample_from_infostate``, in C), so
-    the result is an estimate from p's point of view that never uses hidden
-    cards.
-
-    With ``progress``, the games are played in chunks of ``chunk`` and
-    ``progress(games_done)`` is called after each; the games are the same as
-    in one call."""
-    if type(n) is not int:
-        if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
-            raise TypeError(f"n must be an int, not {type(n).__name__}")
-        n = int(n)
-    if n < 0:
-        raise ValueError(f"n must be >= 0, not {n}")
-    if isinstance(game_or_state, State):
-        num_players = game_or_state.num_players()
-        source = game_or_state
-        dealer, max_moves = -1, 0
-    elif isinstance(game_or_state, Game):
-        num_players = game_or_state.num_players()
-        source = game_or_state.rules._raw()
-        dealer, max_moves = game_or_state.dealer, game_or_state.max_game_length()
-    else:
-        raise TypeError(f"rollouts takes a threes.Game or a threes.State, not {type(game_or_state).__name__}")
-    obs = -1
-    if observer is not None:
-        if not isinstance(game_or_state, State):
-            raise ValueError("observer needs a State: fresh deals hide nothing to resample")
-        if isinstance(observer, bool) or not isinstance(observer, (int, np.integer)):
-            raise TypeError(f"observer must be an int seat, not {type(observer).__name__}")
-        if not 0 <= observer < num_players:
-            raise ValueError(f"observer must be a seat in 0..{num_players - 1}, not {observer}")
-        obs = int(observer)
-    pol = _policy_bytes(policy, num_players)
-    seed = seed if type(seed) is int and 0 <= seed < 2**64 else _seed64(seed)
-    threads = _default_threads() if threads is None else _threads(threads)
-    if not (type(chunk) is int and chunk >= 1) and (isinstance(chunk, bool) or
-                                                     not isinstance(chunk, (int, np.integer)) or chunk < 1):
-        raise ValueError(f"chunk must be an int >= 1, not {chunk!r}")
-    t0 = time.perf_counter()
-    if progress is None:
-        places, moves, truncated, stalemate = _core.run_rollouts(source, num_players, pol, seed, n, threads,
-                                                                 None, None, None, None, dealer, max_moves, obs)
-    else:
-        places = np.empty((n, num_players), dtype=np.int8)
-        moves = np.empty(n, dtype=np.uint32)
-        truncated = np.empty(n, dtype=np.bool_)
-        stalemate = np.empty(n, dtype=np.bool_)
-        step = int(chunk)
-        for lo in range(0, n, step):
-            hi = min(n, lo + step)
-            _core.run_rollouts(source, num_players, pol, seed, hi - lo, threads, places[lo:hi], moves[lo:hi],
-                               truncated[lo:hi], stalemate[lo:hi], dealer, max_moves, obs, lo)
-            progress(hi)
-        if n == 0:  # still checks the arguments in C
-            _core.run_rollouts(source, num_players, pol, seed, 0, threads, places, moves, truncated, stalemate,
-                               dealer, max_moves, obs)
-    seconds = time.perf_counter() - t0
-    return _result(places, moves, truncated, _policy_names(pol), seed, threads, seconds, stalemate)
-
-
 _POLICY_BYTES: dict = {}
 
 
@@ -275,4 +180,7 @@ def _policy_bytes(policy: Union[str, Sequence[str]], num_players: int) -> bytes:
     return b
 
 
-rollout = _core.rollout  # the fast path lives in the binding (its docstring there)
+# The fast paths live in the binding (their docstrings there): a search
+# calls them in its inner loop.
+rollout = _core.rollout
+rollouts = _core.rollouts
