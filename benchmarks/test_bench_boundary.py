@@ -204,15 +204,21 @@ def _tt_states():
 TT = _tt_states()
 TT_MID = TT[len(TT) // 3]
 TT_LATE = TT[min(1000, len(TT) - 2)]
+TT_END15 = TT[-16]
 _TT_A = TT_MID.legal_actions()[0]
+_TT_MASK = np.zeros(len(TT_MID.legal_actions_mask()), dtype=bool)
+_TT_OBS = np.zeros(len(TT_MID.observation_tensor(1)), dtype=np.float32)
 
 TT_CALLS = {
     "legal_actions()": (lambda: TT_MID.legal_actions(), 3),
     "legal_actions_mask()": (lambda: TT_MID.legal_actions_mask(), 5),
+    "legal_actions_mask(out=)": (lambda: TT_MID.legal_actions_mask(out=_TT_MASK), 3),
     "observation_tensor(p)": (lambda: TT_MID.observation_tensor(1), 8),
+    "observation_tensor(p, out=)": (lambda: TT_MID.observation_tensor(1, out=_TT_OBS), 4),
     "resample_from_infostate(p, seed)": (lambda: TT_MID.resample_from_infostate(1, 5), 10),
     "information_state_string(p), late in the game": (lambda: TT_LATE.information_state_string(1), 100),
     "clone()": (lambda: TT_MID.clone(), 2),
+    "child(a)": (lambda: TT_MID.child(_TT_A), 4),
 }
 
 
@@ -228,6 +234,32 @@ def test_three_thirteen_action_loop(benchmark, figures):
     cost, t0 = _measure(benchmark, game, lambda: TT_MID.current_player(), 5)
     _report(benchmark, figures, "Three Thirteen is_terminal + legal_actions + apply_action, per action",
             cost / moves, t0, 4)
+
+
+def _tt_batch(k, seed):
+    from threes import three_thirteen as tt
+
+    return tt.rollouts(TT_END15, k, "greedy", seed, threads=1).seconds / k
+
+
+# Three Thirteen's rows play greedy games: random ones from the same state
+# last 800 moves on average with a tail to the 20,000-move cap, so that the
+# mean of a round's games varies by more than the overhead measured.
+
+def test_three_thirteen_rollout_overhead(benchmark, figures):
+    from threes import three_thirteen as tt
+
+    _overhead(benchmark, figures, "Three Thirteen threes.rollout() overhead, 15 moves from the end (greedy)",
+              lambda j: threes.rollout(TT_END15, "greedy", j), _tt_batch, lambda: TT_END15.current_player(), 10,
+              k=1000)
+
+
+def test_three_thirteen_rollouts_one_overhead(benchmark, figures):
+    from threes import three_thirteen as tt
+
+    _overhead(benchmark, figures, "Three Thirteen threes.rollouts(state, 1) overhead, 15 moves from the end (greedy)",
+              lambda j: threes.rollouts(TT_END15, 1, "greedy", j), _tt_batch, lambda: TT_END15.current_player(), 20,
+              k=1000)
 
 
 # ------------------------------------------------------------------ adapters --

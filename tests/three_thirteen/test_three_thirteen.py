@@ -1252,6 +1252,35 @@ def test_rollouts_rejects_what_is_not_a_game_or_state():
         tt.rollouts(None, 1, "greedy", seed=1)
 
 
+def test_rollout_and_rollouts_of_one_are_game_0_of_a_batch():
+    """rollout() and rollouts(state, 1) (the binding's fast paths) play game
+    0 of a larger batch on threads; through threes.rollout/rollouts too."""
+    import threes
+
+    s = tt.Game(3).new_initial_state(8)
+    play(s, until=lambda st: st.round() >= 2 and st.phase == "discard")
+    for policy in ("greedy", "random", ["random", "greedy", "random"]):
+        for seed in (0, 5, 2**64 - 1, -3):
+            for observer in (None, 1):
+                batch = tt.rollouts(s, 3, policy, seed, observer=observer, threads=2)
+                one = tt.rollouts(s, 1, policy, seed, observer=observer)
+                for field in ("totals", "returns", "moves", "truncated"):
+                    assert np.array_equal(getattr(one, field)[0], getattr(batch, field)[0])
+                assert one.policies == batch.policies and one.threads >= 1 and one.seconds >= 0
+                if observer is None:
+                    returns, order = tt.rollout(s, policy, seed, order=True)
+                    assert returns == list(batch.returns[0]) == threes.rollout(s, policy, seed)
+                    assert order == sorted(range(3), key=lambda q: (batch.totals[0][q], q))
+                    mine = threes.rollouts(s, 1, policy, seed)
+                    assert np.array_equal(mine.totals, one.totals)
+    with pytest.raises(TypeError):
+        tt.rollout(tt.Game(3), "greedy", 1)
+    with pytest.raises(ValueError):
+        tt.rollout(tt.State.__new__(tt.State), "greedy", 1)
+    with pytest.raises(ValueError):
+        tt.rollout(s, "smart", 1)
+
+
 def test_greedy_beats_random():
     g = tt.Game(2, max_moves=3000)
     for pols, good in ((["greedy", "random"], 0), (["random", "greedy"], 1)):

@@ -913,6 +913,28 @@ cdef int _play_alone(sh_batch *b, RepLog start_log, sh_state *end, uint32_t *mov
     return 0
 
 
+cdef dict _OTHER_ROLLOUT = {}  # a type of another game's state -> that game's rollout (the registry's answer)
+cdef dict _OTHER_ROLLOUTS = {}  # ... -> its rollouts
+
+
+cdef object _other_game(object obj, str name):
+    """rollout or rollouts (`name`) of the registered game whose package
+    holds obj's type, asked of the registry once per type; TypeError for an
+    object of no game, or of this one that is not a State (a Game...)."""
+    from threes import registry
+    what = "a threes.Game or a threes.State" if name == "rollouts" else "a State of a registered game"
+    try:
+        fn = getattr(registry.game_of(obj).load(), name)
+    except (TypeError, ValueError, AttributeError):
+        raise TypeError(f"{name} takes {what}, not {type(obj).__name__}") from None
+    if fn is rollout or fn is rollouts:
+        raise TypeError(f"{name} takes {what}, not {type(obj).__name__}")
+    cache = _OTHER_ROLLOUTS if name == "rollouts" else _OTHER_ROLLOUT
+    if len(cache) < 64:
+        cache[type(obj)] = fn
+    return fn
+
+
 cdef object _RESULT_TYPE = None  # threes.shithead.rollouts.RolloutResult, looked up on first use
 cdef int _DEFAULT_THREADS = 0  # threads=None: one per CPU, counted once
 cdef dict _POLICIES_OF = {}  # policy name -> [None or (ids as bytes, names) for each number of seats]
@@ -996,13 +1018,9 @@ def rollouts(game_or_state, n, policy="random", seed=None, threads=None, observe
             source = game_or_state.rules._raw()
             dealer, max_moves = game_or_state.dealer, game_or_state.max_game_length()
         else:
-            from threes import registry
-            try:
-                other = registry.game_of(game_or_state).load().rollouts
-            except (TypeError, ValueError):
-                other = None
-            if other is None or other is rollouts:
-                raise TypeError(f"rollouts takes a threes.Game or a threes.State, not {type(game_or_state).__name__}")
+            other = _OTHER_ROLLOUTS.get(type(game_or_state))
+            if other is None:
+                other = _other_game(game_or_state, "rollouts")
             return other(game_or_state, n, policy, seed, threads=threads, observer=observer)
     if observer is not None:
         if not from_state:
@@ -1108,14 +1126,9 @@ def rollout(state, policy="random", seed=None, *, bint order=False):
     cdef double out[SH_MAX_PLAYERS]
     cdef int n, q
     if not isinstance(state, StateBase):
-        from threes import registry
-        try:
-            game = registry.game_of(state)
-        except (TypeError, ValueError):
-            raise TypeError(f"rollout takes a State of a registered game, not {type(state).__name__}") from None
-        other = game.load().rollout
-        if other is rollout:  # a Shithead object that is not a State (a Game...)
-            raise TypeError(f"rollout takes a State, not {type(state).__name__}")
+        other = _OTHER_ROLLOUT.get(type(state))
+        if other is None:
+            other = _other_game(state, "rollout")
         return other(state, policy, seed, order=order)  # another game's own fast path
     st = <StateBase>state
     st._require_setup()

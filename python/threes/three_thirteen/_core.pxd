@@ -85,6 +85,7 @@ cdef extern from "three_thirteen/three_thirteen.h" nogil:
         uint64_t rng[4]
     ctypedef struct tt_batch:
         const tt_state *start
+        uint8_t start_valid
         uint8_t fresh
         uint8_t determinize
         uint8_t observer

@@ -5,7 +5,7 @@ This module only converts between Python values and the C structs; the rules
 live in C, the pleasant API in threes.three_thirteen.
 """
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 
 from threes.errors import IllegalActionError
 from threes._common cimport *
@@ -542,7 +542,7 @@ ctypedef struct tt_chunked:
 
 
 cdef int _tt_chunk(void *ctx, int64_t lo, int64_t k, int threads, const th_stop *stop, th_error *e) noexcept nogil:
-    """Games [lo, lo + k) of run_rollouts' batch (run_chunked's chunk function)."""
+    """Games [lo, lo + k) of rollouts()' batch (run_chunked's chunk function)."""
     cdef tt_chunked *c = <tt_chunked *>ctx
     c.b.n = k
     c.b.first = c.first + lo
@@ -563,52 +563,86 @@ def _reuse_freed(type cls):
     return reuse_freed(cls, _STATE_SIZE)  # _common.pxd
 
 
-def rollout(StateBase start, bytes policies, uint64_t seed, bint order=False, bint round_only=False):
-    """threes.three_thirteen.rollout's binding: game 0 of run_rollouts(start,
-    policies, seed, 1) played alone on the calling thread with the GIL
-    released, outputs on the stack (no thread, no array); returns each seat's
-    return, with `order` also the seats by final total (lowest first, then by
-    seat). With round_only, only the start's round is played and the
-    returns are its score margins (tt_round_margin, what the C search values).
-    Ctrl-C and this thread's cancel flag are polled every STOP_POLL_SECONDS
-    of the game."""
-    cdef tt_batch b
-    cdef th_error e
-    cdef tt_state s = start.s  # a private copy: other threads may change start meanwhile
-    cdef int q, rc, n = s.num_players
-    cdef const unsigned char *pol = policies
+cdef dict _POLICIES_OF = {}  # policy name -> [None or (ids as bytes, names) for each number of seats]
+cdef object _RESULT_TYPE = None  # threes.three_thirteen.game.TTRolloutResult, looked up on first use
+cdef int _DEFAULT_THREADS = 0  # threads=None: one per CPU, counted once
+
+
+cdef tuple _policies(object policy, int n):
+    """(ids as bytes, names tuple) of `policy` for n seats: a name resolved
+    once and then looked up; a sequence (one name, or one per seat) checked
+    on every call."""
+    cdef list per
+    from_name = type(policy) is str
+    if from_name:
+        per = _POLICIES_OF.get(policy)
+        if per is not None and per[n] is not None:
+            return per[n]
+    from threes.three_thirteen.game import POLICIES, _policy_names
+    names = tuple(_policy_names(policy, n))
+    got = (bytes([POLICIES.index(p) for p in names]), names)
+    if from_name and len(_POLICIES_OF) < 64:
+        per = _POLICIES_OF.setdefault(policy, [None] * (TT_MAX_PLAYERS + 1))
+        per[n] = got
+    return got
+
+
+cdef int _start_of(tt_chunked *c, tt_state *s, StateBase start, const unsigned char *pol, uint64_t seed,
+                   int observer, bint round_only, bint fresh) except -1:
+    """Fills c for a batch from a private copy of `start` in `s` (taken with
+    the GIL: other threads may change start meanwhile): every game from that
+    position (each resampled from `observer`'s view when >= 0), or with
+    `fresh` new games with start's options. pol: one checked id per seat."""
+    cdef int q, n = start.s.num_players
+    if not TT_MIN_PLAYERS <= n <= TT_MAX_PLAYERS:
+        raise ValueError("this State holds no position (made by State.__new__): make one with "
+                         "Game.new_initial_state(), State.from_dict() or clone()")
+    memcpy(s, &start.s, sizeof(tt_state))  # (an assignment copies twice, through a temporary)
+    memset(c, 0, sizeof(tt_chunked))
+    for q in range(n):
+        c.b.policies[q] = pol[q]
+    c.b.start = s
+    c.b.start_valid = 1  # built only by checked setup and legal moves
+    c.b.fresh = fresh
+    c.b.determinize = observer >= 0
+    c.b.observer = observer if observer >= 0 else 0
+    c.b.round_only = round_only
+    c.b.seed = seed
+    c.num_players = n
+    return 0
+
+
+def rollout(state, policy="random", seed=None, *, bint order=False, bint round_only=False):
+    """Plays one game to the end from ``state`` (which is not changed) and
+    returns each seat's return (``State.returns()`` at the end); with
+    ``order=True``, ``(returns, seats by final total, lowest first)``. The
+    same game as game 0 of ``rollouts(state, 1, policy, seed)``, played on the
+    calling thread with the GIL released and its outputs on the stack (no
+    thread, no array; ``threes.rollout`` calls it for a Three Thirteen
+    state). With ``round_only=True`` only the current round is played and
+    the values are its score margins in [-1, 1] (tt_round_margin, what
+    ``ISMCTSBot`` values a Three Thirteen iteration with). Ctrl-C and this
+    thread's cancel flag are polled every STOP_POLL_SECONDS of the game."""
+    cdef tt_chunked c
+    cdef tt_state s
+    cdef int q, n
     cdef int32_t totals[TT_MAX_PLAYERS]
     cdef double rets[TT_MAX_PLAYERS]
     cdef uint32_t moves
     cdef uint8_t trunc
-    cdef th_stop hook
-    cdef py_stop poll
-    cdef list box = []
-    if not TT_MIN_PLAYERS <= n <= TT_MAX_PLAYERS:
-        raise ValueError("this State holds no position (made by State.__new__): make one with "
-                         "Game.new_initial_state(), State.from_dict() or clone()")
-    if len(policies) != n:
-        raise ValueError(f"one policy per seat: {n} needed, {len(policies)} given")
-    memset(&b, 0, sizeof(b))
-    for q in range(n):
-        if pol[q] >= TT_NUM_POLICIES:
-            raise ValueError(f"policy {pol[q]} does not exist")
-        b.policies[q] = pol[q]
-    b.start = &s
-    b.seed = seed
-    b.round_only = round_only
-    b.n = 1
-    b.totals = totals
-    b.returns = rets
-    b.moves = &moves
-    b.truncated = &trunc
-    b.stop = watch(&hook, &poll, box)
-    with nogil:
-        rc = tt_rollouts(&b, 1, &e)
-    if box:
-        raise box[0]
-    if rc != TH_OK:
-        raise_error(&e)
+    if not isinstance(state, StateBase):
+        raise TypeError(f"rollout takes a three_thirteen.State, not {type(state).__name__}")
+    n = (<StateBase>state).s.num_players
+    pol = (<tuple>_policies(policy, n))[0] if TT_MIN_PLAYERS <= n <= TT_MAX_PLAYERS else b""
+    if not (type(seed) is int and 0 <= seed <= 0xFFFFFFFFFFFFFFFF):
+        from threes.args import seed64
+        seed = seed64(seed)
+    _start_of(&c, &s, <StateBase>state, pol, seed, -1, round_only, False)
+    c.totals = totals
+    c.returns = rets
+    c.moves = &moves
+    c.truncated = &trunc
+    run_chunked(_tt_chunk, &c, 1, 1, 1)
     out = [rets[q] for q in range(n)]
     if order:
         final = [totals[q] for q in range(n)]
@@ -616,56 +650,74 @@ def rollout(StateBase start, bytes policies, uint64_t seed, bint order=False, bi
     return out
 
 
-def run_rollouts(StateBase start, policies, uint64_t seed, int64_t n, int32_t[:, ::1] totals,
-                uint32_t[::1] moves, uint8_t[::1] truncated, double[:, ::1] returns, int observer=-1,
-                bint round_only=False, int threads=1, bint fresh=False, int64_t first=0):
-    """tt_rollouts (rollout.h) with the GIL released: n games from `start`
-    (each resampled from `observer`'s view when >= 0), game i with rng
-    th_batch_rng(seed, i); with `fresh`, new games with start's options
-    (game i dealt from th_batch_seed(seed, i)). round_only: play to the end
-    of the current round only; returns are then the round's score margins
-    (tt_round_margin), for search. The same games for any `threads`, and for
-    any chunking: the games are played in chunks of about 50 ms with Ctrl-C
-    and this thread's cancel flag checked between them (threes._stop)."""
-    cdef tt_batch b
-    cdef th_error e
-    cdef tt_state s = start.s  # ONE private copy, taken with the GIL: other threads may change start meanwhile
-    cdef int q, rc, np_ = s.num_players
+def rollouts(start, n, policy="random", seed=None, observer=None, threads=None):
+    """Plays ``n`` games in C from a Game (fresh deals: game i deals with its
+    own seed) or from a State (``observer``: resample that seat's hidden
+    cards before each game). Policies: random, greedy (C). The games run on
+    ``threads`` native threads (default: one per CPU) with the GIL released;
+    the results are the same for any number of threads. Returns a
+    TTRolloutResult. The arguments are checked here in the binding (names
+    resolved once): a search may call it in its inner loop."""
+    global _RESULT_TYPE, _DEFAULT_THREADS
     cdef tt_chunked c
-    if not TT_MIN_PLAYERS <= np_ <= TT_MAX_PLAYERS:
-        raise ValueError("this State holds no position (made by State.__new__): make one with "
-                         "Game.new_initial_state(), State.from_dict() or clone()")
-    policies = list(policies)
-    if len(policies) != np_:
-        raise ValueError(f"one policy per seat: {np_} needed")
-    if not -1 <= observer < np_:
-        raise ValueError(f"observer must be a seat in 0..{np_ - 1}, not {observer}")
-    if n < 0:
-        raise ValueError(f"n must be >= 0, not {n}")
-    if totals.shape[0] < n or returns.shape[0] < n or moves.shape[0] < n or truncated.shape[0] < n or (
-            n > 0 and (totals.shape[1] != np_ or returns.shape[1] != np_)):
-        raise ValueError("the output arrays are too small for the batch")
-    memset(&b, 0, sizeof(b))
-    for q in range(np_):
-        if not 0 <= policies[q] < TT_NUM_POLICIES:
-            raise ValueError(f"policy {policies[q]} does not exist")
-        b.policies[q] = policies[q]
-    b.start = &s
-    b.fresh = fresh
-    b.determinize = observer >= 0
-    b.observer = observer if observer >= 0 else 0
-    b.round_only = round_only
-    b.seed = seed
-    memset(&c, 0, sizeof(c))
-    c.b = b
-    c.first = first
-    c.num_players = np_
-    if n > 0:
-        c.totals = &totals[0, 0]
-        c.returns = &returns[0, 0]
-        c.moves = &moves[0]
-        c.truncated = &truncated[0]
-    run_chunked(_tt_chunk, &c, n, threads, 4 * (threads if threads > 0 else 1))
+    cdef tt_state s
+    cdef int np_, obs = -1, nthreads
+    cdef int64_t count
+    cdef bint fresh = False
+    cdef double t0
+    cdef cnp.npy_intp dims[2]
+    if type(n) is not int or n < 0:
+        if isinstance(n, bool) or not isinstance(n, (int, _np_integer)) or n < 0:
+            raise ValueError(f"n must be an int >= 0, not {n!r}")
+    count = n
+    if isinstance(start, StateBase):
+        st = start
+    else:
+        from threes.three_thirteen.game import Game
+        if not isinstance(start, Game):
+            raise TypeError(f"rollouts takes a three_thirteen.Game or State, not {type(start).__name__}")
+        if observer is not None:
+            raise ValueError("observer needs a State")
+        st = start.new_initial_state(0)
+        fresh = True
+    np_ = (<StateBase>st).s.num_players
+    if observer is not None:
+        from threes.three_thirteen.game import _check_seat
+        _check_seat(observer, np_)
+        obs = observer
+    pol, names = _policies(policy, np_) if TT_MIN_PLAYERS <= np_ <= TT_MAX_PLAYERS else (b"", ())
+    if not (type(seed) is int and 0 <= seed <= 0xFFFFFFFFFFFFFFFF):
+        from threes.args import seed64
+        seed = seed64(seed)
+    if threads is None:
+        if _DEFAULT_THREADS == 0:
+            from threes.args import threads_arg
+            _DEFAULT_THREADS = threads_arg(None, TH_MAX_THREADS)
+        nthreads = _DEFAULT_THREADS
+    elif type(threads) is int and 1 <= threads <= TH_MAX_THREADS:
+        nthreads = threads
+    else:
+        from threes.args import threads_arg
+        nthreads = threads_arg(threads, TH_MAX_THREADS)
+    if _RESULT_TYPE is None:
+        from threes.three_thirteen.game import TTRolloutResult
+        _RESULT_TYPE = TTRolloutResult
+    _start_of(&c, &s, <StateBase>st, pol, seed, obs, False, fresh)
+    dims[0] = count
+    dims[1] = np_
+    totals = new_array(2, dims, cnp.NPY_INT32)
+    returns = new_array(2, dims, cnp.NPY_FLOAT64)
+    moves = new_array(1, dims, cnp.NPY_UINT32)
+    truncated = new_array(1, dims, cnp.NPY_BOOL)
+    c.totals = <int32_t *>cnp.PyArray_DATA(<cnp.ndarray>totals)
+    c.returns = <double *>cnp.PyArray_DATA(<cnp.ndarray>returns)
+    c.moves = <uint32_t *>cnp.PyArray_DATA(<cnp.ndarray>moves)
+    c.truncated = <uint8_t *>cnp.PyArray_DATA(<cnp.ndarray>truncated)  # a bool is a byte, 0 or 1
+    t0 = monotonic_now()
+    run_chunked(_tt_chunk, &c, count, nthreads, 4 * nthreads)
+    seconds = monotonic_now() - t0
+    return new_record(_RESULT_TYPE, {"totals": totals, "returns": returns, "moves": moves, "truncated": truncated,
+                                     "policies": names, "seed": seed, "threads": nthreads, "seconds": seconds})
 
 
 def ismcts_search(StateBase st, uint8_t[::1] arena, uint32_t iterations, double time_limit,

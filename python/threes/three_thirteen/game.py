@@ -22,7 +22,7 @@ from __future__ import annotations
 import hashlib
 import json
 import operator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -30,7 +30,7 @@ import numpy as np
 from threes.three_thirteen import _core
 from threes.cards import CARDS, Card, card_kind, parse_cards, rank_index
 from threes.errors import IllegalActionError
-from threes.args import check_keys, seed64 as _seed64, threads_arg
+from threes.args import check_keys, seed64 as _seed64
 
 __all__ = ["Game", "State", "Observation", "min_deadwood", "card_value", "rollout", "rollouts", "TTRolloutResult",
            "POLICIES", "card_to_kind", "kind_to_card"]
@@ -576,7 +576,9 @@ def _check_seat(seat: Any, n: int) -> None:
 @dataclass(frozen=True)
 class TTRolloutResult:
     """Games of one batch: totals (n, N) final scores, returns (n, N),
-    moves (n,), truncated (n,: cut at the move cap); and per-seat summaries.
+    moves (n,), truncated (n,: cut at the move cap); threads and seconds
+    (the batch's wall time) as in the Shithead RolloutResult; and per-seat
+    summaries.
     ``stalemate`` (n,) is all False (no Three Thirteen game ends by
     repetition), as in the Shithead RolloutResult, for generic code."""
 
@@ -586,6 +588,8 @@ class TTRolloutResult:
     truncated: np.ndarray
     policies: Tuple[str, ...]
     seed: int
+    threads: int = 1
+    seconds: float = field(default=0.0, compare=False)  # the batch's wall time, as in RolloutResult
 
     @property
     def stalemate(self) -> np.ndarray:
@@ -609,10 +613,6 @@ class TTRolloutResult:
         return float(self.moves.mean()) if self.num_games else float("nan")
 
 
-def _threads(threads: Optional[int]) -> int:
-    return threads_arg(threads, _core.MAX_THREADS)
-
-
 def _policy_names(policy: Union[str, Sequence[str]], np_: int) -> List[str]:
     """One policy name per seat, checked (rollouts and rollout)."""
     names = [policy] if isinstance(policy, str) else list(policy)
@@ -626,61 +626,7 @@ def _policy_names(policy: Union[str, Sequence[str]], np_: int) -> List[str]:
     return names
 
 
-_POLICY_BYTES: Dict[Any, bytes] = {}
-
-
-def rollout(state: State, policy: Union[str, Sequence[str]] = "random", seed: Optional[int] = None, *,
-            order: bool = False, round_only: bool = False) -> Any:
-    """Plays one game to the end from ``state`` (which is not changed) and
-    returns each seat's return (``State.returns()`` at the end); with
-    ``order=True``, ``(returns, seats by final total, lowest first)``. The
-    same game as game 0 of ``rollouts(state, 1, policy, seed)``, played on the
-    calling thread without a batch (``threes.rollout`` calls it for a Three
-    Thirteen state). With ``round_only=True`` only the current round is
-    played and the values are its score margins in [-1, 1] (what
-    ``ISMCTSBot`` values a Three Thirteen iteration with)."""
-    if not isinstance(state, State):
-        raise TypeError(f"rollout takes a three_thirteen.State, not {type(state).__name__}")
-    key = (policy if isinstance(policy, str) else tuple(policy) if isinstance(policy, (list, tuple)) else None,
-           state.num_players())
-    pol = _POLICY_BYTES.get(key) if key[0] is not None else None
-    if pol is None:
-        pol = bytes(POLICIES.index(p) for p in _policy_names(policy, state.num_players()))
-        if key[0] is not None and len(_POLICY_BYTES) < 256:
-            _POLICY_BYTES[key] = pol
-    return _core.rollout(state, pol, seed if type(seed) is int and 0 <= seed < 2**64 else _seed64(seed), order,
-                         round_only)
-
-
-def rollouts(start: Union[Game, State], n: int, policy: Union[str, Sequence[str]] = "random",
-             seed: Optional[int] = None, observer: Optional[int] = None,
-             threads: Optional[int] = None) -> TTRolloutResult:
-    """Plays ``n`` games in C from a Game (fresh deals: game i deals with its
-    own seed) or from a State (``observer``: resample that seat's hidden
-    cards before each game). Policies: random, greedy (C). The games run on
-    ``threads`` native threads (default: one per CPU) with the GIL released;
-    the results are the same for any number of threads."""
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
-        raise ValueError(f"n must be an int >= 0, not {n!r}")
-    if not isinstance(start, (Game, State)):
-        raise TypeError(f"rollouts takes a three_thirteen.Game or State, not {type(start).__name__}")
-    seed = _seed64(seed)
-    threads = _threads(threads)
-    np_ = start.num_players()
-    names = _policy_names(policy, np_)
-    ids = [POLICIES.index(p) for p in names]
-    totals = np.zeros((n, np_), dtype=np.int32)
-    returns = np.zeros((n, np_), dtype=np.float64)
-    moves = np.zeros(n, dtype=np.uint32)
-    trunc = np.zeros(n, dtype=np.uint8)
-    if isinstance(start, Game):
-        if observer is not None:
-            raise ValueError("observer needs a State")
-        _core.run_rollouts(start.new_initial_state(0), ids, seed, n, totals, moves, trunc, returns, -1, False,
-                           threads, True)
-    else:
-        if observer is not None:
-            _check_seat(observer, np_)
-        _core.run_rollouts(start, ids, seed, n, totals, moves, trunc, returns, -1 if observer is None else observer,
-                           False, threads)
-    return TTRolloutResult(totals, returns, moves, trunc.astype(bool), tuple(names), seed)
+# The fast paths live in the binding (their docstrings there): a search
+# calls them in its inner loop.
+rollout = _core.rollout
+rollouts = _core.rollouts

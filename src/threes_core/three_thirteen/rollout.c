@@ -220,7 +220,7 @@ int tt_rollouts(const tt_batch *b, int threads, th_error *e) {
     th_set_error(e, TH_ERR_ARG, "fresh, determinize and round_only must be 0 or 1");
     return TH_ERR_ARG;
   }
-  int rc = tt_state_check(b->start, e);
+  int rc = b->start_valid ? 0 : tt_state_check(b->start, e);
   if (rc) return rc;
   int n = b->start->num_players;
   if (b->determinize) {

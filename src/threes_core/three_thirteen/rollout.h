@@ -56,6 +56,8 @@ typedef struct tt_batch {
    * Every game reads it, from any thread: it must not change while the
    * batch runs (the Python binding passes a private copy, taken once). */
   const tt_state *start;
+  uint8_t start_valid;   /* 1: the caller vouches that start passed tt_state_check (the bindings' states do:
+                          * they are built only by checked setup and legal moves), so it is not checked again */
   uint8_t fresh;         /* 1: new games (see above) */
   uint8_t determinize;   /* 1: resample each game from observer's view first (not with fresh) */
   uint8_t observer;
