@@ -12,6 +12,7 @@ does, on the root's round only (``round_only=True``).
 
     python examples/python_ismcts.py --compare            # iterations/s against ISMCTSBot, both games
     python examples/python_ismcts.py --games 40 --iterations 200   # strength against ISMCTSBot (duplicate deals)
+    python examples/python_ismcts.py --games 30 --iterations 200 --game three_thirteen
 """
 from __future__ import annotations
 
@@ -145,14 +146,19 @@ def compare(iterations: int) -> List[str]:
     return lines
 
 
-def strength(games: int, iterations: int, seed: int) -> str:
-    """The Python search against the C bot at the same iterations, on
-    duplicate deals (threes.tournament), two players, games capped at 2,000
-    moves (two searchers can circle a long time: a capped game is a draw)."""
-    policy = "random"
+def strength(games: int, iterations: int, seed: int, game_name: str = "shithead") -> str:
+    """The Python search against the C bot at the same iterations and rollout
+    policy, on duplicate deals (threes.tournament), two players. Shithead
+    games are capped at 2,000 moves (two searchers can circle a long time: a
+    capped game is a draw); Three Thirteen games end after their 11 rounds."""
+    pkg = registry.get(game_name).load()
+    if registry.get(game_name).name == "shithead":
+        policy, game = "random", pkg.Game(2, max_moves=2000)
+    else:
+        policy, game = "greedy", pkg.Game(2)
     res = threes.tournament([PythonISMCTSBot(iterations, policy=policy, seed=seed),
                              threes.bots.ISMCTSBot(iterations, rollout_policy=policy, seed=seed)],
-                            games=games, seed=seed, game=threes.Game(2, max_moves=2000))
+                            games=games, seed=seed, game=game)
     return str(res)
 
 
@@ -162,11 +168,13 @@ def main() -> None:
     ap.add_argument("--iterations", type=int, default=500)
     ap.add_argument("--games", type=int, default=0, help="play this many duplicate deals against ISMCTSBot")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--game", default="shithead", help="the game of the strength tournament: "
+                    + ", ".join(registry.names()))
     args = ap.parse_args()
     if args.compare or not args.games:
         print("\n".join(compare(args.iterations)))
     if args.games:
-        print(strength(args.games, args.iterations, args.seed))
+        print(strength(args.games, args.iterations, args.seed, args.game))
 
 
 if __name__ == "__main__":

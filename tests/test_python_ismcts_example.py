@@ -71,3 +71,14 @@ def test_three_thirteen_rollout_is_game_0_of_a_batch():
         tt.rollout(s.clone(), "heuristic", 1)
     with pytest.raises(TypeError):
         threes.rollout(tt.Game(3), "random", 1)
+
+
+@pytest.mark.parametrize("game_name", ["shithead", "three_thirteen"])
+def test_strength_tournament_runs_for_both_games(example, game_name):
+    """The strength mode: a duplicate-deal tournament of the Python search
+    against ISMCTSBot in either game (tiny here; the README's run is larger)."""
+    text = example.strength(1, 4, 3, game_name)
+    assert "python-ismcts-4" in text and "ismcts-4" in text
+    assert ("Three Thirteen" in text) == (game_name == "three_thirteen")
+    with pytest.raises(ValueError):
+        example.strength(1, 4, 3, "chess")
