@@ -8,7 +8,7 @@ ismcts.h), written for reading: every iteration deals the cards the searcher
 cannot see again, walks the tree by UCB over the actions legal in that deal
 (availability counts), adds one node, values the deal with a C rollout and
 backs up each mover's value. Three Thirteen values an iteration as the C bot
-does, on the root's round only (``round_only=True``).
+does, on the root's round only (``round_only=True``, ``State.round_margins``).
 
     python examples/python_ismcts.py --compare            # iterations/s against ISMCTSBot, both games
     python examples/python_ismcts.py --games 40 --iterations 200   # strength against ISMCTSBot (duplicate deals)
@@ -41,13 +41,22 @@ class Node:
 
 
 def value_function(state) -> Callable:
-    """The value of a determinization: threes.rollout to the end (Shithead),
-    or to the end of the round (Three Thirteen, as the C bot values it)."""
-    if registry.game_of(state).name == "three_thirteen":
-        from threes import three_thirteen
+    """The value of a determinization's leaf: threes.rollout to the end
+    (Shithead; a game already over gives its returns), or, for Three
+    Thirteen, as the C bot values it, the score margins of the root's round:
+    played to that round's end, or read when the tree went past it."""
+    if registry.game_of(state).name != "three_thirteen":
+        return threes.rollout
+    from threes import three_thirteen
 
-        return lambda d, policy, seed: three_thirteen.rollout(d, policy, seed, round_only=True)
-    return threes.rollout
+    root_round = state.round()
+
+    def round_value(d, policy, seed):
+        if d.round() == root_round and not d.is_terminal():
+            return three_thirteen.rollout(d, policy, seed, round_only=True)
+        return d.returns() if d.is_truncated() else d.round_margins(root_round)
+
+    return round_value
 
 
 def search(state, iterations: int, exploration: float = 0.7, policy: str = "random", seed: int = 0,
@@ -81,7 +90,7 @@ def search(state, iterations: int, exploration: float = 0.7, policy: str = "rand
             node = children[best]
             d.apply_action(best)
             path.append(node)
-        values = d.returns() if d.is_terminal() else value(d, policy, bits(64))   # 4. value
+        values = value(d, policy, bits(64))                # 4. value
         for n in path:                                      # 5. back up
             n.visits += 1
             if n.mover >= 0:
@@ -96,6 +105,12 @@ class PythonISMCTSBot:
         self.iterations, self.exploration, self.policy = iterations, exploration, policy
         self.rng = random.Random(seed)
         self.name = f"python-ismcts-{iterations}"
+
+    def reset(self, seed: int) -> None:
+        """A new game: its own random stream (tournaments call this, so that a
+        game's moves do not depend on which games this bot played before,
+        and so not on the number of workers)."""
+        self.rng = random.Random(seed)
 
     def step(self, state) -> int:
         return search(state, self.iterations, self.exploration, self.policy, self.rng.getrandbits(63))

@@ -82,3 +82,40 @@ def test_strength_tournament_runs_for_both_games(example, game_name):
     assert ("Three Thirteen" in text) == (game_name == "three_thirteen")
     with pytest.raises(ValueError):
         example.strength(1, 4, 3, "chess")
+
+
+def test_three_thirteen_leaves_are_valued_on_the_root_round(example):
+    """As the C bot values an iteration: a leaf still in the root's round is
+    played to that round's end (its margins), a leaf the tree walked past the
+    round's end is valued by the root round's margins, not the next round's."""
+    rng = random.Random(6)
+    root = tt.Game(2).new_initial_state(3)
+    while root.round() < 2:
+        root.apply_action(rng.choice(root.legal_actions()))
+    value = example.value_function(root)
+    inside = value(root, "greedy", 5)
+    assert inside == tt.rollout(root, "greedy", 5, round_only=True) and len(inside) == 2
+    d = root.clone()
+    while d.round() == root.round():
+        d.apply_action(rng.choice(d.legal_actions()))
+    past = value(d, "greedy", 5)
+    scores = d.round_scores()[root.round() - 1]
+    expect = max(-1.0, min(1.0, (scores[1] - scores[0]) / 10.0))
+    assert past == d.round_margins(root.round()) == [expect, -expect]
+    with pytest.raises(ValueError):
+        d.round_margins(d.round())  # not scored yet
+
+
+@pytest.mark.parametrize("game_name", ["shithead", "three_thirteen"])
+def test_strength_tournament_is_the_same_for_any_number_of_workers(example, game_name):
+    """PythonISMCTSBot.reset: each game its own random stream, so the
+    tournament's games do not depend on how deals are split over workers."""
+    a = example.strength(2, 6, 9, game_name)
+    pkg = threes if game_name == "shithead" else tt
+    game = pkg.Game(2, max_moves=2000) if game_name == "shithead" else pkg.Game(2)
+    policy = "random" if game_name == "shithead" else "greedy"
+    runs = [threes.tournament([example.PythonISMCTSBot(6, policy=policy, seed=9),
+                               threes.bots.ISMCTSBot(6, rollout_policy=policy, seed=9)],
+                              games=2, seed=9, game=game, workers=w) for w in (1, 2)]
+    assert np.array_equal(runs[0].places, runs[1].places)
+    assert "python-ismcts-6" in a

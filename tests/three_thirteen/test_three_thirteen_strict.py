@@ -287,7 +287,7 @@ def test_history_entries_are_action_ids_and_no_more_than_the_moves():
 
 def test_unclear_errors_are_value_or_type_errors():
     s = played(moves=1)
-    for call in (lambda: s._deadwood(2**70), lambda: s.deadwood(2**70), lambda: s._round_margin(2**70),
+    for call in (lambda: s._deadwood(2**70), lambda: s.deadwood(2**70), lambda: s.round_margins(2**70),
                  lambda: s.observation_tensor(2**70), lambda: s._resample(2**70, 1), lambda: tt.Game(2**70)):
         with pytest.raises(ValueError):
             call()

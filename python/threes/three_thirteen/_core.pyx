@@ -505,8 +505,12 @@ cdef class StateBase:
         """resample_from_infostate with a seed that is already 64-bit."""
         return self.resample_from_infostate(observer, seed)
 
-    def _round_margin(self, round):
-        """tt_round_margin of a scored round (1..11), for search."""
+    def round_margins(self, round):
+        """Each seat's score margin in a round already scored (1..11): the
+        mean of the others' round scores minus its own, over 10, clipped to
+        [-1, 1] (tt_round_margin). What ``ISMCTSBot`` values a Three Thirteen
+        iteration with (the root's round), and what ``rollout(...,
+        round_only=True)`` returns at the round's end."""
         cdef double out[8]
         cdef int q
         round = _int_arg("round", round)
