@@ -495,6 +495,38 @@ cdef extern from *:
     double STOP_POLL_SECONDS "THREES_STOP_POLL_SECONDS"
 
 
+cdef extern from *:
+    """
+    static int threes_default_threads = 0; /* threads=None: one per CPU, counted once (per module) */
+    """
+    int default_threads "threes_default_threads"
+
+
+cdef inline int threads_of(object threads) except -1:
+    """A thread count argument: None is one per CPU (counted once), else an
+    int in 1..TH_MAX_THREADS, with threes.args.threads_arg's checks and
+    errors (the binding's fast path for a plain int in range)."""
+    global default_threads
+    if threads is None:
+        if default_threads == 0:
+            from threes.args import threads_arg
+            default_threads = threads_arg(None, TH_MAX_THREADS)
+        return default_threads
+    if type(threads) is int and 1 <= threads <= TH_MAX_THREADS:
+        return threads
+    from threes.args import threads_arg
+    return threads_arg(threads, TH_MAX_THREADS)
+
+
+cdef inline object seed_of(object seed):
+    """A seed argument as the engine takes it (threes.args.seed64: any int
+    modulo 2**64, None draws one); a plain int in range passes as it is."""
+    if type(seed) is int and 0 <= seed <= 0xFFFFFFFFFFFFFFFF:
+        return seed
+    from threes.args import seed64
+    return seed64(seed)
+
+
 cdef inline double monotonic_now() noexcept nogil:
     cdef timespec ts
     clock_gettime(CLOCK_MONOTONIC, &ts)

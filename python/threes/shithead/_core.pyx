@@ -480,9 +480,7 @@ cdef class StateBase:
         cdef th_rng rng
         cdef th_error e
         cdef int q = self._player(player)
-        if not (type(seed) is int and 0 <= seed <= 0xFFFFFFFFFFFFFFFF):
-            from threes.args import seed64
-            seed = seed64(seed)
+        seed = seed_of(seed)
         cdef StateBase out = self._clone()
         th_rng_seed(&rng, <uint64_t>seed)
         if sh_resample(&out.s, q, &rng, &e) != TH_OK:
@@ -936,7 +934,6 @@ cdef object _other_game(object obj, str name):
 
 
 cdef object _RESULT_TYPE = None  # threes.shithead.rollouts.RolloutResult, looked up on first use
-cdef int _DEFAULT_THREADS = 0  # threads=None: one per CPU, counted once
 cdef dict _POLICIES_OF = {}  # policy name -> [None or (ids as bytes, names) for each number of seats]
 
 
@@ -991,7 +988,7 @@ def rollouts(game_or_state, n, policy="random", seed=None, threads=None, observe
     A search may call it in its inner loop, so the arguments are checked here
     in the binding (names resolved once), and ``rollouts(state, 1)`` plays its
     game alone on the calling thread as ``rollout()`` does."""
-    global _RESULT_TYPE, _DEFAULT_THREADS
+    global _RESULT_TYPE
     cdef int num_players, dealer = -1, obs = -1, nthreads, q
     cdef uint32_t max_moves = 0
     cdef int64_t count, lo, hi, step
@@ -1031,19 +1028,8 @@ def rollouts(game_or_state, n, policy="random", seed=None, threads=None, observe
             raise ValueError(f"observer must be a seat in 0..{num_players - 1}, not {observer}")
         obs = observer
     pol, names = _policies(policy, num_players)
-    if not (type(seed) is int and 0 <= seed <= 0xFFFFFFFFFFFFFFFF):
-        from threes.args import seed64
-        seed = seed64(seed)
-    if threads is None:
-        if _DEFAULT_THREADS == 0:
-            from threes.args import threads_arg
-            _DEFAULT_THREADS = threads_arg(None, TH_MAX_THREADS)
-        nthreads = _DEFAULT_THREADS
-    elif type(threads) is int and 1 <= threads <= TH_MAX_THREADS:
-        nthreads = threads
-    else:
-        from threes.args import threads_arg
-        nthreads = threads_arg(threads, TH_MAX_THREADS)
+    seed = seed_of(seed)
+    nthreads = threads_of(threads)
     if not (type(chunk) is int and chunk >= 1):
         _count_arg(chunk, "chunk", 1)
     if _RESULT_TYPE is None:
@@ -1134,9 +1120,7 @@ def rollout(state, policy="random", seed=None, *, bint order=False):
     st._require_setup()
     n = st.s.num_players
     pol = (<tuple>_policies(policy, n))[0]
-    if not (type(seed) is int and 0 <= seed <= 0xFFFFFFFFFFFFFFFF):
-        from threes.args import seed64
-        seed = seed64(seed)
+    seed = seed_of(seed)
     # a private copy (other threads may change the state meanwhile), played in place
     start_log = _prepare(&c, &end, st, n, pol, seed, -1, 0, -1)
     _play_alone(&c.b, start_log, &end, &moves)

@@ -492,9 +492,7 @@ cdef class StateBase:
             if isinstance(player, bool) or not isinstance(player, (int, _np_integer)):
                 raise TypeError(f"a seat is an int, not {type(player).__name__}")
             p = _seat_arg("player", player, self.s.num_players)
-        if not (type(seed) is int and 0 <= seed <= 0xFFFFFFFFFFFFFFFF):
-            from threes.args import seed64
-            seed = seed64(seed)
+        seed = seed_of(seed)
         cdef StateBase c = self._clone()
         th_rng_seed(&rng, <uint64_t>seed)
         if tt_resample(&c.s, p, &rng, &e) != TH_OK:
@@ -569,7 +567,6 @@ def _reuse_freed(type cls):
 
 cdef dict _POLICIES_OF = {}  # policy name -> [None or (ids as bytes, names) for each number of seats]
 cdef object _RESULT_TYPE = None  # threes.three_thirteen.game.TTRolloutResult, looked up on first use
-cdef int _DEFAULT_THREADS = 0  # threads=None: one per CPU, counted once
 
 
 cdef tuple _policies(object policy, int n):
@@ -638,9 +635,7 @@ def rollout(state, policy="random", seed=None, *, bint order=False, bint round_o
         raise TypeError(f"rollout takes a three_thirteen.State, not {type(state).__name__}")
     n = (<StateBase>state).s.num_players
     pol = (<tuple>_policies(policy, n))[0] if TT_MIN_PLAYERS <= n <= TT_MAX_PLAYERS else b""
-    if not (type(seed) is int and 0 <= seed <= 0xFFFFFFFFFFFFFFFF):
-        from threes.args import seed64
-        seed = seed64(seed)
+    seed = seed_of(seed)
     _start_of(&c, &s, <StateBase>state, pol, seed, -1, round_only, False)
     c.totals = totals
     c.returns = rets
@@ -662,7 +657,7 @@ def rollouts(start, n, policy="random", seed=None, observer=None, threads=None):
     the results are the same for any number of threads. Returns a
     TTRolloutResult. The arguments are checked here in the binding (names
     resolved once): a search may call it in its inner loop."""
-    global _RESULT_TYPE, _DEFAULT_THREADS
+    global _RESULT_TYPE
     cdef tt_chunked c
     cdef tt_state s
     cdef int np_, obs = -1, nthreads
@@ -690,19 +685,8 @@ def rollouts(start, n, policy="random", seed=None, observer=None, threads=None):
         _check_seat(observer, np_)
         obs = observer
     pol, names = _policies(policy, np_) if TT_MIN_PLAYERS <= np_ <= TT_MAX_PLAYERS else (b"", ())
-    if not (type(seed) is int and 0 <= seed <= 0xFFFFFFFFFFFFFFFF):
-        from threes.args import seed64
-        seed = seed64(seed)
-    if threads is None:
-        if _DEFAULT_THREADS == 0:
-            from threes.args import threads_arg
-            _DEFAULT_THREADS = threads_arg(None, TH_MAX_THREADS)
-        nthreads = _DEFAULT_THREADS
-    elif type(threads) is int and 1 <= threads <= TH_MAX_THREADS:
-        nthreads = threads
-    else:
-        from threes.args import threads_arg
-        nthreads = threads_arg(threads, TH_MAX_THREADS)
+    seed = seed_of(seed)
+    nthreads = threads_of(threads)
     if _RESULT_TYPE is None:
         from threes.three_thirteen.game import TTRolloutResult
         _RESULT_TYPE = TTRolloutResult
