@@ -187,6 +187,51 @@ def test_shithead_rollouts_one_overhead(benchmark, figures):
               lambda j: threes.rollouts(END15, 1, "random", j), _sh_batch, lambda: END15.current_player(), 20)
 
 
+def test_shithead_rollout_split(benchmark, figures):
+    """Where the Shithead rollout() overhead goes (for information, no
+    target): the call's fixed cost (``rollout`` of a finished state: the
+    arguments, the private copy, the stop hook, the returns; no move) and a
+    lone game's extra time in C over the per-game time of the batch it is
+    compared with, which plays two random games in flight
+    (sh_fast_random_playout2) where one game has only itself. Overhead =
+    fixed + extra, each round measured as in _overhead; the median round."""
+    fin, k = STATES[-1], 3000
+    assert fin.is_terminal()
+    rows, seeds = [], iter(range(1, 10**9))
+
+    def round_():
+        t0 = timeit.timeit(lambda: END15.current_player(), number=20000) / 20000
+        base = next(seeds) * 3 * k
+        before = _sh_batch(k, base)
+        ss = range(base + k, base + 2 * k)
+
+        def loop():
+            for j in ss:
+                threes.rollout(END15, "random", j)
+
+        t = timeit.timeit(loop, number=1) / k
+        fixed = timeit.timeit(lambda: threes.rollout(fin, "random", 5), number=k) / k
+        after = _sh_batch(k, base + 2 * k)
+        rows.append((t - (before + after) / 2 - fixed, fixed, t0))
+
+    benchmark.pedantic(round_, rounds=ROUNDS, iterations=1, warmup_rounds=1)
+    extra, fixed, t0 = sorted(rows)[len(rows) // 2]
+    _report(benchmark, figures, "Shithead threes.rollout() of a finished state (the call's fixed cost)", fixed, t0, None)
+    _report(benchmark, figures, "Shithead a lone random game's extra time over a batch's per game", extra, t0, None)
+
+
+@pytest.mark.parametrize("game", ["Shithead", "Three Thirteen"])
+def test_rollouts_one_fixed_cost(benchmark, figures, game):
+    """rollouts(finished state, 1): everything rollouts(state, 1) adds to
+    a game (arguments, the private copy, four NumPy arrays, the
+    RolloutResult, the clock), for information."""
+    fin, t0f = (STATES[-1], lambda: END15.current_player()) if game == "Shithead" else (TT[-1], lambda: TT_END15.current_player())
+    assert fin.is_terminal()
+    policy = "random" if game == "Shithead" else "greedy"
+    cost, t0 = _measure(benchmark, lambda: threes.rollouts(fin, 1, policy, 5), t0f, 5000)
+    _report(benchmark, figures, f"{game} threes.rollouts(finished state, 1) (the call's fixed cost)", cost, t0, None)
+
+
 # ----------------------------------------------------------- Three Thirteen --
 
 def _tt_states():

@@ -193,20 +193,30 @@ cdef extern from *:
 
 cdef extern from *:
     """
-    /* An object of the plain Python class cls (a frozen dataclass, say) with
-     * `fields` as its __dict__, made without calling its __init__. */
-    static PyObject *threes_new_record(PyObject *cls, PyObject *fields) {
+    /* An object of the plain Python class cls (a frozen dataclass, say)
+     * whose attribute names[i] is values[i], made without calling its
+     * __init__. The attributes are set one by one as the class's own
+     * __init__ sets them (object.__setattr__), so that CPython keeps them in
+     * the instance's shared-key values instead of a dict of its own. */
+    static PyObject *threes_new_record(PyObject *cls, PyObject *names, PyObject *values) {
+      Py_ssize_t n = PyTuple_GET_SIZE(names);
+      if (PyTuple_GET_SIZE(values) != n) {
+        PyErr_SetString(PyExc_SystemError, "new_record: names and values differ in length");
+        return NULL;
+      }
       PyObject *none = PyTuple_New(0);
       if (!none) return NULL;
       PyObject *o = PyBaseObject_Type.tp_new((PyTypeObject *)cls, none, NULL);
       Py_DECREF(none);
-      if (o && PyObject_GenericSetDict(o, fields, NULL) < 0) Py_CLEAR(o);
+      for (Py_ssize_t i = 0; o && i < n; i++)
+        if (PyObject_GenericSetAttr(o, PyTuple_GET_ITEM(names, i), PyTuple_GET_ITEM(values, i)) < 0) Py_CLEAR(o);
       return o;
     }
     """
-    object new_record "threes_new_record"(object cls, dict fields)
-    # a result object (RolloutResult...) whose every field the caller gives
-    # in `fields`: its dataclass __init__ and __post_init__ are not run
+    object new_record "threes_new_record"(object cls, tuple names, tuple values)
+    # a result object (RolloutResult...) whose fields the caller gives, as
+    # names and their values: its dataclass __init__ and __post_init__ are
+    # not run
 
 
 cdef inline bint reuse_freed(type cls, Py_ssize_t basicsize):

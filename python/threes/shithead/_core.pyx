@@ -934,6 +934,7 @@ cdef object _other_game(object obj, str name):
 
 
 cdef object _RESULT_TYPE = None  # threes.shithead.rollouts.RolloutResult, looked up on first use
+cdef tuple _RESULT_FIELDS = ("places", "moves", "truncated", "policies", "seed", "threads", "seconds", "stalemate")
 cdef dict _POLICIES_OF = {}  # policy name -> [None or (ids as bytes, names) for each number of seats]
 
 
@@ -1077,8 +1078,8 @@ def rollouts(game_or_state, n, policy="random", seed=None, threads=None, observe
             if lo >= count:
                 break
     seconds = monotonic_now() - t0
-    return new_record(_RESULT_TYPE, {"places": places, "moves": moves, "truncated": truncated, "policies": names,
-                                     "seed": seed, "threads": nthreads, "seconds": seconds, "stalemate": stalemate})
+    return new_record(_RESULT_TYPE, _RESULT_FIELDS, (places, moves, truncated, names, seed, nthreads, seconds,
+                                                     stalemate))
 
 
 cdef tuple _ACTION_INTS = tuple(range(SH_MAX_DISTINCT_ACTIONS))  # ids_list's ints, made once

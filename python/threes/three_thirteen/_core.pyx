@@ -567,6 +567,7 @@ def _reuse_freed(type cls):
 
 cdef dict _POLICIES_OF = {}  # policy name -> [None or (ids as bytes, names) for each number of seats]
 cdef object _RESULT_TYPE = None  # threes.three_thirteen.game.TTRolloutResult, looked up on first use
+cdef tuple _RESULT_FIELDS = ("totals", "returns", "moves", "truncated", "policies", "seed", "threads", "seconds")
 
 
 cdef tuple _policies(object policy, int n):
@@ -704,8 +705,8 @@ def rollouts(start, n, policy="random", seed=None, observer=None, threads=None):
     t0 = monotonic_now()
     run_chunked(_tt_chunk, &c, count, nthreads, 4 * nthreads)
     seconds = monotonic_now() - t0
-    return new_record(_RESULT_TYPE, {"totals": totals, "returns": returns, "moves": moves, "truncated": truncated,
-                                     "policies": names, "seed": seed, "threads": nthreads, "seconds": seconds})
+    return new_record(_RESULT_TYPE, _RESULT_FIELDS, (totals, returns, moves, truncated, names, seed, nthreads,
+                                                     seconds))
 
 
 def ismcts_search(StateBase st, uint8_t[::1] arena, uint32_t iterations, double time_limit,
