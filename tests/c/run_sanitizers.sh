@@ -24,7 +24,7 @@ fi
 start=$(date +%s)
 rm -rf "$BUILD_DIR"
 cmake -S . -B "$BUILD_DIR" -DTHREES_BUILD_C_TESTS=ON -DTHREES_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
-cmake --build "$BUILD_DIR" --target threes_engine_test threes_meld_test threes_ismcts_test --parallel 2
+cmake --build "$BUILD_DIR" --target threes_engine_test threes_meld_test threes_ismcts_test threes_vector_test --parallel 2
 
 exe="$BUILD_DIR/threes_engine_test"
 if [[ ! -x "$exe" ]]; then
@@ -88,6 +88,17 @@ tail -n 15 "$logs/ismcts.out"
 if [[ -s "$logs/ismcts.err" ]]; then cat "$logs/ismcts.err"; fi
 if [[ $ismcts_rc -ne 0 ]] || grep -qE "ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:" "$logs/ismcts.err"; then
   echo "ISMCTS test: FAILED" >&2
+  status=1
+fi
+
+# The vector environments on both games (tests/c/test_vector.c).
+vector_rc=0
+"$BUILD_DIR/threes_vector_test" --steps "${VECTOR_STEPS:-1000}" >"$logs/vector.out" 2>"$logs/vector.err" || vector_rc=$?
+echo "==================== vector envs (exit code $vector_rc) ===================="
+tail -n 15 "$logs/vector.out"
+if [[ -s "$logs/vector.err" ]]; then cat "$logs/vector.err"; fi
+if [[ $vector_rc -ne 0 ]] || grep -qE "ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:" "$logs/vector.err"; then
+  echo "vector env test: FAILED" >&2
   status=1
 fi
 

@@ -69,6 +69,20 @@ typedef struct th_game {
    * scratch). Whether `stop` is NULL or never stops, the play and its random
    * draws are the same. */
   int (*search_value)(const void *root, void *d, int policy, th_rng *rng, const th_stop *stop, double *out);
+  /* For vector environments (common/vector.h): */
+  /* A new game with the options and seats of `like` (any checked state of
+   * the game), dealt from `seed`: the game the binding's
+   * Game.new_initial_state(seed) deals. */
+  void (*new_game)(void *s, const void *like, uint64_t seed);
+  /* Floats in an observation of s's game (fixed by its options and seats). */
+  int (*observation_size)(const void *s);
+  /* The observation tensor of seat `observer` (a seat of s) into out. */
+  void (*observe)(const void *s, int observer, float *out);
+  /* Whether `action` (any int) is legal in s. */
+  int (*is_legal)(const void *s, int action);
+  int (*num_players)(const void *s);
+  /* Whether a game that is over ended unfinished (the move cap, a stalemate). */
+  int (*is_truncated)(const void *s);
 } th_game;
 
 #endif

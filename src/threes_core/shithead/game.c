@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "shithead/determinize.h"
+#include "shithead/observation.h"
 #include "shithead/rollout.h"
 #include "shithead/state.h"
 
@@ -47,8 +48,24 @@ static int g_search_value(const void *root, void *d, int policy, th_rng *rng, co
   return 0;
 }
 
+static void g_new_game(void *s, const void *like, uint64_t seed) {
+  const sh_state *l = (const sh_state *)like;
+  /* like's rules passed sh_rules_validate and its dealer and cap are the
+   * checked ones: the deal cannot fail */
+  sh_state_deal((sh_state *)s, &l->rules, l->num_players, l->dealer, l->max_moves, seed, NULL);
+}
+static int g_observation_size(const void *s) { return sh_obs_size(((const sh_state *)s)->num_players); }
+static void g_observe(const void *s, int observer, float *out) {
+  sh_observation_tensor((const sh_state *)s, observer, out, NULL);
+}
+static int g_is_legal(const void *s, int a) { return sh_is_legal((const sh_state *)s, a); }
+static int g_num_players(const void *s) { return ((const sh_state *)s)->num_players; }
+static int g_is_truncated(const void *s) { return ((const sh_state *)s)->truncated != 0; }
+
 const th_game sh_game = {
     "shithead",      sizeof(sh_state), SH_MAX_PLAYERS, SH_MAX_DISTINCT_ACTIONS, SH_NUM_POLICIES,
     g_check,         g_current_player, g_is_over,      g_legal_actions,         g_apply_legal,
     g_resample,      g_policy_action,  g_rollout,      g_returns,               g_search_value,
+    g_new_game,      g_observation_size, g_observe,    g_is_legal,
+    g_num_players,    g_is_truncated,
 };

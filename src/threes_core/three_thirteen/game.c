@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "three_thirteen/determinize.h"
+#include "three_thirteen/observation.h"
 #include "three_thirteen/rollout.h"
 #include "three_thirteen/state.h"
 
@@ -50,8 +51,23 @@ static int g_search_value(const void *root, void *d_, int policy, th_rng *rng, c
   return 0;
 }
 
+static void g_new_game(void *s, const void *like, uint64_t seed) {
+  const tt_state *l = (const tt_state *)like;
+  /* like's options and cap are checked ones: the deal cannot fail */
+  tt_new_game((tt_state *)s, &l->opt, l->num_players, seed, l->max_moves, NULL);
+}
+static int g_observation_size(const void *s) { return tt_obs_size(((const tt_state *)s)->num_players); }
+static void g_observe(const void *s, int observer, float *out) {
+  tt_observation_tensor((const tt_state *)s, observer, out, NULL);
+}
+static int g_is_legal(const void *s, int a) { return tt_is_legal((const tt_state *)s, a); }
+static int g_num_players(const void *s) { return ((const tt_state *)s)->num_players; }
+static int g_is_truncated(const void *s) { return ((const tt_state *)s)->truncated != 0; }
+
 const th_game tt_game = {
     "three_thirteen", sizeof(tt_state), TT_MAX_PLAYERS, TT_NUM_ACTIONS, TT_NUM_POLICIES,
     g_check,          g_current_player, g_is_over,      g_legal_actions, g_apply_legal,
     g_resample,       g_policy_action,  g_rollout,      g_returns,       g_search_value,
+    g_new_game,       g_observation_size, g_observe,    g_is_legal,
+    g_num_players,    g_is_truncated,
 };

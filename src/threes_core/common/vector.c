@@ -1,0 +1,246 @@
+/* vector.c - th_vec: many games stepped at once; see vector.h. */
+#include "common/vector.h"
+
+#include <string.h>
+
+#include "common/batch.h"
+
+uint64_t th_vec_episode_seed(uint64_t seed, int64_t env, uint64_t episode) {
+  return th_batch_seed(th_batch_seed(seed, (uint64_t)env), episode);
+}
+
+static inline void *state_of(const th_vec *v, int64_t i) {
+  return v->states + (size_t)i * v->game->state_size;
+}
+
+static inline int rewards_per_env(const th_vec *v) {
+  return v->learner >= 0 ? 1 : v->game->num_players(v->like);
+}
+
+int th_vec_check(const th_vec *v, th_error *e) {
+  if (!v || !v->game || !v->like) {
+    th_set_error(e, TH_ERR_ARG, "a vector env needs a game and a state of it");
+    return TH_ERR_ARG;
+  }
+  const th_game *g = v->game;
+  if (!g->new_game || !g->observe || !g->observation_size || !g->is_legal || !g->num_players ||
+      !g->is_truncated) {
+    th_set_error(e, TH_ERR_ARG, "the game %s has no vector-env interface", g->name);
+    return TH_ERR_ARG;
+  }
+  int rc = g->check(v->like, e);
+  if (rc) return rc;
+  int n = g->num_players(v->like);
+  if (v->num_envs < 1) {
+    th_set_error(e, TH_ERR_ARG, "num_envs must be >= 1, not %lld", (long long)v->num_envs);
+    return TH_ERR_ARG;
+  }
+  if (v->learner < -1 || v->learner >= n) {
+    th_set_error(e, TH_ERR_ARG, "the learner must be a seat in 0..%d or -1 (self-play), not %d", n - 1, v->learner);
+    return TH_ERR_ARG;
+  }
+  if (v->autoreset < TH_VEC_NEXT_STEP || v->autoreset > TH_VEC_DISABLED || (v->penalize != 0 && v->penalize != 1)) {
+    th_set_error(e, TH_ERR_ARG, "autoreset must be 0, 1 or 2 and penalize 0 or 1");
+    return TH_ERR_ARG;
+  }
+  for (int q = 0; q < n; q++)
+    if (q != v->learner && v->learner >= 0 && v->policies[q] >= g->num_policies) {
+      th_set_error(e, TH_ERR_ARG, "policy %d of seat %d does not exist", v->policies[q], q);
+      return TH_ERR_ARG;
+    }
+  if (!v->states || !v->episode || !v->moves || !v->obs || !v->mask || !v->rewards || !v->terminated ||
+      !v->truncated || !v->ended || !v->current_player || (v->autoreset == TH_VEC_SAME_STEP && !v->final_obs)) {
+    th_set_error(e, TH_ERR_ARG, "a buffer of the vector env is missing");
+    return TH_ERR_ARG;
+  }
+  return TH_OK;
+}
+
+/* The policies' moves until the learner is to move or the game is over
+ * (single-agent; nothing in self-play). Each move raises the game's move
+ * count, which the game's cap bounds. */
+static void play_policies(const th_vec *v, int64_t i, void *s) {
+  const th_game *g = v->game;
+  if (v->learner < 0) return;
+  uint64_t eseed = th_vec_episode_seed(v->seed, i, v->episode[i] - 1);
+  for (;;) {
+    int p = g->current_player(s);
+    if (p < 0 || p == v->learner) return;
+    th_rng rng;
+    th_rng_seed(&rng, th_batch_seed(eseed, v->moves[i]));
+    g->apply_legal(s, g->policy_action(s, v->policies[p], &rng));
+    v->moves[i]++;
+  }
+}
+
+/* obs[i] and mask[i] of a live env, for the seat to act. */
+static void write_live(const th_vec *v, int64_t i, const void *s, int p) {
+  const th_game *g = v->game;
+  int size = g->observation_size(s), na = g->max_actions;
+  uint16_t legal[TH_MAX_ACTIONS];
+  uint8_t *m = v->mask + (size_t)i * (size_t)na;
+  g->observe(s, v->learner >= 0 ? v->learner : p, v->obs + (size_t)i * (size_t)size);
+  memset(m, 0, (size_t)na);
+  int k = g->legal_actions(s, legal);
+  for (int j = 0; j < k; j++) m[legal[j]] = 1;
+  v->current_player[i] = p;
+  v->ended[i] = 0;
+}
+
+/* obs (or final_obs) of an env whose episode is over, for `seat`; its mask
+ * all ones (its next action is ignored) and no seat to act. */
+static void write_over(const th_vec *v, int64_t i, const void *s, int seat, float *obs) {
+  const th_game *g = v->game;
+  g->observe(s, v->learner >= 0 ? v->learner : seat, obs + (size_t)i * (size_t)g->observation_size(s));
+  memset(v->mask + (size_t)i * (size_t)g->max_actions, 1, (size_t)g->max_actions);
+  v->current_player[i] = -1;
+  v->ended[i] = 1;
+}
+
+/* Deals env i's next episode and writes its obs and mask (not its rewards). */
+static void start_episode(const th_vec *v, int64_t i) {
+  const th_game *g = v->game;
+  void *s = state_of(v, i);
+  g->new_game(s, v->like, th_vec_episode_seed(v->seed, i, v->episode[i]));
+  v->episode[i]++;
+  v->moves[i] = 0;
+  play_policies(v, i, s);
+  int p = g->current_player(s);
+  if (p >= 0)
+    write_live(v, i, s, p);
+  else /* over before the learner's first move (a move cap below its seat) */
+    write_over(v, i, s, 0, v->obs);
+}
+
+/* The rewards and flags of an episode that just ended in env i (`mover`:
+ * the seat of the last learner action), then its observation as the
+ * autoreset mode says. */
+static void end_episode(const th_vec *v, int64_t i, void *s, int mover, int illegal) {
+  const th_game *g = v->game;
+  float *r = v->rewards + (size_t)i * (size_t)rewards_per_env(v);
+  if (illegal) {
+    v->terminated[i] = 1;
+    r[v->learner >= 0 ? 0 : mover] = v->penalty;
+  } else {
+    double ret[TH_MAX_PLAYERS];
+    g->returns(s, ret);
+    if (v->learner >= 0) {
+      r[0] = (float)ret[v->learner];
+    } else {
+      int n = g->num_players(s);
+      for (int q = 0; q < n; q++) r[q] = (float)ret[q];
+    }
+    if (g->is_truncated(s))
+      v->truncated[i] = 1;
+    else
+      v->terminated[i] = 1;
+  }
+  if (v->autoreset == TH_VEC_SAME_STEP) {
+    write_over(v, i, s, mover, v->final_obs);
+    start_episode(v, i);
+  } else {
+    write_over(v, i, s, mover, v->obs);
+  }
+}
+
+static void clear_outputs(const th_vec *v, int64_t i) {
+  int nr = rewards_per_env(v);
+  for (int q = 0; q < nr; q++) v->rewards[(size_t)i * (size_t)nr + (size_t)q] = 0.0f;
+  v->terminated[i] = 0;
+  v->truncated[i] = 0;
+}
+
+static void step_env(const th_vec *v, int64_t i, int32_t a) {
+  const th_game *g = v->game;
+  void *s = state_of(v, i);
+  clear_outputs(v, i);
+  if (v->ended[i]) { /* NEXT_STEP (DISABLED was refused before): a new episode, the action ignored */
+    start_episode(v, i);
+    return;
+  }
+  int mover = g->current_player(s);
+  if (!g->is_legal(s, a)) { /* only with penalize: refused before otherwise */
+    end_episode(v, i, s, mover, 1);
+    return;
+  }
+  g->apply_legal(s, a);
+  v->moves[i]++;
+  play_policies(v, i, s);
+  int p = g->current_player(s);
+  if (p >= 0)
+    write_live(v, i, s, p);
+  else
+    end_episode(v, i, s, mover, 0);
+}
+
+typedef struct {
+  const th_vec *v;
+  const int32_t *actions;
+  const uint8_t *reset;
+} vec_job;
+
+static void step_part(const void *ctx, int64_t lo, int64_t hi, const th_stop *stop) {
+  const vec_job *j = (const vec_job *)ctx;
+  (void)stop;
+  for (int64_t i = lo; i < hi; i++) step_env(j->v, i, j->actions[i]);
+}
+
+static void reset_part(const void *ctx, int64_t lo, int64_t hi, const th_stop *stop) {
+  const vec_job *j = (const vec_job *)ctx;
+  (void)stop;
+  for (int64_t i = lo; i < hi; i++)
+    if (!j->reset || j->reset[i]) {
+      clear_outputs(j->v, i);
+      start_episode(j->v, i);
+    }
+}
+
+int th_vec_reset(const th_vec *v, const uint8_t *reset, int threads, th_error *e) {
+  int rc = th_vec_check(v, e);
+  if (rc) return rc;
+  if (th_check_threads(threads, e)) return TH_ERR_ARG;
+  vec_job j = {v, NULL, reset};
+  th_run_parts(reset_part, &j, v->num_envs, threads, NULL);
+  return TH_OK;
+}
+
+int th_vec_step(const th_vec *v, const int32_t *actions, int threads, int64_t *bad, int64_t bad_cap,
+                int64_t *num_bad, th_error *e) {
+  int rc = th_vec_check(v, e);
+  if (rc) return rc;
+  if (th_check_threads(threads, e)) return TH_ERR_ARG;
+  if (!actions) {
+    th_set_error(e, TH_ERR_ARG, "no actions");
+    return TH_ERR_ARG;
+  }
+  /* Every action checked before any env moves. */
+  int64_t nbad = 0, first = -1;
+  int over = 0;
+  for (int64_t i = 0; i < v->num_envs; i++) {
+    int refused;
+    if (v->ended[i])
+      refused = v->autoreset == TH_VEC_DISABLED;
+    else
+      refused = !v->penalize && !v->game->is_legal(state_of(v, i), actions[i]);
+    if (refused) {
+      if (nbad < bad_cap && bad) bad[nbad] = i;
+      if (first < 0) {
+        first = i;
+        over = v->ended[i];
+      }
+      nbad++;
+    }
+  }
+  if (num_bad) *num_bad = nbad;
+  if (nbad) {
+    if (over)
+      th_set_error(e, TH_ERR_ILLEGAL, "env %lld's episode is over: reset it first (autoreset disabled)",
+                   (long long)first);
+    else
+      th_set_error(e, TH_ERR_ILLEGAL, "action %d is not legal in env %lld", (int)actions[first], (long long)first);
+    return TH_ERR_ILLEGAL;
+  }
+  vec_job j = {v, actions, NULL};
+  th_run_parts(step_part, &j, v->num_envs, threads, NULL);
+  return TH_OK;
+}

@@ -1,0 +1,386 @@
+/* test_vector.c - th_vec (common/vector.h) on both games.
+ *
+ * For each game, mode (single-agent at seat 1 against C policies, and
+ * self-play) and autoreset mode, the vector env is stepped with random legal
+ * actions drawn from its own masks and checked against a reference that
+ * plays every env one game at a time through the game's own entry points
+ * (sh_state_deal / tt_new_game, sh_apply_action / tt_apply_action, the
+ * policies, the observation tensors and legal-action lists): observations,
+ * masks, rewards, terminated, truncated and current_player after every step.
+ * Then: the same run on 2 threads gives byte-identical buffers; no mask is
+ * all zero; an illegal action fails the step with its env listed and no env
+ * changed; with penalize, it ends that episode with the penalty.
+ *
+ *   threes_vector_test [--steps N]
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/batch.h"
+#include "common/vector.h"
+#include "shithead/shithead.h"
+#include "three_thirteen/three_thirteen.h"
+
+static long long g_checks = 0, g_failed = 0;
+
+#define CHECK(cond, ...)                                    \
+  do {                                                      \
+    g_checks++;                                             \
+    if (!(cond)) {                                          \
+      g_failed++;                                           \
+      if (g_failed <= 30) {                                 \
+        printf("FAIL line %d: %s -- ", __LINE__, #cond);    \
+        printf(__VA_ARGS__);                                \
+        printf("\n");                                       \
+      }                                                     \
+    }                                                       \
+  } while (0)
+
+#define ENVS 6
+#define MAXOBS 4096
+
+/* One env's buffers, and a vector env over ENVS of them. */
+typedef struct {
+  th_vec v;
+  unsigned char states[ENVS * TH_MAX_STATE_BYTES];
+  uint64_t episode[ENVS];
+  uint32_t moves[ENVS];
+  float obs[ENVS * MAXOBS], final_obs[ENVS * MAXOBS];
+  uint8_t mask[ENVS * TH_MAX_ACTIONS];
+  float rewards[ENVS * TH_MAX_PLAYERS];
+  uint8_t terminated[ENVS], truncated[ENVS], ended[ENVS];
+  int32_t current_player[ENVS];
+} vec_buf;
+
+static void vec_init(vec_buf *b, const th_game *g, const void *like, int learner, int autoreset, int penalize,
+                     uint64_t seed) {
+  memset(b, 0, sizeof *b);
+  th_vec *v = &b->v;
+  v->game = g;
+  v->like = like;
+  v->num_envs = ENVS;
+  v->learner = learner;
+  v->autoreset = autoreset;
+  v->penalize = penalize;
+  v->penalty = -1.0f;
+  for (int q = 0; q < TH_MAX_PLAYERS; q++) v->policies[q] = (uint8_t)(q % g->num_policies);
+  v->seed = seed;
+  v->states = b->states;
+  v->episode = b->episode;
+  v->moves = b->moves;
+  v->obs = b->obs;
+  v->final_obs = b->final_obs;
+  v->mask = b->mask;
+  v->rewards = b->rewards;
+  v->terminated = b->terminated;
+  v->truncated = b->truncated;
+  v->ended = b->ended;
+  v->current_player = b->current_player;
+}
+
+/* The reference: one game per env, stepped through each game's own entry
+ * points. */
+typedef struct {
+  int shithead; /* 1: sh_state, 0: tt_state */
+  sh_state sh;
+  tt_state tt;
+  uint64_t episode;
+  uint32_t moves;
+  int ended;
+} ref_env;
+
+static const sh_state *g_sh_like;
+static const tt_state *g_tt_like;
+
+static int ref_player(const ref_env *r) {
+  if (r->shithead) return sh_state_current_player(&r->sh);
+  return r->tt.phase == TT_PHASE_OVER ? -1 : r->tt.current;
+}
+
+static void ref_policy_moves(ref_env *r, const th_vec *v, int64_t i) {
+  uint64_t eseed = th_vec_episode_seed(v->seed, i, r->episode - 1);
+  for (int guard = 0; guard < 100000; guard++) {
+    int p = ref_player(r);
+    if (p < 0 || v->learner < 0 || p == v->learner) return;
+    th_rng rng;
+    th_rng_seed(&rng, th_batch_seed(eseed, r->moves));
+    th_error e;
+    if (r->shithead) {
+      int a = sh_policy_action(&r->sh, v->policies[p], &rng);
+      CHECK(sh_apply_action(&r->sh, a, &e) == TH_OK, "policy action %d: %s", a, e.msg);
+    } else {
+      int a = tt_policy_action(&r->tt, v->policies[p], &rng);
+      CHECK(tt_apply_action(&r->tt, a, &e) == TH_OK, "policy action %d: %s", a, e.msg);
+    }
+    r->moves++;
+  }
+  CHECK(0, "a reference episode that never reached the learner");
+}
+
+static void ref_start(ref_env *r, const th_vec *v, int64_t i) {
+  uint64_t s = th_vec_episode_seed(v->seed, i, r->episode);
+  if (r->shithead)
+    CHECK(sh_state_deal(&r->sh, &g_sh_like->rules, g_sh_like->num_players, g_sh_like->dealer, g_sh_like->max_moves,
+                        s, NULL) == TH_OK, "deal");
+  else
+    CHECK(tt_new_game(&r->tt, &g_tt_like->opt, g_tt_like->num_players, s, g_tt_like->max_moves, NULL) == TH_OK,
+          "deal");
+  r->episode++;
+  r->moves = 0;
+  r->ended = 0;
+  ref_policy_moves(r, v, i);
+}
+
+static int ref_obs(const ref_env *r, int seat, float *out) {
+  if (r->shithead) {
+    sh_observation_tensor(&r->sh, seat, out, NULL);
+    return sh_obs_size(r->sh.num_players);
+  }
+  tt_observation_tensor(&r->tt, seat, out, NULL);
+  return tt_obs_size(r->tt.num_players);
+}
+
+/* Compares env i of the vector env with its reference (obs/mask as the env
+ * should show them; `obs_seat` the seat whose view obs holds). */
+static void compare(const vec_buf *b, const ref_env *r, int64_t i, int obs_seat, int step) {
+  const th_game *g = b->v.game;
+  static float want[MAXOBS];
+  int size = ref_obs(r, obs_seat, want);
+  CHECK(memcmp(want, b->obs + i * size, sizeof(float) * (size_t)size) == 0, "obs of env %lld, step %d",
+        (long long)i, step);
+  const uint8_t *m = b->mask + i * g->max_actions;
+  int live = ref_player(r) >= 0 && !r->ended;
+  CHECK(b->current_player[i] == (live ? ref_player(r) : -1), "current_player of env %lld, step %d: %d",
+        (long long)i, step, b->current_player[i]);
+  int any = 0, same = 1;
+  for (int a = 0; a < g->max_actions; a++) {
+    int want_bit = live ? (r->shithead ? sh_is_legal(&r->sh, a) : tt_is_legal(&r->tt, a)) : 1;
+    same &= m[a] == want_bit;
+    any |= m[a];
+  }
+  CHECK(same, "mask of env %lld, step %d", (long long)i, step);
+  CHECK(any, "an all-zero mask in env %lld, step %d", (long long)i, step);
+}
+
+/* A run: `steps` steps of random actions from the env's masks (an env whose
+ * action is ignored gets action 0), each checked against the reference.
+ * Returns a checksum of the buffers after every step. */
+static uint64_t run(const th_game *g, const void *like, int learner, int autoreset, uint64_t seed, int steps,
+                    int threads, int check) {
+  static vec_buf b;
+  static ref_env refs[ENVS];
+  int n = g->num_players(like);
+  vec_init(&b, g, like, learner, autoreset, 0, seed);
+  th_error e;
+  CHECK(th_vec_reset(&b.v, NULL, threads, &e) == TH_OK, "reset: %s", e.msg);
+  for (int i = 0; i < ENVS; i++) {
+    memset(&refs[i], 0, sizeof refs[i]);
+    refs[i].shithead = g == &sh_game;
+    ref_start(&refs[i], &b.v, i);
+    if (check) compare(&b, &refs[i], i, learner >= 0 ? learner : ref_player(&refs[i]), -1);
+  }
+  th_rng pick;
+  th_rng_seed(&pick, seed ^ 0xABCDEF);
+  int32_t actions[ENVS];
+  uint64_t sum = 0;
+  long long episodes = 0;
+  for (int t = 0; t < steps; t++) {
+    for (int i = 0; i < ENVS; i++) {
+      const uint8_t *m = b.mask + i * g->max_actions;
+      int k = 0, cnt = 0;
+      for (int a = 0; a < g->max_actions; a++) cnt += m[a];
+      int want = (int)th_rng_below(&pick, (uint32_t)cnt);
+      actions[i] = 0;
+      for (int a = 0; a < g->max_actions; a++)
+        if (m[a] && k++ == want) {
+          actions[i] = a;
+          break;
+        }
+    }
+    if (autoreset == TH_VEC_DISABLED) { /* reset the envs that ended, as a Gymnasium user must */
+      uint8_t which[ENVS];
+      int any = 0;
+      for (int i = 0; i < ENVS; i++) any |= which[i] = b.ended[i];
+      if (any) {
+        CHECK(th_vec_reset(&b.v, which, threads, &e) == TH_OK, "reset_mask: %s", e.msg);
+        for (int i = 0; i < ENVS; i++)
+          if (which[i]) {
+            CHECK(b.rewards[i * (learner >= 0 ? 1 : n)] == 0.0f && !b.terminated[i] && !b.truncated[i], "reset outputs");
+            ref_start(&refs[i], &b.v, i);
+            if (check) compare(&b, &refs[i], i, learner >= 0 ? learner : ref_player(&refs[i]), t);
+            actions[i] = 0;
+            const uint8_t *m = b.mask + i * g->max_actions;
+            for (int a = 0; a < g->max_actions; a++)
+              if (m[a]) {
+                actions[i] = a;
+                break;
+              }
+          }
+      }
+    }
+    int64_t bad[ENVS], nbad = -1;
+    CHECK(th_vec_step(&b.v, actions, threads, bad, ENVS, &nbad, &e) == TH_OK, "step %d: %s", t, e.msg);
+    CHECK(nbad == 0, "no action refused");
+    for (int i = 0; i < ENVS && check; i++) {
+      ref_env *r = &refs[i];
+      float want_r[TH_MAX_PLAYERS] = {0};
+      int term = 0, trunc = 0, seat = learner >= 0 ? learner : ref_player(r);
+      if (r->ended) { /* NEXT_STEP: the step resets, the action ignored */
+        ref_start(r, &b.v, i);
+        seat = learner >= 0 ? learner : ref_player(r);
+      } else {
+        int mover = ref_player(r);
+        th_error e2;
+        if (r->shithead)
+          CHECK(sh_apply_action(&r->sh, actions[i], &e2) == TH_OK, "ref apply: %s", e2.msg);
+        else
+          CHECK(tt_apply_action(&r->tt, actions[i], &e2) == TH_OK, "ref apply: %s", e2.msg);
+        r->moves++;
+        ref_policy_moves(r, &b.v, i);
+        if (ref_player(r) < 0) {
+          double ret[TH_MAX_PLAYERS];
+          if (r->shithead)
+            sh_returns(&r->sh, ret);
+          else
+            tt_returns(&r->tt, ret);
+          if (learner >= 0)
+            want_r[0] = (float)ret[learner];
+          else
+            for (int q = 0; q < n; q++) want_r[q] = (float)ret[q];
+          trunc = r->shithead ? r->sh.truncated : r->tt.truncated;
+          term = !trunc;
+          episodes++;
+          seat = learner >= 0 ? learner : mover;
+          if (autoreset == TH_VEC_SAME_STEP) {
+            static float fin[MAXOBS];
+            int size = ref_obs(r, seat, fin);
+            CHECK(memcmp(fin, b.final_obs + i * size, sizeof(float) * (size_t)size) == 0, "final_obs env %d", i);
+            ref_start(r, &b.v, i);
+            seat = learner >= 0 ? learner : ref_player(r);
+          } else {
+            r->ended = 1;
+          }
+        } else {
+          seat = learner >= 0 ? learner : ref_player(r);
+        }
+      }
+      int nr = learner >= 0 ? 1 : n;
+      CHECK(memcmp(want_r, b.rewards + i * nr, sizeof(float) * (size_t)nr) == 0, "rewards env %d step %d", i, t);
+      CHECK(b.terminated[i] == term && b.truncated[i] == trunc, "flags env %d step %d: %d %d want %d %d", i, t,
+            b.terminated[i], b.truncated[i], term, trunc);
+      CHECK(b.ended[i] == r->ended, "ended env %d step %d", i, t);
+      compare(&b, r, i, seat, t);
+    }
+    /* a checksum of everything the env wrote (FNV-1a over the buffers) */
+    const unsigned char *parts[] = {(const unsigned char *)b.obs, b.mask, (const unsigned char *)b.rewards,
+                                    b.terminated, b.truncated, (const unsigned char *)b.current_player};
+    size_t lens[] = {sizeof b.obs, sizeof b.mask, sizeof b.rewards, sizeof b.terminated, sizeof b.truncated,
+                     sizeof b.current_player};
+    for (int p = 0; p < 6; p++)
+      for (size_t k = 0; k < lens[p]; k++) sum = (sum ^ parts[p][k]) * UINT64_C(0x100000001B3);
+  }
+  if (check) CHECK(episodes > 0, "some episodes ended (%s, learner %d, autoreset %d)", g->name, learner, autoreset);
+  return sum;
+}
+
+/* An illegal action: refused with its env listed and nothing changed; with
+ * penalize, that episode ends with the penalty. */
+static void illegal_checks(const th_game *g, const void *like) {
+  static vec_buf b, before;
+  th_error e;
+  vec_init(&b, g, like, 0, TH_VEC_NEXT_STEP, 0, 5);
+  CHECK(th_vec_reset(&b.v, NULL, 1, &e) == TH_OK, "reset");
+  int32_t actions[ENVS];
+  for (int i = 0; i < ENVS; i++)
+    for (int a = 0; a < g->max_actions; a++)
+      if (b.mask[i * g->max_actions + a]) {
+        actions[i] = a;
+        break;
+      }
+  int illegal = -1;
+  for (int a = 0; a < g->max_actions && illegal < 0; a++)
+    if (!b.mask[2 * g->max_actions + a]) illegal = a;
+  actions[2] = illegal;
+  actions[4] = -7;
+  memcpy(&before, &b, sizeof b);
+  int64_t bad[ENVS], nbad = 0;
+  CHECK(th_vec_step(&b.v, actions, 1, bad, ENVS, &nbad, &e) == TH_ERR_ILLEGAL, "illegal refused");
+  CHECK(nbad == 2 && bad[0] == 2 && bad[1] == 4, "bad envs listed: %lld", (long long)nbad);
+  CHECK(strstr(e.msg, "env 2") != NULL, "message names the env: %s", e.msg);
+  CHECK(memcmp(before.states, b.states, sizeof b.states) == 0 && memcmp(before.obs, b.obs, sizeof b.obs) == 0 &&
+            memcmp(before.mask, b.mask, sizeof b.mask) == 0,
+        "nothing changed by a refused step");
+  b.v.penalize = 1;
+  CHECK(th_vec_step(&b.v, actions, 1, bad, ENVS, &nbad, &e) == TH_OK, "penalized step");
+  CHECK(b.terminated[2] && b.rewards[2] == -1.0f && b.ended[2] && b.current_player[2] == -1, "penalty");
+  CHECK(b.terminated[4] && b.rewards[4] == -1.0f, "penalty for an id out of range");
+  CHECK(!b.ended[0] || b.terminated[0] || b.truncated[0], "a legal action in the same step played");
+  /* disabled autoreset: an ended env must be reset before it steps */
+  b.v.autoreset = TH_VEC_DISABLED;
+  b.v.penalize = 0;
+  for (int i = 0; i < ENVS; i++)
+    if (!b.ended[i])
+      for (int a = 0; a < g->max_actions; a++)
+        if (b.mask[i * g->max_actions + a]) {
+          actions[i] = a;
+          break;
+        }
+  CHECK(th_vec_step(&b.v, actions, 1, bad, ENVS, &nbad, &e) == TH_ERR_ILLEGAL && bad[0] == 2,
+        "an ended env under DISABLED refused: %s", e.msg);
+  /* bad settings */
+  vec_buf *c = &before;
+  vec_init(c, g, like, 99, TH_VEC_NEXT_STEP, 0, 5);
+  CHECK(th_vec_reset(&c->v, NULL, 1, &e) == TH_ERR_ARG, "a learner seat out of range");
+  vec_init(c, g, like, 0, 7, 0, 5);
+  CHECK(th_vec_reset(&c->v, NULL, 1, &e) == TH_ERR_ARG, "an autoreset mode out of range");
+  vec_init(c, g, like, 0, TH_VEC_SAME_STEP, 0, 5);
+  c->v.final_obs = NULL;
+  CHECK(th_vec_reset(&c->v, NULL, 1, &e) == TH_ERR_ARG, "SAME_STEP without final_obs");
+  vec_init(c, g, like, 0, TH_VEC_NEXT_STEP, 0, 5);
+  CHECK(th_vec_reset(&c->v, NULL, 0, &e) == TH_ERR_ARG, "0 threads");
+  c->v.num_envs = 0;
+  CHECK(th_vec_reset(&c->v, NULL, 1, &e) == TH_ERR_ARG, "0 envs");
+}
+
+int main(int argc, char **argv) {
+  int steps = 2000;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--steps") && i + 1 < argc) {
+      steps = atoi(argv[++i]);
+    } else {
+      fprintf(stderr, "usage: %s [--steps N]\n", argv[0]);
+      return 2;
+    }
+  }
+  static sh_state sh_like;
+  static tt_state tt_like;
+  sh_rules r;
+  sh_rules_preset(SH_PRESET_THREES, &r);
+  CHECK(sh_state_deal(&sh_like, &r, 4, -1, 0, 1, NULL) == TH_OK, "deal");
+  tt_options o;
+  tt_options_default(3, &o);
+  /* a move cap of 300: random Three Thirteen games last thousands of moves, so
+   * its episodes here end truncated */
+  CHECK(tt_new_game(&tt_like, &o, 3, 1, 300, NULL) == TH_OK, "deal");
+  g_sh_like = &sh_like;
+  g_tt_like = &tt_like;
+  const th_game *games[2] = {&sh_game, &tt_game};
+  const void *likes[2] = {&sh_like, &tt_like};
+  long long runs = 0;
+  for (int k = 0; k < 2; k++)
+    for (int learner = -1; learner <= 1; learner += 2) /* self-play, and seat 1 against policies */
+      for (int mode = TH_VEC_NEXT_STEP; mode <= TH_VEC_DISABLED; mode++) {
+        int st = k == 1 ? steps / 3 : steps; /* Three Thirteen's moves cost more (its meld search) */
+        uint64_t one = run(games[k], likes[k], learner, mode, 11 + (uint64_t)mode, st, 1, 1);
+        uint64_t two = run(games[k], likes[k], learner, mode, 11 + (uint64_t)mode, st, 2, 0);
+        CHECK(one == two, "%s learner %d autoreset %d: 1 and 2 threads differ", games[k]->name, learner, mode);
+        runs++;
+      }
+  illegal_checks(&sh_game, &sh_like);
+  illegal_checks(&tt_game, &tt_like);
+  printf("vector envs: %lld runs of %d steps x %d envs; %lld checks, %lld failed\n", runs, steps, ENVS, g_checks,
+         g_failed);
+  printf("%d passed, %d failed\n", g_failed ? 0 : 1, g_failed ? 1 : 0);
+  return g_failed ? 1 : 0;
+}
