@@ -12,10 +12,15 @@
  * changed; with penalize, it ends that episode with the penalty.
  *
  *   threes_vector_test [--steps N]
+ *   threes_vector_test --bench ENVS   (learner steps per second, for information:
+ *       Shithead, 4 players, seat 0 against 3 random seats,
+ *       the learner's first legal action from its mask, 1 and 2 threads; no check)
  */
+#define _POSIX_C_SOURCE 199309L
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "common/batch.h"
 #include "common/vector.h"
@@ -343,13 +348,85 @@ static void illegal_checks(const th_game *g, const void *like) {
   CHECK(th_vec_reset(&c->v, NULL, 1, &e) == TH_ERR_ARG, "0 envs");
 }
 
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Learner steps per second of `envs` envs on `threads` threads (the best of
+ * 5 runs of about 0.3 s each). */
+static double bench(const sh_state *like, int envs, int threads) {
+  const th_game *g = &sh_game;
+  size_t size = (size_t)g->observation_size(like), na = (size_t)g->max_actions;
+  th_vec v;
+  memset(&v, 0, sizeof v);
+  v.game = g;
+  v.like = like;
+  v.num_envs = envs;
+  v.learner = 0;
+  v.autoreset = TH_VEC_NEXT_STEP;
+  v.seed = 1;
+  v.states = calloc((size_t)envs, g->state_size);
+  v.episode = calloc((size_t)envs, sizeof(uint64_t));
+  v.moves = calloc((size_t)envs, sizeof(uint32_t));
+  v.obs = calloc((size_t)envs * size, sizeof(float));
+  v.mask = calloc((size_t)envs * na, 1);
+  v.rewards = calloc((size_t)envs, sizeof(float));
+  v.terminated = calloc((size_t)envs, 1);
+  v.truncated = calloc((size_t)envs, 1);
+  v.ended = calloc((size_t)envs, 1);
+  v.current_player = calloc((size_t)envs, sizeof(int32_t));
+  int32_t *actions = calloc((size_t)envs, sizeof(int32_t));
+  th_error e;
+  double best = 0;
+  if (!v.states || !v.episode || !v.moves || !v.obs || !v.mask || !v.rewards || !v.terminated || !v.truncated ||
+      !v.ended || !v.current_player || !actions || th_vec_reset(&v, NULL, threads, &e)) {
+    fprintf(stderr, "bench: out of memory or reset failed\n");
+  } else {
+    for (int r = 0; r < 5; r++) {
+      long long steps = 0;
+      double t0 = now(), t = 0;
+      do {
+        for (int i = 0; i < envs; i++) { /* the first legal action (as the Gymnasium benchmark's learner) */
+          const uint8_t *m = v.mask + (size_t)i * na;
+          int a = 0;
+          while (a + 1 < (int)na && !m[a]) a++;
+          actions[i] = a;
+        }
+        if (th_vec_step(&v, actions, threads, NULL, 0, NULL, &e)) {
+          fprintf(stderr, "bench: %s\n", e.msg);
+          break;
+        }
+        steps += envs;
+        t = now() - t0;
+      } while (t < 0.3);
+      if (steps / t > best) best = steps / t;
+    }
+  }
+  free(v.states);
+  free(v.episode);
+  free(v.moves);
+  free(v.obs);
+  free(v.mask);
+  free(v.rewards);
+  free(v.terminated);
+  free(v.truncated);
+  free(v.ended);
+  free(v.current_player);
+  free(actions);
+  return best;
+}
+
 int main(int argc, char **argv) {
-  int steps = 2000;
+  int steps = 2000, bench_envs = 0;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--steps") && i + 1 < argc) {
       steps = atoi(argv[++i]);
+    } else if (!strcmp(argv[i], "--bench") && i + 1 < argc) {
+      bench_envs = atoi(argv[++i]);
     } else {
-      fprintf(stderr, "usage: %s [--steps N]\n", argv[0]);
+      fprintf(stderr, "usage: %s [--steps N] [--bench ENVS]\n", argv[0]);
       return 2;
     }
   }
@@ -365,6 +442,12 @@ int main(int argc, char **argv) {
   CHECK(tt_new_game(&tt_like, &o, 3, 1, 300, NULL) == TH_OK, "deal");
   g_sh_like = &sh_like;
   g_tt_like = &tt_like;
+  if (bench_envs > 0) {
+    double one = bench(&sh_like, bench_envs, 1), two = bench(&sh_like, bench_envs, 2);
+    printf("Shithead, 4 players, seat 0 against 3 random seats, %d envs: %.0f learner steps/s on 1 thread, "
+           "%.0f on 2 (%.2fx)\n", bench_envs, one, two, two / one);
+    return 0;
+  }
   const th_game *games[2] = {&sh_game, &tt_game};
   const void *likes[2] = {&sh_like, &tt_like};
   long long runs = 0;
