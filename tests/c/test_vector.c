@@ -423,6 +423,10 @@ int main(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--steps") && i + 1 < argc) {
       steps = atoi(argv[++i]);
+      if (steps < 1000) { /* fewer: a Three Thirteen run (a third of them) may see no episode end */
+        fprintf(stderr, "--steps must be at least 1000\n");
+        return 2;
+      }
     } else if (!strcmp(argv[i], "--bench") && i + 1 < argc) {
       bench_envs = atoi(argv[++i]);
     } else {
