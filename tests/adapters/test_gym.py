@@ -72,7 +72,7 @@ def test_masked_random_episodes_end_with_the_learners_return(kwargs):
         assert terminated == (not state.is_truncated()) and truncated == state.is_truncated()
         assert -1.0 <= reward <= 1.0
         assert reward == pytest.approx(state.returns()[env.seat]) == pytest.approx(info["returns"][env.seat])
-        assert not info["action_mask"].any()
+        assert info["action_mask"].all()  # the next action is ignored: never an all-zero mask
         np.testing.assert_array_equal(obs, state.observation_tensor(env.seat))
         for o, *_ in steps:
             assert o in env.observation_space
@@ -153,7 +153,7 @@ def test_illegal_action_penalized_by_default():
     assert (reward, terminated, truncated, info["illegal_action"]) == (-1.0, True, False, True)
     assert env.game_state == before
     np.testing.assert_array_equal(obs, before.observation_tensor(0))
-    assert not info["action_mask"].any()
+    assert info["action_mask"].all()  # the episode is over: every id, never all zero
     with pytest.raises(RuntimeError, match="reset"):
         env.step(0)
 
@@ -212,3 +212,26 @@ def test_render_modes(capsys):
 def test_bad_constructor_arguments(kwargs, exc):
     with pytest.raises(exc):
         ThreesEnv(**kwargs)
+
+
+@pytest.mark.parametrize("mode", ["next_step", "same_step"])
+def test_sync_vector_env_never_hands_out_an_all_zero_mask(mode):
+    """gymnasium's SyncVectorEnv over ThreesEnv, episodes ending and
+    autoresetting: every mask a learner gets has a legal (or, for an ignored
+    action, any) id, so a masked softmax never sees all zeros."""
+    import gymnasium
+
+    n = 3
+    envs = gymnasium.vector.SyncVectorEnv([lambda: ThreesEnv(num_players=2, max_moves=40) for _ in range(n)],
+                                          autoreset_mode=getattr(gymnasium.vector.AutoresetMode, mode.upper()))
+    obs, info = envs.reset(seed=3)
+    rng = np.random.default_rng(0)
+    ends = 0
+    for _ in range(300):
+        masks = info["action_mask"]
+        assert masks.shape[0] == n and masks.any(axis=1).all()
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        obs, reward, terminated, truncated, info = envs.step(actions)
+        ends += int((terminated | truncated).sum())
+    assert ends >= n  # episodes did end (the move cap of 40 truncates them)
+    envs.close()

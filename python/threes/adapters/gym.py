@@ -8,7 +8,9 @@ C policies, which decide from the player's information only
 (``threes.bots.bot_view``).
 
 Observation: the learner's ``state.observation_tensor(seat)`` (float32);
-``info["action_mask"]`` (int8) marks the legal action ids. Reward: 0 until the
+``info["action_mask"]`` (int8) marks the legal action ids; at the end of an
+episode it marks every id (the next action a Gymnasium vector env passes is
+ignored: it resets), so it is never all zero. Reward: 0 until the
 game ends, then the learner's return in [-1, 1]. ``terminated`` when the game
 is over, ``truncated`` when it did not finish normally: it reached the move
 cap (``max_moves``), or ended as a stalemate by repetition (Shithead rules
@@ -164,10 +166,14 @@ class GameEnv(gymnasium.Env):
         return int(self.np_random.integers(0, 2**63))
 
     def _mask(self) -> np.ndarray:
+        """The learner's legal actions; at the end of an episode every action
+        (1s), since the next action a vector env passes is ignored (it
+        resets): a mask is never all zero (a masked softmax over one would be
+        NaN), as in pgx and threes.vector."""
         state = self.game_state
         if state.current_player() == self.seat:
             return state.legal_actions_mask(out=np.empty(self._num_actions, dtype=np.int8))
-        return np.zeros(self._num_actions, dtype=np.int8)
+        return np.ones(self._num_actions, dtype=np.int8)
 
     def _play_opponents(self) -> None:
         """Bots move until it is the learner's turn or the game is over."""
@@ -244,7 +250,7 @@ class GameEnv(gymnasium.Env):
                 raise IllegalActionError(f"action {a} ({state.action_to_string(a)}) is not legal now: "
                                          "pick one where info['action_mask'] is 1") from None
             self._done = True
-            info = {"illegal_action": True, "action_mask": np.zeros(self._num_actions, dtype=np.int8)}
+            info = {"illegal_action": True, "action_mask": np.ones(self._num_actions, dtype=np.int8)}  # as _mask
             return state.observation_tensor(self.seat), -1.0, True, False, info
         self._play_opponents()
         if self.render_mode == "human":
