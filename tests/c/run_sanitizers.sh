@@ -80,27 +80,26 @@ if [[ $meld_rc -ne 0 ]] || grep -qE "ERROR: (AddressSanitizer|LeakSanitizer)|run
   status=1
 fi
 
+# One more test program ($2 and on: the program and its arguments), named $1:
+# its output's tail, and a failure on a nonzero exit or a sanitizer report.
+run_program() {
+  local name=$1 rc=0
+  shift
+  "$@" >"$logs/$name.out" 2>"$logs/$name.err" || rc=$?
+  echo "==================== $name (exit code $rc) ===================="
+  tail -n 15 "$logs/$name.out"
+  if [[ -s "$logs/$name.err" ]]; then cat "$logs/$name.err"; fi
+  if [[ $rc -ne 0 ]] || grep -qE "ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:" "$logs/$name.err"; then
+    echo "$name test: FAILED" >&2
+    status=1
+  fi
+}
+
 # The generic ISMCTS on Three Thirteen (tests/c/test_ismcts.c).
-ismcts_rc=0
-"$BUILD_DIR/threes_ismcts_test" --games "${ISMCTS_GAMES:-40}" >"$logs/ismcts.out" 2>"$logs/ismcts.err" || ismcts_rc=$?
-echo "==================== ISMCTS (exit code $ismcts_rc) ===================="
-tail -n 15 "$logs/ismcts.out"
-if [[ -s "$logs/ismcts.err" ]]; then cat "$logs/ismcts.err"; fi
-if [[ $ismcts_rc -ne 0 ]] || grep -qE "ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:" "$logs/ismcts.err"; then
-  echo "ISMCTS test: FAILED" >&2
-  status=1
-fi
+run_program ismcts "$BUILD_DIR/threes_ismcts_test" --games "${ISMCTS_GAMES:-40}"
 
 # The vector environments on both games (tests/c/test_vector.c).
-vector_rc=0
-"$BUILD_DIR/threes_vector_test" --steps "${VECTOR_STEPS:-1000}" >"$logs/vector.out" 2>"$logs/vector.err" || vector_rc=$?
-echo "==================== vector envs (exit code $vector_rc) ===================="
-tail -n 15 "$logs/vector.out"
-if [[ -s "$logs/vector.err" ]]; then cat "$logs/vector.err"; fi
-if [[ $vector_rc -ne 0 ]] || grep -qE "ERROR: (AddressSanitizer|LeakSanitizer)|runtime error:" "$logs/vector.err"; then
-  echo "vector env test: FAILED" >&2
-  status=1
-fi
+run_program vector "$BUILD_DIR/threes_vector_test" --steps "${VECTOR_STEPS:-1000}"
 
 sum_field() { # sums the first number after $1 over the parts' outputs
   cat "$logs"/part*.out | sed -n "s/^$1\([0-9][0-9]*\).*/\1/p" | awk '{s += $1} END {print s + 0}'

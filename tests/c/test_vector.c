@@ -27,20 +27,7 @@
 #include "shithead/shithead.h"
 #include "three_thirteen/three_thirteen.h"
 
-static long long g_checks = 0, g_failed = 0;
-
-#define CHECK(cond, ...)                                    \
-  do {                                                      \
-    g_checks++;                                             \
-    if (!(cond)) {                                          \
-      g_failed++;                                           \
-      if (g_failed <= 30) {                                 \
-        printf("FAIL line %d: %s -- ", __LINE__, #cond);    \
-        printf(__VA_ARGS__);                                \
-        printf("\n");                                       \
-      }                                                     \
-    }                                                       \
-  } while (0)
+#include "check.h"
 
 #define ENVS 6
 #define MAXOBS 4096

@@ -17,7 +17,9 @@ static inline int rewards_per_env(const th_vec *v) {
   return v->learner >= 0 ? 1 : v->game->num_players(v->like);
 }
 
-int th_vec_check(const th_vec *v, th_error *e) {
+/* th_vec_check; with check_like, like's invariants too (the deal's source:
+ * reset checks them, a step only deals from the state reset checked). */
+static int check_vec(const th_vec *v, int check_like, th_error *e) {
   if (!v || !v->game || !v->like) {
     th_set_error(e, TH_ERR_ARG, "a vector env needs a game and a state of it");
     return TH_ERR_ARG;
@@ -28,7 +30,7 @@ int th_vec_check(const th_vec *v, th_error *e) {
     th_set_error(e, TH_ERR_ARG, "the game %s has no vector-env interface", g->name);
     return TH_ERR_ARG;
   }
-  int rc = g->check(v->like, e);
+  int rc = check_like ? g->check(v->like, e) : TH_OK;
   if (rc) return rc;
   int n = g->num_players(v->like);
   if (v->num_envs < 1) {
@@ -55,6 +57,8 @@ int th_vec_check(const th_vec *v, th_error *e) {
   }
   return TH_OK;
 }
+
+int th_vec_check(const th_vec *v, th_error *e) { return check_vec(v, 1, e); }
 
 /* The policies' moves until the learner is to move or the game is over
  * (single-agent; nothing in self-play). Each move raises the game's move
@@ -196,7 +200,7 @@ static void reset_part(const void *ctx, int64_t lo, int64_t hi, const th_stop *s
 }
 
 int th_vec_reset(const th_vec *v, const uint8_t *reset, int threads, th_error *e) {
-  int rc = th_vec_check(v, e);
+  int rc = check_vec(v, 1, e);
   if (rc) return rc;
   if (th_check_threads(threads, e)) return TH_ERR_ARG;
   vec_job j = {v, NULL, reset};
@@ -206,7 +210,7 @@ int th_vec_reset(const th_vec *v, const uint8_t *reset, int threads, th_error *e
 
 int th_vec_step(const th_vec *v, const int32_t *actions, int threads, int64_t *bad, int64_t bad_cap,
                 int64_t *num_bad, th_error *e) {
-  int rc = th_vec_check(v, e);
+  int rc = check_vec(v, 0, e);
   if (rc) return rc;
   if (th_check_threads(threads, e)) return TH_ERR_ARG;
   if (!actions) {

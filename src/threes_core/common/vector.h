@@ -79,8 +79,9 @@ typedef struct th_vec {
 /* The seed of episode k of env i. */
 uint64_t th_vec_episode_seed(uint64_t seed, int64_t env, uint64_t episode);
 
-/* 0, or TH_ERR_ARG with e set when v's settings or buffers do not make a
- * vector env (checked by th_vec_reset and th_vec_step too). */
+/* 0, or an error code with e set when v's settings, buffers or `like` state
+ * do not make a vector env (th_vec_reset checks the same; th_vec_step all but
+ * `like`, which only a reset may change). */
 int th_vec_check(const th_vec *v, th_error *e);
 
 /* Deals the next episode of every env i with reset == NULL or reset[i] != 0
