@@ -43,6 +43,7 @@ typedef struct {
   float rewards[ENVS * TH_MAX_PLAYERS];
   uint8_t terminated[ENVS], truncated[ENVS], ended[ENVS];
   int32_t current_player[ENVS];
+  int na; /* mask bytes per env: the game's num_actions(like) */
 } vec_buf;
 
 static void vec_init(vec_buf *b, const th_game *g, const void *like, int learner, int autoreset, int penalize,
@@ -69,6 +70,7 @@ static void vec_init(vec_buf *b, const th_game *g, const void *like, int learner
   v->truncated = b->truncated;
   v->ended = b->ended;
   v->current_player = b->current_player;
+  b->na = g->num_actions(like);
 }
 
 /* The reference: one game per env, stepped through each game's own entry
@@ -136,17 +138,16 @@ static int ref_obs(const ref_env *r, int seat, float *out) {
 /* Compares env i of the vector env with its reference (obs/mask as the env
  * should show them; `obs_seat` the seat whose view obs holds). */
 static void compare(const vec_buf *b, const ref_env *r, int64_t i, int obs_seat, int step) {
-  const th_game *g = b->v.game;
   static float want[MAXOBS];
   int size = ref_obs(r, obs_seat, want);
   CHECK(memcmp(want, b->obs + i * size, sizeof(float) * (size_t)size) == 0, "obs of env %lld, step %d",
         (long long)i, step);
-  const uint8_t *m = b->mask + i * g->max_actions;
+  const uint8_t *m = b->mask + i * b->na;
   int live = ref_player(r) >= 0 && !r->ended;
   CHECK(b->current_player[i] == (live ? ref_player(r) : -1), "current_player of env %lld, step %d: %d",
         (long long)i, step, b->current_player[i]);
   int any = 0, same = 1;
-  for (int a = 0; a < g->max_actions; a++) {
+  for (int a = 0; a < b->na; a++) {
     int want_bit = live ? (r->shithead ? sh_is_legal(&r->sh, a) : tt_is_legal(&r->tt, a)) : 1;
     same &= m[a] == want_bit;
     any |= m[a];
@@ -165,7 +166,9 @@ static uint64_t run(const th_game *g, const void *like, int learner, int autores
   int n = g->num_players(like);
   vec_init(&b, g, like, learner, autoreset, 0, seed);
   th_error e;
-  CHECK(th_vec_reset(&b.v, NULL, threads, &e) == TH_OK, "reset: %s", e.msg);
+  th_pool *pool = th_pool_new(threads, &e);
+  CHECK(pool != NULL, "pool: %s", e.msg);
+  CHECK(th_vec_reset(&b.v, NULL, pool, &e) == TH_OK, "reset: %s", e.msg);
   for (int i = 0; i < ENVS; i++) {
     memset(&refs[i], 0, sizeof refs[i]);
     refs[i].shithead = g == &sh_game;
@@ -179,12 +182,12 @@ static uint64_t run(const th_game *g, const void *like, int learner, int autores
   long long episodes = 0;
   for (int t = 0; t < steps; t++) {
     for (int i = 0; i < ENVS; i++) {
-      const uint8_t *m = b.mask + i * g->max_actions;
+      const uint8_t *m = b.mask + i * b.na;
       int k = 0, cnt = 0;
-      for (int a = 0; a < g->max_actions; a++) cnt += m[a];
+      for (int a = 0; a < b.na; a++) cnt += m[a];
       int want = (int)th_rng_below(&pick, (uint32_t)cnt);
       actions[i] = 0;
-      for (int a = 0; a < g->max_actions; a++)
+      for (int a = 0; a < b.na; a++)
         if (m[a] && k++ == want) {
           actions[i] = a;
           break;
@@ -195,15 +198,15 @@ static uint64_t run(const th_game *g, const void *like, int learner, int autores
       int any = 0;
       for (int i = 0; i < ENVS; i++) any |= which[i] = b.ended[i];
       if (any) {
-        CHECK(th_vec_reset(&b.v, which, threads, &e) == TH_OK, "reset_mask: %s", e.msg);
+        CHECK(th_vec_reset(&b.v, which, pool, &e) == TH_OK, "reset_mask: %s", e.msg);
         for (int i = 0; i < ENVS; i++)
           if (which[i]) {
             CHECK(b.rewards[i * (learner >= 0 ? 1 : n)] == 0.0f && !b.terminated[i] && !b.truncated[i], "reset outputs");
             ref_start(&refs[i], &b.v, i);
             if (check) compare(&b, &refs[i], i, learner >= 0 ? learner : ref_player(&refs[i]), t);
             actions[i] = 0;
-            const uint8_t *m = b.mask + i * g->max_actions;
-            for (int a = 0; a < g->max_actions; a++)
+            const uint8_t *m = b.mask + i * b.na;
+            for (int a = 0; a < b.na; a++)
               if (m[a]) {
                 actions[i] = a;
                 break;
@@ -212,7 +215,7 @@ static uint64_t run(const th_game *g, const void *like, int learner, int autores
       }
     }
     int64_t bad[ENVS], nbad = -1;
-    CHECK(th_vec_step(&b.v, actions, threads, bad, ENVS, &nbad, &e) == TH_OK, "step %d: %s", t, e.msg);
+    CHECK(th_vec_step(&b.v, actions, pool, bad, ENVS, &nbad, &e) == TH_OK, "step %d: %s", t, e.msg);
     CHECK(nbad == 0, "no action refused");
     for (int i = 0; i < ENVS && check; i++) {
       ref_env *r = &refs[i];
@@ -273,6 +276,7 @@ static uint64_t run(const th_game *g, const void *like, int learner, int autores
       for (size_t k = 0; k < lens[p]; k++) sum = (sum ^ parts[p][k]) * UINT64_C(0x100000001B3);
   }
   if (check) CHECK(episodes > 0, "some episodes ended (%s, learner %d, autoreset %d)", g->name, learner, autoreset);
+  th_pool_free(pool);
   return sum;
 }
 
@@ -282,29 +286,29 @@ static void illegal_checks(const th_game *g, const void *like) {
   static vec_buf b, before;
   th_error e;
   vec_init(&b, g, like, 0, TH_VEC_NEXT_STEP, 0, 5);
-  CHECK(th_vec_reset(&b.v, NULL, 1, &e) == TH_OK, "reset");
+  CHECK(th_vec_reset(&b.v, NULL, NULL, &e) == TH_OK, "reset");
   int32_t actions[ENVS];
   for (int i = 0; i < ENVS; i++)
-    for (int a = 0; a < g->max_actions; a++)
-      if (b.mask[i * g->max_actions + a]) {
+    for (int a = 0; a < b.na; a++)
+      if (b.mask[i * b.na + a]) {
         actions[i] = a;
         break;
       }
   int illegal = -1;
-  for (int a = 0; a < g->max_actions && illegal < 0; a++)
-    if (!b.mask[2 * g->max_actions + a]) illegal = a;
+  for (int a = 0; a < b.na && illegal < 0; a++)
+    if (!b.mask[2 * b.na + a]) illegal = a;
   actions[2] = illegal;
   actions[4] = -7;
   memcpy(&before, &b, sizeof b);
   int64_t bad[ENVS], nbad = 0;
-  CHECK(th_vec_step(&b.v, actions, 1, bad, ENVS, &nbad, &e) == TH_ERR_ILLEGAL, "illegal refused");
+  CHECK(th_vec_step(&b.v, actions, NULL, bad, ENVS, &nbad, &e) == TH_ERR_ILLEGAL, "illegal refused");
   CHECK(nbad == 2 && bad[0] == 2 && bad[1] == 4, "bad envs listed: %lld", (long long)nbad);
   CHECK(strstr(e.msg, "env 2") != NULL, "message names the env: %s", e.msg);
   CHECK(memcmp(before.states, b.states, sizeof b.states) == 0 && memcmp(before.obs, b.obs, sizeof b.obs) == 0 &&
             memcmp(before.mask, b.mask, sizeof b.mask) == 0,
         "nothing changed by a refused step");
   b.v.penalize = 1;
-  CHECK(th_vec_step(&b.v, actions, 1, bad, ENVS, &nbad, &e) == TH_OK, "penalized step");
+  CHECK(th_vec_step(&b.v, actions, NULL, bad, ENVS, &nbad, &e) == TH_OK, "penalized step");
   CHECK(b.terminated[2] && b.rewards[2] == -1.0f && b.ended[2] && b.current_player[2] == -1, "penalty");
   CHECK(b.terminated[4] && b.rewards[4] == -1.0f, "penalty for an id out of range");
   CHECK(!b.ended[0] || b.terminated[0] || b.truncated[0], "a legal action in the same step played");
@@ -313,26 +317,66 @@ static void illegal_checks(const th_game *g, const void *like) {
   b.v.penalize = 0;
   for (int i = 0; i < ENVS; i++)
     if (!b.ended[i])
-      for (int a = 0; a < g->max_actions; a++)
-        if (b.mask[i * g->max_actions + a]) {
+      for (int a = 0; a < b.na; a++)
+        if (b.mask[i * b.na + a]) {
           actions[i] = a;
           break;
         }
-  CHECK(th_vec_step(&b.v, actions, 1, bad, ENVS, &nbad, &e) == TH_ERR_ILLEGAL && bad[0] == 2,
+  CHECK(th_vec_step(&b.v, actions, NULL, bad, ENVS, &nbad, &e) == TH_ERR_ILLEGAL && bad[0] == 2,
         "an ended env under DISABLED refused: %s", e.msg);
   /* bad settings */
   vec_buf *c = &before;
   vec_init(c, g, like, 99, TH_VEC_NEXT_STEP, 0, 5);
-  CHECK(th_vec_reset(&c->v, NULL, 1, &e) == TH_ERR_ARG, "a learner seat out of range");
+  CHECK(th_vec_reset(&c->v, NULL, NULL, &e) == TH_ERR_ARG, "a learner seat out of range");
   vec_init(c, g, like, 0, 7, 0, 5);
-  CHECK(th_vec_reset(&c->v, NULL, 1, &e) == TH_ERR_ARG, "an autoreset mode out of range");
+  CHECK(th_vec_reset(&c->v, NULL, NULL, &e) == TH_ERR_ARG, "an autoreset mode out of range");
   vec_init(c, g, like, 0, TH_VEC_SAME_STEP, 0, 5);
   c->v.final_obs = NULL;
-  CHECK(th_vec_reset(&c->v, NULL, 1, &e) == TH_ERR_ARG, "SAME_STEP without final_obs");
+  CHECK(th_vec_reset(&c->v, NULL, NULL, &e) == TH_ERR_ARG, "SAME_STEP without final_obs");
   vec_init(c, g, like, 0, TH_VEC_NEXT_STEP, 0, 5);
-  CHECK(th_vec_reset(&c->v, NULL, 0, &e) == TH_ERR_ARG, "0 threads");
+  CHECK(th_pool_new(0, &e) == NULL && e.code == TH_ERR_ARG, "a pool of 0 threads refused");
   c->v.num_envs = 0;
-  CHECK(th_vec_reset(&c->v, NULL, 1, &e) == TH_ERR_ARG, "0 envs");
+  CHECK(th_vec_reset(&c->v, NULL, NULL, &e) == TH_ERR_ARG, "0 envs");
+}
+
+/* Observation values are whole numbers in 0..observation_high; uint8
+ * observations (obs NULL, obs_u8 set) hold the float ones' values: two envs
+ * with the same seed and actions, one of each, where the bound fits a byte
+ * (refused where it does not). */
+static void bytes_check(const th_game *g, const void *like) {
+  static vec_buf f, b;
+  static uint8_t u8[ENVS * MAXOBS], fin_u8[ENVS * MAXOBS];
+  th_error e;
+  vec_init(&f, g, like, 0, TH_VEC_SAME_STEP, 0, 9);
+  vec_init(&b, g, like, 0, TH_VEC_SAME_STEP, 0, 9);
+  b.v.obs = b.v.final_obs = NULL;
+  b.v.obs_u8 = u8;
+  b.v.final_obs_u8 = fin_u8;
+  memset(u8, 0, sizeof u8);
+  memset(fin_u8, 0, sizeof fin_u8);
+  int high = g->observation_high(like), bytes = high <= 255;
+  CHECK(th_vec_reset(&f.v, NULL, NULL, &e) == TH_OK, "reset");
+  CHECK(th_vec_reset(&b.v, NULL, NULL, &e) == (bytes ? TH_OK : TH_ERR_ARG), "bytes for %s (high %d)", g->name, high);
+  size_t size = (size_t)g->observation_size(like);
+  int32_t actions[ENVS];
+  for (int t = 0; t < 300; t++) {
+    for (size_t k = 0; k < ENVS * size; k++) {
+      int ended_now = f.terminated[k / size] || f.truncated[k / size];
+      CHECK(f.obs[k] >= 0 && f.obs[k] <= high && f.obs[k] == (float)(int)f.obs[k], "an observation value %g", f.obs[k]);
+      if (bytes)
+        CHECK(u8[k] == (uint8_t)f.obs[k] && (!ended_now || fin_u8[k] == (uint8_t)f.final_obs[k]),
+              "uint8 obs %zu, step %d: %d, float %g", k, t, u8[k], f.obs[k]);
+    }
+    for (int i = 0; i < ENVS; i++) {
+      int a = 0;
+      while (!f.mask[i * f.na + a]) a++;
+      actions[i] = a;
+    }
+    CHECK(th_vec_step(&f.v, actions, NULL, NULL, 0, NULL, &e) == TH_OK, "float step");
+    if (bytes) CHECK(th_vec_step(&b.v, actions, NULL, NULL, 0, NULL, &e) == TH_OK, "byte step");
+  }
+  b.v.final_obs_u8 = NULL;
+  CHECK(th_vec_reset(&b.v, NULL, NULL, &e) == TH_ERR_ARG, "SAME_STEP bytes without final_obs_u8");
 }
 
 static double now(void) {
@@ -345,7 +389,7 @@ static double now(void) {
  * 5 runs of about 0.3 s each). */
 static double bench(const sh_state *like, int envs, int threads) {
   const th_game *g = &sh_game;
-  size_t size = (size_t)g->observation_size(like), na = (size_t)g->max_actions;
+  size_t size = (size_t)g->observation_size(like), na = (size_t)g->num_actions(like);
   th_vec v;
   memset(&v, 0, sizeof v);
   v.game = g;
@@ -367,8 +411,9 @@ static double bench(const sh_state *like, int envs, int threads) {
   int32_t *actions = calloc((size_t)envs, sizeof(int32_t));
   th_error e;
   double best = 0;
+  th_pool *pool = th_pool_new(threads, &e);
   if (!v.states || !v.episode || !v.moves || !v.obs || !v.mask || !v.rewards || !v.terminated || !v.truncated ||
-      !v.ended || !v.current_player || !actions || th_vec_reset(&v, NULL, threads, &e)) {
+      !v.ended || !v.current_player || !actions || !pool || th_vec_reset(&v, NULL, pool, &e)) {
     fprintf(stderr, "bench: out of memory or reset failed\n");
   } else {
     for (int r = 0; r < 5; r++) {
@@ -381,7 +426,7 @@ static double bench(const sh_state *like, int envs, int threads) {
           while (a + 1 < (int)na && !m[a]) a++;
           actions[i] = a;
         }
-        if (th_vec_step(&v, actions, threads, NULL, 0, NULL, &e)) {
+        if (th_vec_step(&v, actions, pool, NULL, 0, NULL, &e)) {
           fprintf(stderr, "bench: %s\n", e.msg);
           break;
         }
@@ -402,6 +447,7 @@ static double bench(const sh_state *like, int envs, int threads) {
   free(v.ended);
   free(v.current_player);
   free(actions);
+  th_pool_free(pool);
   return best;
 }
 
@@ -453,6 +499,8 @@ int main(int argc, char **argv) {
       }
   illegal_checks(&sh_game, &sh_like);
   illegal_checks(&tt_game, &tt_like);
+  bytes_check(&sh_game, &sh_like);
+  bytes_check(&tt_game, &tt_like);
   printf("vector envs: %lld runs of %d steps x %d envs; %lld checks, %lld failed\n", runs, steps, ENVS, g_checks,
          g_failed);
   printf("%d passed, %d failed\n", g_failed ? 0 : 1, g_failed ? 1 : 0);

@@ -83,6 +83,10 @@ typedef struct th_game {
   int (*num_players)(const void *s);
   /* Whether a game that is over ended unfinished (the move cap, a stalemate). */
   int (*is_truncated)(const void *s);
+  /* Action ids of s's game (its rules): 0..num_actions(s)-1, at most max_actions. */
+  int (*num_actions)(const void *s);
+  /* A bound on every value of an observation of s's game (they are >= 0). */
+  int (*observation_high)(const void *s);
 } th_game;
 
 #endif

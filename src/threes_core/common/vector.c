@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "common/batch.h"
+#include "common/pool.h"
 
 uint64_t th_vec_episode_seed(uint64_t seed, int64_t env, uint64_t episode) {
   return th_batch_seed(th_batch_seed(seed, (uint64_t)env), episode);
@@ -12,6 +13,8 @@ uint64_t th_vec_episode_seed(uint64_t seed, int64_t env, uint64_t episode) {
 static inline void *state_of(const th_vec *v, int64_t i) {
   return v->states + (size_t)i * v->game->state_size;
 }
+
+static inline size_t mask_width(const th_vec *v) { return (size_t)v->game->num_actions(v->like); }
 
 static inline int rewards_per_env(const th_vec *v) {
   return v->learner >= 0 ? 1 : v->game->num_players(v->like);
@@ -26,7 +29,7 @@ static int check_vec(const th_vec *v, int check_like, th_error *e) {
   }
   const th_game *g = v->game;
   if (!g->new_game || !g->observe || !g->observation_size || !g->is_legal || !g->num_players ||
-      !g->is_truncated) {
+      !g->is_truncated || !g->num_actions || !g->observation_high) {
     th_set_error(e, TH_ERR_ARG, "the game %s has no vector-env interface", g->name);
     return TH_ERR_ARG;
   }
@@ -50,9 +53,21 @@ static int check_vec(const th_vec *v, int check_like, th_error *e) {
       th_set_error(e, TH_ERR_ARG, "policy %d of seat %d does not exist", v->policies[q], q);
       return TH_ERR_ARG;
     }
-  if (!v->states || !v->episode || !v->moves || !v->obs || !v->mask || !v->rewards || !v->terminated ||
-      !v->truncated || !v->ended || !v->current_player || (v->autoreset == TH_VEC_SAME_STEP && !v->final_obs)) {
+  int floats = v->obs != NULL;
+  if (!v->states || !v->episode || !v->moves || (!v->obs && !v->obs_u8) || !v->mask || !v->rewards ||
+      !v->terminated || !v->truncated || !v->ended || !v->current_player ||
+      (v->autoreset == TH_VEC_SAME_STEP && !(floats ? (void *)v->final_obs : (void *)v->final_obs_u8))) {
     th_set_error(e, TH_ERR_ARG, "a buffer of the vector env is missing");
+    return TH_ERR_ARG;
+  }
+  if (!floats && g->observation_size(v->like) > TH_VEC_MAX_OBS) {
+    th_set_error(e, TH_ERR_ARG, "observations of %d values are too long for bytes (at most %d)",
+                 g->observation_size(v->like), TH_VEC_MAX_OBS);
+    return TH_ERR_ARG;
+  }
+  if (!floats && g->observation_high(v->like) > 255) {
+    th_set_error(e, TH_ERR_ARG, "observations of %s with these options reach %d, more than a byte holds: use floats",
+                 g->name, g->observation_high(v->like));
     return TH_ERR_ARG;
   }
   return TH_OK;
@@ -77,26 +92,39 @@ static void play_policies(const th_vec *v, int64_t i, void *s) {
   }
 }
 
+/* Env i's observation for `seat` into obs (final: final_obs), as floats or bytes. */
+static void put_obs(const th_vec *v, int64_t i, const void *s, int seat, int final) {
+  const th_game *g = v->game;
+  size_t size = (size_t)g->observation_size(s);
+  if (v->obs) {
+    g->observe(s, seat, (final ? v->final_obs : v->obs) + (size_t)i * size);
+    return;
+  }
+  float tmp[TH_VEC_MAX_OBS]; /* th_vec_check: size <= TH_VEC_MAX_OBS */
+  uint8_t *out = (final ? v->final_obs_u8 : v->obs_u8) + (size_t)i * size;
+  g->observe(s, seat, tmp);
+  for (size_t k = 0; k < size; k++) out[k] = (uint8_t)tmp[k]; /* counts and flags in 0..255 */
+}
+
 /* obs[i] and mask[i] of a live env, for the seat to act. */
 static void write_live(const th_vec *v, int64_t i, const void *s, int p) {
   const th_game *g = v->game;
-  int size = g->observation_size(s), na = g->max_actions;
+  size_t na = mask_width(v);
   uint16_t legal[TH_MAX_ACTIONS];
-  uint8_t *m = v->mask + (size_t)i * (size_t)na;
-  g->observe(s, v->learner >= 0 ? v->learner : p, v->obs + (size_t)i * (size_t)size);
-  memset(m, 0, (size_t)na);
+  uint8_t *m = v->mask + (size_t)i * na;
+  put_obs(v, i, s, v->learner >= 0 ? v->learner : p, 0);
+  memset(m, 0, na);
   int k = g->legal_actions(s, legal);
   for (int j = 0; j < k; j++) m[legal[j]] = 1;
   v->current_player[i] = p;
   v->ended[i] = 0;
 }
 
-/* obs (or final_obs) of an env whose episode is over, for `seat`; its mask
- * all ones (its next action is ignored) and no seat to act. */
-static void write_over(const th_vec *v, int64_t i, const void *s, int seat, float *obs) {
-  const th_game *g = v->game;
-  g->observe(s, v->learner >= 0 ? v->learner : seat, obs + (size_t)i * (size_t)g->observation_size(s));
-  memset(v->mask + (size_t)i * (size_t)g->max_actions, 1, (size_t)g->max_actions);
+/* obs (final: final_obs) of an env whose episode is over, for `seat`; its
+ * mask all ones (its next action is ignored) and no seat to act. */
+static void write_over(const th_vec *v, int64_t i, const void *s, int seat, int final) {
+  put_obs(v, i, s, v->learner >= 0 ? v->learner : seat, final);
+  memset(v->mask + (size_t)i * mask_width(v), 1, mask_width(v));
   v->current_player[i] = -1;
   v->ended[i] = 1;
 }
@@ -113,7 +141,7 @@ static void start_episode(const th_vec *v, int64_t i) {
   if (p >= 0)
     write_live(v, i, s, p);
   else /* over before the learner's first move (a move cap below its seat) */
-    write_over(v, i, s, 0, v->obs);
+    write_over(v, i, s, 0, 0);
 }
 
 /* The rewards and flags of an episode that just ended in env i (`mover`:
@@ -140,10 +168,10 @@ static void end_episode(const th_vec *v, int64_t i, void *s, int mover, int ille
       v->terminated[i] = 1;
   }
   if (v->autoreset == TH_VEC_SAME_STEP) {
-    write_over(v, i, s, mover, v->final_obs);
+    write_over(v, i, s, mover, 1);
     start_episode(v, i);
   } else {
-    write_over(v, i, s, mover, v->obs);
+    write_over(v, i, s, mover, 0);
   }
 }
 
@@ -199,20 +227,18 @@ static void reset_part(const void *ctx, int64_t lo, int64_t hi, const th_stop *s
     }
 }
 
-int th_vec_reset(const th_vec *v, const uint8_t *reset, int threads, th_error *e) {
+int th_vec_reset(const th_vec *v, const uint8_t *reset, th_pool *pool, th_error *e) {
   int rc = check_vec(v, 1, e);
   if (rc) return rc;
-  if (th_check_threads(threads, e)) return TH_ERR_ARG;
   vec_job j = {v, NULL, reset};
-  th_run_parts(reset_part, &j, v->num_envs, threads, NULL);
+  th_pool_run(pool, reset_part, &j, v->num_envs);
   return TH_OK;
 }
 
-int th_vec_step(const th_vec *v, const int32_t *actions, int threads, int64_t *bad, int64_t bad_cap,
+int th_vec_step(const th_vec *v, const int32_t *actions, th_pool *pool, int64_t *bad, int64_t bad_cap,
                 int64_t *num_bad, th_error *e) {
   int rc = check_vec(v, 0, e);
   if (rc) return rc;
-  if (th_check_threads(threads, e)) return TH_ERR_ARG;
   if (!actions) {
     th_set_error(e, TH_ERR_ARG, "no actions");
     return TH_ERR_ARG;
@@ -245,6 +271,6 @@ int th_vec_step(const th_vec *v, const int32_t *actions, int threads, int64_t *b
     return TH_ERR_ILLEGAL;
   }
   vec_job j = {v, actions, NULL};
-  th_run_parts(step_part, &j, v->num_envs, threads, NULL);
+  th_pool_run(pool, step_part, &j, v->num_envs);
   return TH_OK;
 }

@@ -17,10 +17,11 @@
  * Buffers: every array is the caller's (a binding allocates them once, as
  * NumPy arrays), num_envs rows each, and the C code only writes into them:
  * no allocation here. After th_vec_reset or th_vec_step, for each env i:
- *   obs[i]             the observation of the seat to act (the learner, or in
+ *   obs[i]             (or obs_u8[i]: the same values as bytes, when the
+ *                      caller asks for uint8 observations) the observation of the seat to act (the learner, or in
  *                      self-play the seat to move; at the end of an episode
  *                      the learner's, in self-play the last mover's);
- *   mask[i]            1 for each legal action of the seat to act; when the
+ *   mask[i]            num_actions(like) bytes: 1 for each legal action of the seat to act; when the
  *                      env's next action is ignored (its episode ended and
  *                      NEXT_STEP resets it on the next step) every action is
  *                      marked 1, as pgx does: a mask is never all zero;
@@ -51,6 +52,10 @@
 
 #include "common/error.h"
 #include "common/game.h"
+#include "common/pool.h"
+
+/* The largest observation a vector env converts to bytes (floats on the stack). */
+#define TH_VEC_MAX_OBS 4096
 
 enum { TH_VEC_NEXT_STEP = 0, TH_VEC_SAME_STEP = 1, TH_VEC_DISABLED = 2 };
 
@@ -68,9 +73,15 @@ typedef struct th_vec {
   unsigned char *states; /* num_envs * game->state_size */
   uint64_t *episode;     /* episodes dealt in each env so far */
   uint32_t *moves;       /* moves of the env's episode so far */
-  float *obs;            /* obs_size per env */
-  float *final_obs;      /* obs_size per env; SAME_STEP only (may be NULL otherwise) */
-  uint8_t *mask;         /* game->max_actions per env */
+  /* Observations: obs_size floats per env into obs (and final_obs), or, with
+   * obs NULL, obs_size bytes per env into obs_u8 (and final_obs_u8), which
+   * th_vec_check allows only when the game's observation_high(like) is at
+   * most 255 (its values are whole numbers from 0 to that bound, so bytes
+   * lose nothing). final_obs(_u8) is for SAME_STEP only (may be NULL
+   * otherwise). */
+  float *obs, *final_obs;
+  uint8_t *obs_u8, *final_obs_u8;
+  uint8_t *mask;         /* num_actions(like) per env */
   float *rewards;        /* 1 per env (single-agent) or num_players (self-play) */
   uint8_t *terminated, *truncated, *ended;
   int32_t *current_player;
@@ -86,9 +97,9 @@ int th_vec_check(const th_vec *v, th_error *e);
 
 /* Deals the next episode of every env i with reset == NULL or reset[i] != 0
  * and writes its outputs (rewards 0, terminated and truncated 0); the other
- * envs' outputs are left as they are. On `threads` native threads (results
- * do not depend on it). Returns 0 or an error code with e set. */
-int th_vec_reset(const th_vec *v, const uint8_t *reset, int threads, th_error *e);
+ * envs' outputs are left as they are. On the threads of `pool` (NULL: the
+ * calling thread only; results do not depend on it). Returns 0 or an error code with e set. */
+int th_vec_reset(const th_vec *v, const uint8_t *reset, th_pool *pool, th_error *e);
 
 /* One step of every env with actions[i] (its next action is ignored where
  * the env's episode is over under NEXT_STEP). Before anything changes every
@@ -96,7 +107,7 @@ int th_vec_reset(const th_vec *v, const uint8_t *reset, int threads, th_error *e
  * env whose episode is over) fail the step with TH_ERR_ILLEGAL and no env
  * stepped, their env indices (up to bad_cap of them, ascending) written into
  * bad and their number into *num_bad. Returns 0 or an error code with e set. */
-int th_vec_step(const th_vec *v, const int32_t *actions, int threads, int64_t *bad, int64_t bad_cap,
+int th_vec_step(const th_vec *v, const int32_t *actions, th_pool *pool, int64_t *bad, int64_t bad_cap,
                 int64_t *num_bad, th_error *e);
 
 #endif

@@ -61,11 +61,18 @@ static void g_observe(const void *s, int observer, float *out) {
 static int g_is_legal(const void *s, int a) { return sh_is_legal((const sh_state *)s, a); }
 static int g_num_players(const void *s) { return ((const sh_state *)s)->num_players; }
 static int g_is_truncated(const void *s) { return ((const sh_state *)s)->truncated != 0; }
+/* Counts of cards: at most SH_MAX_CARDS (216); 255, a byte, is the bound the
+ * adapters' observation spaces have always stated. */
+static int g_observation_high(const void *s) {
+  (void)s;
+  return 255;
+}
+static int g_num_actions(const void *s) { return sh_num_distinct_actions(&((const sh_state *)s)->rules); }
 
 const th_game sh_game = {
     "shithead",      sizeof(sh_state), SH_MAX_PLAYERS, SH_MAX_DISTINCT_ACTIONS, SH_NUM_POLICIES,
     g_check,         g_current_player, g_is_over,      g_legal_actions,         g_apply_legal,
     g_resample,      g_policy_action,  g_rollout,      g_returns,               g_search_value,
     g_new_game,      g_observation_size, g_observe,    g_is_legal,
-    g_num_players,    g_is_truncated,
+    g_num_players,    g_is_truncated,  g_num_actions,   g_observation_high,
 };

@@ -63,11 +63,21 @@ static void g_observe(const void *s, int observer, float *out) {
 static int g_is_legal(const void *s, int a) { return tt_is_legal((const tt_state *)s, a); }
 static int g_num_players(const void *s) { return ((const tt_state *)s)->num_players; }
 static int g_is_truncated(const void *s) { return ((const tt_state *)s)->truncated != 0; }
+/* Counts and flags are small; the running totals reach tt_max_total over
+ * the 11 rounds, which passes 255 under most options. */
+static int g_observation_high(const void *s) {
+  int most = tt_max_total(&((const tt_state *)s)->opt, TT_ROUNDS);
+  return most > 255 ? most : 255;
+}
+static int g_num_actions(const void *s) {
+  (void)s;
+  return TT_NUM_ACTIONS;
+}
 
 const th_game tt_game = {
     "three_thirteen", sizeof(tt_state), TT_MAX_PLAYERS, TT_NUM_ACTIONS, TT_NUM_POLICIES,
     g_check,          g_current_player, g_is_over,      g_legal_actions, g_apply_legal,
     g_resample,       g_policy_action,  g_rollout,      g_returns,       g_search_value,
     g_new_game,       g_observation_size, g_observe,    g_is_legal,
-    g_num_players,    g_is_truncated,
+    g_num_players,    g_is_truncated,  g_num_actions,   g_observation_high,
 };

@@ -1,0 +1,152 @@
+/* pool.c - see pool.h.
+ *
+ * A run is published by raising `generation`; every started worker takes
+ * part in every run (one with no items of it just reports back), so the
+ * caller returns only once every worker has read the run, and the next run's
+ * fields are never written while a worker reads them. Workers and the caller
+ * spin a bounded while (a step of a vector env is often shorter than a
+ * thread's wake-up) before sleeping on a condition variable. */
+#include "common/pool.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+
+#if defined(__SSE2__) || defined(_M_X64)
+#include <emmintrin.h>
+#define POOL_RELAX() _mm_pause()
+#else
+#define POOL_RELAX() ((void)0)
+#endif
+
+/* Spins before sleeping: about 50-100 microseconds. */
+#define POOL_SPINS 20000
+
+typedef struct {
+  th_pool *pool;
+  int index; /* the part this worker runs: 1..threads-1 */
+  int started;
+  pthread_t tid;
+} pool_worker;
+
+struct th_pool {
+  int threads;
+  int on_workers; /* workers that started */
+  pthread_mutex_t lock;
+  pthread_cond_t go;   /* a new run (or the end) for the workers */
+  pthread_cond_t done; /* the last worker of a run has finished */
+  atomic_uint_fast64_t generation; /* raised by every run */
+  atomic_int quit;
+  atomic_int pending; /* workers not yet done with the current run */
+  int sleepers;       /* workers waiting on `go` (under lock) */
+  /* The current run: written by th_pool_run before it raises generation,
+   * read by the workers after they see it raised. */
+  th_part_fn fn;
+  const void *ctx;
+  int64_t n;
+  int parts;
+  pool_worker workers[TH_MAX_THREADS];
+};
+
+static void run_part(th_part_fn fn, const void *ctx, int64_t n, int parts, int t) {
+  int64_t lo = n * t / parts, hi = n * (t + 1) / parts;
+  if (hi > lo) fn(ctx, lo, hi, NULL);
+}
+
+static void *worker_main(void *arg) {
+  pool_worker *w = (pool_worker *)arg;
+  th_pool *p = w->pool;
+  uint64_t seen = 0;
+  for (;;) {
+    uint64_t g = atomic_load_explicit(&p->generation, memory_order_acquire);
+    for (int spin = 0; g == seen && spin < POOL_SPINS && !atomic_load_explicit(&p->quit, memory_order_relaxed);
+         spin++) {
+      POOL_RELAX();
+      g = atomic_load_explicit(&p->generation, memory_order_acquire);
+    }
+    if (g == seen) {
+      pthread_mutex_lock(&p->lock);
+      p->sleepers++;
+      while (!atomic_load(&p->quit) && (g = atomic_load(&p->generation)) == seen) pthread_cond_wait(&p->go, &p->lock);
+      p->sleepers--;
+      pthread_mutex_unlock(&p->lock);
+    }
+    if (atomic_load(&p->quit)) break;
+    seen = g;
+    if (w->index < p->parts) run_part(p->fn, p->ctx, p->n, p->parts, w->index);
+    if (atomic_fetch_sub_explicit(&p->pending, 1, memory_order_acq_rel) == 1) {
+      pthread_mutex_lock(&p->lock);
+      pthread_cond_signal(&p->done);
+      pthread_mutex_unlock(&p->lock);
+    }
+  }
+  return NULL;
+}
+
+th_pool *th_pool_new(int threads, th_error *e) {
+  if (th_check_threads(threads, e)) return NULL;
+  th_pool *p = (th_pool *)calloc(1, sizeof *p);
+  if (!p) {
+    th_set_error(e, TH_ERR_MEMORY, "out of memory for a thread pool");
+    return NULL;
+  }
+  p->threads = threads;
+  atomic_init(&p->generation, 0);
+  atomic_init(&p->quit, 0);
+  atomic_init(&p->pending, 0);
+  pthread_mutex_init(&p->lock, NULL);
+  pthread_cond_init(&p->go, NULL);
+  pthread_cond_init(&p->done, NULL);
+  for (int t = 1; t < threads; t++) {
+    pool_worker *w = &p->workers[t];
+    w->pool = p;
+    w->index = t;
+    w->started = pthread_create(&w->tid, NULL, worker_main, w) == 0;
+    p->on_workers += w->started;
+  }
+  return p;
+}
+
+void th_pool_free(th_pool *p) {
+  if (!p) return;
+  pthread_mutex_lock(&p->lock);
+  atomic_store(&p->quit, 1);
+  pthread_cond_broadcast(&p->go);
+  pthread_mutex_unlock(&p->lock);
+  for (int t = 1; t < p->threads; t++)
+    if (p->workers[t].started) pthread_join(p->workers[t].tid, NULL);
+  pthread_cond_destroy(&p->done);
+  pthread_cond_destroy(&p->go);
+  pthread_mutex_destroy(&p->lock);
+  free(p);
+}
+
+int th_pool_threads(const th_pool *p) { return p ? p->threads : 1; }
+
+void th_pool_run(th_pool *p, th_part_fn fn, const void *ctx, int64_t n) {
+  int parts = p ? p->threads : 1;
+  if (parts > n) parts = n > 0 ? (int)n : 1;
+  if (parts <= 1 || p->on_workers == 0) {
+    if (n > 0) fn(ctx, 0, n, NULL);
+    return;
+  }
+  p->fn = fn;
+  p->ctx = ctx;
+  p->n = n;
+  p->parts = parts;
+  atomic_store_explicit(&p->pending, p->on_workers, memory_order_relaxed);
+  pthread_mutex_lock(&p->lock);
+  atomic_fetch_add_explicit(&p->generation, 1, memory_order_release);
+  if (p->sleepers) pthread_cond_broadcast(&p->go);
+  pthread_mutex_unlock(&p->lock);
+  run_part(fn, ctx, n, parts, 0);
+  for (int t = 1; t < parts; t++) /* a worker that never started: its part runs here */
+    if (!p->workers[t].started) run_part(fn, ctx, n, parts, t);
+  for (int spin = 0; spin < POOL_SPINS && atomic_load_explicit(&p->pending, memory_order_acquire) > 0; spin++)
+    POOL_RELAX();
+  if (atomic_load_explicit(&p->pending, memory_order_acquire) > 0) {
+    pthread_mutex_lock(&p->lock);
+    while (atomic_load(&p->pending) > 0) pthread_cond_wait(&p->done, &p->lock);
+    pthread_mutex_unlock(&p->lock);
+  }
+}
