@@ -38,7 +38,7 @@ from threes.tournament import TournamentResult, tournament
 __version__ = "0.1.0"
 
 # Loaded on first use (PEP 562), so that ``import threes`` stays light.
-_LAZY_MODULES = ("svg", "three_thirteen", "ui", "adapters")
+_LAZY_MODULES = ("svg", "three_thirteen", "ui", "adapters", "vector")
 
 
 def __getattr__(name):

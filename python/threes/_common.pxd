@@ -4,9 +4,11 @@
 from libc.stdint cimport int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from cpython.mem cimport PyMem_Malloc, PyMem_Free
 from cpython.exc cimport PyErr_CheckSignals
+from cpython.pycapsule cimport PyCapsule_New
+from cpython.bytes cimport PyBytes_FromStringAndSize
 from cpython.object cimport PyObject, PyTypeObject, Py_TYPE
 from cpython.buffer cimport PyObject_GetBuffer, PyBuffer_Release, PyBUF_WRITABLE, PyBUF_C_CONTIGUOUS, PyBUF_FORMAT
-from libc.string cimport strchr, memset
+from libc.string cimport strchr, memset, memcpy
 cimport numpy as cnp
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
@@ -37,9 +39,18 @@ cdef extern from "common/game.h" nogil:
         TH_TERMINAL_PLAYER
     enum:
         TH_STOP_MOVES
+    enum:
+        TH_MAX_PLAYERS
     ctypedef struct th_game:
+        const char *name
+        size_t state_size
         int max_actions
         int num_policies
+        int (*check)(const void *s, th_error *e) noexcept nogil
+        int (*observation_size)(const void *s) noexcept nogil
+        int (*num_players)(const void *s) noexcept nogil
+        int (*num_actions)(const void *s) noexcept nogil
+        int (*observation_high)(const void *s) noexcept nogil
     ctypedef struct th_stop:
         int (*should_stop)(void *ctx) noexcept nogil
         void *ctx
@@ -694,3 +705,22 @@ cdef inline object ismcts_run(const th_game *game, const void *root, uint8_t[::1
         PyMem_Free(vis)
         PyMem_Free(vals)
     return stats.best_action, stats.iterations, stats.nodes, children
+
+
+cdef inline tuple vec_handle(const th_game *game, const void *state):
+    """What threes.vector (threes/_vector.pyx) needs of a state: a capsule
+    holding its game's th_game, and the state's bytes (the deal's `like`)."""
+    return (PyCapsule_New(<void *>game, b"threes.th_game", NULL),
+            PyBytes_FromStringAndSize(<const char *>state, <Py_ssize_t>game.state_size))
+
+
+cdef inline int state_from_bytes(const th_game *game, void *dst, bytes raw) except -1:
+    """Copies a state's bytes (a vector env's buffer row) into dst, a fresh
+    state of `game`, and checks its invariants (dst is garbage on error)."""
+    cdef th_error e
+    if len(raw) != game.state_size:
+        raise ValueError(f"a {game.name.decode()} state is {game.state_size} bytes, not {len(raw)}")
+    memcpy(dst, <const char *>raw, game.state_size)
+    if game.check(dst, &e) != TH_OK:
+        raise_error(&e)
+    return 0

@@ -317,6 +317,23 @@ cdef class StateBase:
         return c
 
     # ------------------------------------------------------------ queries --
+    def observation_high(self):
+        """A bound on every entry of this game's observation tensors (all are
+        whole numbers from 0 to it): the high of an observation space."""
+        return sh_game.observation_high(&self.s)
+
+    @classmethod
+    def _from_bytes(cls, bytes raw):
+        """A state from the bytes of a vector env's state buffer (checked)."""
+        cdef StateBase st = cls.__new__(cls)
+        state_from_bytes(&sh_game, &st.s, raw)
+        return st
+
+    def _vec_handle(self):
+        """(a capsule of the game's C interface, this state's bytes): what
+        threes.vector deals its episodes from."""
+        return vec_handle(&sh_game, &self.s)
+
     def num_players(self):
         return self.s.num_players
 

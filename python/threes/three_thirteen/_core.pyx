@@ -286,6 +286,25 @@ cdef class StateBase:
             raise_error(&e)
         return res
 
+    def observation_high(self):
+        """A bound on every entry of this game's observation tensors (all are
+        whole numbers from 0 to it): the high of an observation space."""
+        return tt_game.observation_high(&self.s)
+
+    @classmethod
+    def _from_bytes(cls, bytes raw):
+        """A state from the bytes of a vector env's state buffer (checked)."""
+        cdef StateBase st = cls.__new__(cls)
+        state_from_bytes(&tt_game, &st.s, raw)
+        st._history = None
+        st._hlen = 0
+        return st
+
+    def _vec_handle(self):
+        """(a capsule of the game's C interface, this state's bytes): what
+        threes.vector deals its episodes from."""
+        return vec_handle(&tt_game, &self.s)
+
     def num_players(self):
         return self.s.num_players
 

@@ -87,6 +87,9 @@ typedef struct th_game {
   int (*num_actions)(const void *s);
   /* A bound on every value of an observation of s's game (they are >= 0). */
   int (*observation_high)(const void *s);
+  /* 0, or an error code with e set when a vector env cannot play s's game
+   * (NULL: it always can). */
+  int (*vec_unsupported)(const void *s, th_error *e);
 } th_game;
 
 #endif

@@ -34,6 +34,7 @@ static int check_vec(const th_vec *v, int check_like, th_error *e) {
     return TH_ERR_ARG;
   }
   int rc = check_like ? g->check(v->like, e) : TH_OK;
+  if (!rc && check_like && g->vec_unsupported) rc = g->vec_unsupported(v->like, e);
   if (rc) return rc;
   int n = g->num_players(v->like);
   if (v->num_envs < 1) {

@@ -67,6 +67,16 @@ static int g_observation_high(const void *s) {
   (void)s;
   return 255;
 }
+/* A vector env keeps no log of positions, which repetition_limit needs. */
+static int g_vec_unsupported(const void *s, th_error *e) {
+  int k = ((const sh_state *)s)->rules.repetition_limit;
+  if (k == 0) return TH_OK;
+  th_set_error(e, TH_ERR_ARG,
+               "rules with repetition_limit %d need a log of positions (RULES.md section 7), which a vector env "
+               "does not keep: use repetition_limit 0",
+               k);
+  return TH_ERR_ARG;
+}
 static int g_num_actions(const void *s) { return sh_num_distinct_actions(&((const sh_state *)s)->rules); }
 
 const th_game sh_game = {
@@ -74,5 +84,5 @@ const th_game sh_game = {
     g_check,         g_current_player, g_is_over,      g_legal_actions,         g_apply_legal,
     g_resample,      g_policy_action,  g_rollout,      g_returns,               g_search_value,
     g_new_game,      g_observation_size, g_observe,    g_is_legal,
-    g_num_players,    g_is_truncated,  g_num_actions,   g_observation_high,
+    g_num_players,    g_is_truncated,  g_num_actions,   g_observation_high, g_vec_unsupported,
 };

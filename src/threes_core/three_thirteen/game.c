@@ -79,5 +79,5 @@ const th_game tt_game = {
     g_check,          g_current_player, g_is_over,      g_legal_actions, g_apply_legal,
     g_resample,       g_policy_action,  g_rollout,      g_returns,       g_search_value,
     g_new_game,       g_observation_size, g_observe,    g_is_legal,
-    g_num_players,    g_is_truncated,  g_num_actions,   g_observation_high,
+    g_num_players,    g_is_truncated,  g_num_actions,   g_observation_high, NULL,
 };

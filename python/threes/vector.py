@@ -1,0 +1,330 @@
+"""Vectorized environments in C for reinforcement learning (needs ``gymnasium``).
+
+``VectorEnv`` runs ``num_envs`` games of any registered game in C: one
+learner seat per env against the game's built-in C policies, which move
+inside C between the learner's steps. ``SelfPlayVectorEnv`` makes every seat
+a learner: each step takes one action per env for whichever seat is to move
+there (``current_player``), and rewards come as one value per seat, as in pgx
+and EnvPool's card games. Both are ``gymnasium.vector.VectorEnv`` subclasses
+(Gymnasium 1.x: ``single_observation_space``, ``single_action_space``,
+``metadata["autoreset_mode"]``).
+
+>>> import numpy as np, threes.vector
+>>> envs = threes.vector.VectorEnv("shithead", num_envs=256, num_players=4, opponents="random", seed=1)
+>>> obs, info = envs.reset()
+>>> actions = envs.sample_actions()            # or a policy's choice where info["action_mask"] is True
+>>> obs, rewards, terminated, truncated, info = envs.step(actions)
+
+Buffers, not copies: every array ``reset`` and ``step`` return (observations,
+rewards, flags, ``info["action_mask"]``) is a read-only view of a buffer that
+C writes in place, allocated once; the next step overwrites it (copy what you
+keep, as ``torch.as_tensor(obs).clone()`` or ``obs.copy()``). Each step is one
+C call with the GIL released, on ``threads`` native threads.
+
+Observations: the engine's ``observation_tensor`` of the learner (self-play:
+of the seat to move), float32, or uint8 with ``observation_dtype=np.uint8``
+where the game's values fit a byte (Shithead; Three Thirteen's running totals
+do not: a ValueError says so). The action mask (bool, one entry per action
+id) marks the legal actions of the seat to act. It is never all False: where
+an env's next action is ignored (its episode ended and NEXT_STEP resets it on
+the next step) every entry is True, as in pgx, so that a masked softmax stays
+finite.
+
+Rewards: 0 until an episode ends, then the learner's return in [-1, 1]
+(RULES.md section 7: places, and a stalemate or a game cut at the move cap
+scored as the rules say, with ``truncated`` True instead of ``terminated``);
+self-play: an array ``(num_envs, num_players)`` of every seat's return.
+
+Autoreset (``autoreset_mode``, a ``gymnasium.vector.AutoresetMode`` or its
+value): NEXT_STEP (the default) resets an ended env on its next step and
+ignores that action (reward 0, both flags False); SAME_STEP resets it in the
+step that ends it: the returned observation and mask are the new episode's,
+``info["final_obs"]`` holds the last observation of the episodes that ended
+(rows where ``info["_final_obs"]`` is True); DISABLED leaves ended envs
+alone: ``reset(options={"reset_mask": mask})`` deals new episodes where
+``mask`` is True, and stepping an ended env raises RuntimeError.
+
+Illegal actions: with ``illegal_action="raise"`` (the default) a step with
+any illegal action raises ``threes.IllegalActionError`` naming the env
+indices (``err.envs``) and steps no env; with ``"penalize"`` (for unmasked
+samplers) such an episode ends at once, terminated, with reward ``penalty``
+for the seat that made it (default -1.0, the worst return). Actions must be
+an integer array of shape ``(num_envs,)``: another dtype raises TypeError,
+another shape ValueError.
+
+Determinism: episode k of env i is dealt by ``Game.new_initial_state(
+episode_seed(seed, i, k))`` and the C policies' draws depend only on (seed,
+i, k) and the move number, so the results are the same for every thread
+count and machine; ``reset(seed=s)`` starts every env over at episode 0 of
+seed s. Shithead rules with ``repetition_limit`` > 0 need a log of positions
+the vector env does not keep and are refused (ValueError).
+"""
+from __future__ import annotations
+
+import secrets
+from typing import Any, Dict, Optional, Sequence, Tuple
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode
+from gymnasium.vector.utils import batch_space
+
+from threes import registry
+from threes import _vector
+from threes.args import seed64
+
+__all__ = ["VectorEnv", "SelfPlayVectorEnv", "episode_seed", "AutoresetMode"]
+
+_MODES = {AutoresetMode.NEXT_STEP: _vector.NEXT_STEP, AutoresetMode.SAME_STEP: _vector.SAME_STEP,
+          AutoresetMode.DISABLED: _vector.DISABLED}
+_ILLEGAL = ("raise", "penalize")
+
+
+def episode_seed(seed: int, env: int, episode: int) -> int:
+    """The deal seed of episode ``episode`` (0, 1, ...) of env ``env`` of a
+    vector env seeded with ``seed``: ``Game.new_initial_state(episode_seed(
+    seed, env, episode))`` is that episode's deal."""
+    return _vector.episode_seed(seed64(seed), int(env), int(episode))
+
+
+def _readonly(a: np.ndarray) -> np.ndarray:
+    view = a.view()
+    view.flags.writeable = False
+    return view
+
+
+def _make_game(game: Any, num_players: Optional[int], game_options: Optional[Dict[str, Any]]) -> Any:
+    if isinstance(game, str):
+        cls = registry.get(game).load().Game
+        opts = dict(game_options or {})
+        return cls(**opts) if num_players is None else cls(num_players, **opts)
+    if game_options:
+        raise ValueError("game_options are for a game given by name; a Game object has its options")
+    registry.game_of(game)  # a TypeError for an object of no registered game
+    if num_players is not None and num_players != game.num_players():
+        raise ValueError(f"the game seats {game.num_players()} players, not {num_players}")
+    return game
+
+
+class _Base(gymnasium.vector.VectorEnv):
+    """What both vector envs share: the C core, the spaces, reset and step."""
+
+    def __init__(self, game: Any, num_envs: int, num_players: Optional[int], learner: int, opponents: Any,
+                 threads: int, seed: Optional[int], autoreset_mode: Any, observation_dtype: Any,
+                 illegal_action: str, penalty: float, game_options: Optional[Dict[str, Any]]):
+        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)):
+            raise TypeError(f"num_envs must be an int, not {type(num_envs).__name__}")
+        if num_envs < 1:
+            raise ValueError(f"num_envs must be at least 1, not {num_envs}")
+        if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)):
+            raise TypeError(f"threads must be an int, not {type(threads).__name__}")
+        try:
+            mode = AutoresetMode(autoreset_mode)
+        except ValueError:
+            raise ValueError(f"autoreset_mode must be one of {[m.value for m in AutoresetMode]}, "
+                             f"not {autoreset_mode!r}") from None
+        if illegal_action not in _ILLEGAL:
+            raise ValueError(f"illegal_action must be 'raise' or 'penalize', not {illegal_action!r}")
+        dtype = np.dtype(observation_dtype)
+        if dtype not in (np.float32, np.uint8):
+            raise ValueError(f"observation_dtype must be float32 or uint8, not {dtype}")
+        self.game = _make_game(game, num_players, game_options)
+        self.game_info = registry.game_of(self.game)
+        self.num_players = self.game.num_players()
+        policies = self._policies(learner, opponents)
+        like = self.game.new_initial_state(0)
+        if dtype == np.uint8 and like.observation_high() > 255:
+            raise ValueError(f"{self.game_info.title} observations reach {like.observation_high()} with these "
+                             "options, more than uint8 holds: use observation_dtype=np.float32")
+        self._seed = seed64(seed)
+        self._core = _vector.VecCore(like._vec_handle(), int(num_envs), learner, _MODES[mode],
+                                     illegal_action == "penalize", float(penalty), policies, self._seed,
+                                     int(threads), dtype == np.uint8)
+        core = self._core
+        self.num_envs = int(num_envs)
+        self.threads = int(threads)
+        self.autoreset_mode = mode
+        self.metadata = {"autoreset_mode": mode}
+        self.render_mode = None
+        self.illegal_action = illegal_action
+        self.penalty = float(penalty)
+        high = like.observation_high()
+        self.single_observation_space = spaces.Box(0, high, (core.obs_size,), dtype)
+        self.single_action_space = spaces.Discrete(core.num_actions)
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        # read-only views of the C buffers, made once: what reset and step return
+        self._obs, self._final_obs = _readonly(core.obs), _readonly(core.final_obs)
+        self._mask, self._rewards = _readonly(core.mask), _readonly(core.rewards)
+        self._terminated, self._truncated = _readonly(core.terminated), _readonly(core.truncated)
+        self._current_player = _readonly(core.current_player)
+        self._ended_now = np.zeros(self.num_envs, np.bool_)
+        self._sample_rng = np.random.default_rng(self._seed)
+        self._started = False
+
+    def _policies(self, learner: int, opponents: Any) -> Tuple[int, ...]:
+        names = self.game_info.policies
+        n = self.num_players
+        if learner < 0:
+            return (0,) * n
+        others = [q for q in range(n) if q != learner]
+        if isinstance(opponents, str):
+            specs = [opponents] * len(others)
+        elif isinstance(opponents, Sequence):
+            specs = list(opponents)
+            if len(specs) != len(others):
+                raise ValueError(f"opponents: one policy per other seat, {len(others)} needed (seats {others}), "
+                                 f"{len(specs)} given")
+        else:
+            raise TypeError("opponents must be a policy name of the game or a list of them (the vector env plays "
+                            f"built-in C policies: {', '.join(names)}; threes.gym plays any bot), "
+                            f"not {type(opponents).__name__}")
+        ids = [0] * n
+        for q, spec in zip(others, specs):
+            if spec not in names:
+                raise ValueError(f"unknown policy {spec!r} for {self.game_info.title}: one of {', '.join(names)} "
+                                 "(threes.gym plays any bot)")
+            ids[q] = names.index(spec)
+        self.opponents = {q: spec for q, spec in zip(others, specs)}
+        return tuple(ids)
+
+    # ---------------------------------------------------------- attributes --
+    @property
+    def action_mask(self) -> np.ndarray:
+        """The current masks, ``(num_envs, num_actions)`` bool (a read-only view)."""
+        return self._mask
+
+    def action_masks(self) -> np.ndarray:
+        """The current masks (sb3-contrib's MaskablePPO asks for them by this name)."""
+        return self._mask
+
+    @property
+    def current_player(self) -> np.ndarray:
+        """The seat whose action each env takes next, -1 where none (its episode is over)."""
+        return self._current_player
+
+    @property
+    def seed(self) -> int:
+        """The seed every env's episodes come from (episode_seed)."""
+        return self._core.seed
+
+    @property
+    def episodes(self) -> np.ndarray:
+        """Episodes dealt in each env since the last reseed (a copy)."""
+        return self._core.episode.copy()
+
+    @property
+    def nbytes_per_env(self) -> int:
+        """Bytes of buffers each env holds: its C state, observations (and
+        final observations), mask and outputs."""
+        return self._core.nbytes_per_env
+
+    def game_state(self, env: int) -> Any:
+        """A copy of env ``env``'s true game state, as the engine's State (all
+        cards: for evaluation and tests, never for the learner)."""
+        if not 0 <= env < self.num_envs:
+            raise IndexError(f"env must be in 0..{self.num_envs - 1}, not {env}")
+        return type(self.game.new_initial_state(0))._from_bytes(bytes(self._core.states[env]))
+
+    def sample_actions(self, rng: Optional[np.random.Generator] = None) -> np.ndarray:
+        """A uniformly random legal action per env from the current masks (an
+        int64 array), for baselines and smoke tests."""
+        rng = self._sample_rng if rng is None else rng
+        mask = self._mask
+        counts = mask.sum(axis=1)
+        pick = (rng.random(self.num_envs) * counts).astype(np.int64)
+        cum = np.cumsum(mask, axis=1)
+        return (cum <= pick[:, None]).sum(axis=1).astype(np.int64)
+
+    # ----------------------------------------------------------- gymnasium --
+    def _info(self) -> Dict[str, Any]:
+        return {"action_mask": self._mask}
+
+    def reset(self, *, seed: Optional[int] = None,
+              options: Optional[dict] = None) -> Tuple[np.ndarray, Dict[str, Any]]:
+        """Deals a new episode in every env (with ``seed``: episode 0 of that
+        seed in every env), or, with ``options={"reset_mask": mask}`` (a bool
+        array of num_envs), only where ``mask`` is True."""
+        mask = None
+        if options:
+            unknown = set(options) - {"reset_mask"}
+            if unknown:
+                raise ValueError(f"unknown reset options {sorted(unknown)}: only 'reset_mask'")
+            mask = options.get("reset_mask")
+        if seed is not None:
+            if isinstance(seed, (list, tuple, np.ndarray)):
+                raise TypeError("seed must be one int: env i's episodes come from (seed, i, episode)")
+            if mask is not None:
+                raise ValueError("a seed starts every env over: reset(seed=...) without a reset_mask")
+            super().reset(seed=seed)
+            self._seed = seed64(seed)
+            self._core.reseed(self._seed)
+            self._sample_rng = np.random.default_rng(self._seed)
+        self._core.reset(mask)
+        self._started = True
+        return self._obs, self._info()
+
+    def step(self, actions: Any) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, Dict[str, Any]]:
+        """One action per env (ignored where NEXT_STEP resets the env); returns
+        ``(obs, rewards, terminated, truncated, info)``, views of the buffers."""
+        if not self._started:
+            raise RuntimeError("call reset() before step()")
+        self._core.step(actions)
+        info = self._info()
+        if self.autoreset_mode == AutoresetMode.SAME_STEP:
+            np.logical_or(self._terminated, self._truncated, out=self._ended_now)
+            info["final_obs"] = self._final_obs
+            info["_final_obs"] = self._ended_now
+        return self._obs, self._rewards, self._terminated, self._truncated, info
+
+    def close_extras(self, **kwargs: Any) -> None:
+        """Nothing to release beyond the buffers (freed with the env)."""
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__name__}({self.game_info.name!r}, num_envs={self.num_envs}, "
+                f"num_players={self.num_players}, threads={self.threads}, "
+                f"autoreset_mode={self.autoreset_mode.value!r})")
+
+
+class VectorEnv(_Base):
+    """``num_envs`` games with one learner at ``seat`` against C policies.
+
+    game: a registered name (then ``Game(num_players, **game_options)`` of
+    that game; the game's default seats when num_players is None) or a Game;
+    opponents: a C policy of the game (``"random"``, ``"greedy"``, ...) for
+    every other seat, or a list of them in seat order skipping the learner;
+    threads: native threads stepping the envs (results do not depend on it);
+    seed: None draws one. See the module docstring for everything else.
+    """
+
+    def __init__(self, game: Any = "shithead", num_envs: int = 8, *, num_players: Optional[int] = None,
+                 seat: int = 0, opponents: Any = "random", threads: int = 1, seed: Optional[int] = None,
+                 autoreset_mode: Any = AutoresetMode.NEXT_STEP, observation_dtype: Any = np.float32,
+                 illegal_action: str = "raise", penalty: float = -1.0,
+                 game_options: Optional[Dict[str, Any]] = None):
+        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)):
+            raise TypeError(f"seat must be an int, not {type(seat).__name__}")
+        g = _make_game(game, num_players, game_options)
+        if not 0 <= seat < g.num_players():
+            raise ValueError(f"seat must be in 0..{g.num_players() - 1}, not {seat}")
+        self.seat = int(seat)
+        super().__init__(g, num_envs, None, self.seat, opponents, threads, seed, autoreset_mode,
+                         observation_dtype, illegal_action, penalty, None)
+
+
+class SelfPlayVectorEnv(_Base):
+    """``num_envs`` games where every seat is a learner: each step takes one
+    action per env for the seat to move there (``info["current_player"]``);
+    rewards are ``(num_envs, num_players)``. Arguments as VectorEnv's."""
+
+    def __init__(self, game: Any = "shithead", num_envs: int = 8, *, num_players: Optional[int] = None,
+                 threads: int = 1, seed: Optional[int] = None, autoreset_mode: Any = AutoresetMode.NEXT_STEP,
+                 observation_dtype: Any = np.float32, illegal_action: str = "raise", penalty: float = -1.0,
+                 game_options: Optional[Dict[str, Any]] = None):
+        self.opponents = {}
+        super().__init__(game, num_envs, num_players, -1, None, threads, seed, autoreset_mode,
+                         observation_dtype, illegal_action, penalty, game_options)
+
+    def _info(self) -> Dict[str, Any]:
+        return {"action_mask": self._mask, "current_player": self._current_player}
