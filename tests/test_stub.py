@@ -8,7 +8,7 @@ import pytest
 
 import threes
 
-MODULES = ["threes.shithead._core", "threes.three_thirteen._core"]
+MODULES = ["threes.shithead._core", "threes.three_thirteen._core", "threes._vector"]
 
 
 @pytest.mark.parametrize("module", MODULES)
@@ -22,4 +22,4 @@ def test_package_ships_py_typed_and_the_stubs():
     root = pathlib.Path(threes.__file__).parent
     assert (root / "py.typed").is_file()
     for module in MODULES:
-        assert (root / module.split(".")[1] / "_core.pyi").is_file()
+        assert (root.parent / (module.replace(".", "/") + ".pyi")).is_file()
