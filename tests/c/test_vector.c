@@ -335,6 +335,14 @@ static void illegal_checks(const th_game *g, const void *like) {
   CHECK(th_vec_reset(&c->v, NULL, NULL, &e) == TH_ERR_ARG, "SAME_STEP without final_obs");
   vec_init(c, g, like, 0, TH_VEC_NEXT_STEP, 0, 5);
   CHECK(th_pool_new(0, &e) == NULL && e.code == TH_ERR_ARG, "a pool of 0 threads refused");
+  if (g == &sh_game) { /* a game whose rules need a log of positions */
+    static sh_state rep;
+    memcpy(&rep, like, sizeof rep);
+    rep.rules.repetition_limit = 3;
+    vec_init(c, g, &rep, 0, TH_VEC_NEXT_STEP, 0, 5);
+    CHECK(th_vec_reset(&c->v, NULL, NULL, &e) == TH_ERR_ARG && strstr(e.msg, "repetition_limit"),
+          "repetition_limit refused: %s", e.msg);
+  }
   c->v.num_envs = 0;
   CHECK(th_vec_reset(&c->v, NULL, NULL, &e) == TH_ERR_ARG, "0 envs");
 }
@@ -452,7 +460,7 @@ static double bench(const sh_state *like, int envs, int threads) {
 }
 
 int main(int argc, char **argv) {
-  int steps = 2000, bench_envs = 0;
+  int steps = 2000, bench_envs = 0, bench_threads = 0;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--steps") && i + 1 < argc) {
       steps = atoi(argv[++i]);
@@ -462,8 +470,14 @@ int main(int argc, char **argv) {
       }
     } else if (!strcmp(argv[i], "--bench") && i + 1 < argc) {
       bench_envs = atoi(argv[++i]);
+    } else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
+      bench_threads = atoi(argv[++i]); /* --bench on this many threads only (for a profiler) */
+      if (bench_threads < 1 || bench_threads > 256) {
+        fprintf(stderr, "--threads must be in 1..256\n");
+        return 2;
+      }
     } else {
-      fprintf(stderr, "usage: %s [--steps N] [--bench ENVS]\n", argv[0]);
+      fprintf(stderr, "usage: %s [--steps N] [--bench ENVS [--threads T]]\n", argv[0]);
       return 2;
     }
   }
@@ -479,6 +493,11 @@ int main(int argc, char **argv) {
   CHECK(tt_new_game(&tt_like, &o, 3, 1, 300, NULL) == TH_OK, "deal");
   g_sh_like = &sh_like;
   g_tt_like = &tt_like;
+  if (bench_envs > 0 && bench_threads > 0) {
+    printf("Shithead, 4 players, seat 0 against 3 random seats, %d envs: %.0f learner steps/s on %d thread(s)\n",
+           bench_envs, bench(&sh_like, bench_envs, bench_threads), bench_threads);
+    return 0;
+  }
   if (bench_envs > 0) {
     double one = bench(&sh_like, bench_envs, 1), two = bench(&sh_like, bench_envs, 2);
     printf("Shithead, 4 players, seat 0 against 3 random seats, %d envs: %.0f learner steps/s on 1 thread, "
