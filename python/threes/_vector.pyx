@@ -238,8 +238,10 @@ cdef class VecCore:
         if rc == TH_ERR_ILLEGAL:
             envs = tuple(int(x) for x in self._bad[:min(nbad, BAD_LISTED)])
             msg = e.msg.decode("utf-8", "replace")
-            if self.ended[envs[0]]:
-                raise RuntimeError(f"{msg} (envs {list(envs)}: reset(options={{'reset_mask': ...}}))")
+            over = [i for i in envs if self.ended[i]]
+            if over:  # DISABLED: stepping an ended env is a misuse, whatever else is wrong
+                raise RuntimeError(f"the episodes of env(s) {over} are over and autoreset is disabled: reset them "
+                                   "first (reset(options={'reset_mask': mask})); no env was stepped")
             more = f" (the first {BAD_LISTED} listed)" if nbad > BAD_LISTED else ""
             err = IllegalActionError(f"illegal actions in {nbad} env(s) {list(envs)}{more}: {msg}; no env was "
                                      "stepped (pick actions where the mask is True)")

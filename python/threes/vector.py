@@ -160,6 +160,7 @@ class _Base(gymnasium.vector.VectorEnv):
         self._terminated, self._truncated = _readonly(core.terminated), _readonly(core.truncated)
         self._current_player = _readonly(core.current_player)
         self._ended_now = np.zeros(self.num_envs, np.bool_)
+        self._ended_now_view = _readonly(self._ended_now)
         self._sample_rng = np.random.default_rng(self._seed)
         self._started = False
 
@@ -182,6 +183,10 @@ class _Base(gymnasium.vector.VectorEnv):
                             f"not {type(opponents).__name__}")
         ids = [0] * n
         for q, spec in zip(others, specs):
+            if not isinstance(spec, str):
+                raise TypeError("opponents: each must be a policy name of the game (the vector env plays built-in C "
+                                f"policies: {', '.join(names)}; threes.gym plays any bot), not "
+                                f"{type(spec).__name__}")
             if spec not in names:
                 raise ValueError(f"unknown policy {spec!r} for {self.game_info.title}: one of {', '.join(names)} "
                                  "(threes.gym plays any bot)")
@@ -222,7 +227,9 @@ class _Base(gymnasium.vector.VectorEnv):
 
     def game_state(self, env: int) -> Any:
         """A copy of env ``env``'s true game state, as the engine's State (all
-        cards: for evaluation and tests, never for the learner)."""
+        cards: for evaluation and tests, never for the learner). The vector
+        env keeps no history of actions, so the copy has none (its
+        ``to_dict()["history"]`` is empty)."""
         if not 0 <= env < self.num_envs:
             raise IndexError(f"env must be in 0..{self.num_envs - 1}, not {env}")
         return type(self.game.new_initial_state(0))._from_bytes(bytes(self._core.states[env]))
@@ -275,7 +282,7 @@ class _Base(gymnasium.vector.VectorEnv):
         if self.autoreset_mode == AutoresetMode.SAME_STEP:
             np.logical_or(self._terminated, self._truncated, out=self._ended_now)
             info["final_obs"] = self._final_obs
-            info["_final_obs"] = self._ended_now
+            info["_final_obs"] = self._ended_now_view
         return self._obs, self._rewards, self._terminated, self._truncated, info
 
     def close_extras(self, **kwargs: Any) -> None:

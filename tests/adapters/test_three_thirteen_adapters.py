@@ -207,3 +207,24 @@ def test_gymnasium_episode():
         threes.gym.GameEnv("three_thirteen", num_players=2, opponents="heuristic")
     with pytest.raises(ValueError):
         threes.gym.GameEnv(tt.Game(3), num_players=2)
+
+
+def test_observation_spaces_bound_three_thirteen_totals_above_255():
+    """Running totals reach hundreds: the Box high is State.observation_high()
+    (the most the options allow over 11 rounds), not a byte's 255, so a late
+    observation stays in the space."""
+    from threes.adapters.gym import GameEnv
+    from threes.adapters.pettingzoo import observation_high
+    from threes.three_thirteen import Game
+
+    game = Game(3)
+    high = game.new_initial_state(0).observation_high()
+    assert high > 255
+    env = GameEnv(game, opponents="greedy")
+    assert env.observation_space.high.max() == high == observation_high(game)
+    state = game.new_initial_state(3)
+    while not state.is_terminal():  # random play to the end: its totals pass 255
+        state.apply_action(state._policy_action(0, state.move_number()))
+    obs = state.observation_tensor(0)
+    assert obs.max() > 255
+    assert env.observation_space.contains(obs)

@@ -70,8 +70,6 @@ __all__ = ["GameEnv", "ThreesEnv", "ENV_ID", "THREE_THIRTEEN_ENV_ID"]
 ENV_ID = "threes/Threes-v0"
 #: The registered id of Three Thirteen (GameEnv with game="three_thirteen").
 THREE_THIRTEEN_ENV_ID = "threes/ThreeThirteen-v0"
-#: The high bound of the observation Box: counts are at most the deck size (216).
-OBSERVATION_HIGH = 255
 _ILLEGAL = ("penalize", "raise")
 
 
@@ -132,7 +130,7 @@ class GameEnv(gymnasium.Env):
         self.opponents: Dict[int, Any] = self._make_opponents(opponents)
         self._num_actions = self.game.num_distinct_actions()
         obs_size = self.game.observation_tensor_shape()[0]
-        high = float(getattr(self.info.load(), "OBSERVATION_HIGH", OBSERVATION_HIGH))
+        high = float(self.game.new_initial_state(0).observation_high())
         self.observation_space = spaces.Box(0, high, (obs_size,), np.float32)
         self.action_space = spaces.Discrete(self._num_actions)
         self._state: Optional[State] = None

@@ -52,14 +52,12 @@ from threes.shithead.game import Game, State, _seed64
 
 __all__ = ["GameAEC", "ThreesAEC", "env", "raw_env", "observation_high"]
 
-#: The high bound of the Shithead observation Box: counts are at most the deck size (216).
-OBSERVATION_HIGH = 255
-
-
 def observation_high(game: Any) -> float:
-    """The high bound of a game's observation tensor entries (its package's
-    ``OBSERVATION_HIGH``; Shithead 255)."""
-    return float(getattr(registry.game_of(game).load(), "OBSERVATION_HIGH", OBSERVATION_HIGH))
+    """The high bound of a game's observation tensor entries:
+    ``State.observation_high()`` (Shithead 255, counts of at most 216 cards;
+    Three Thirteen the highest running total its options allow)."""
+    registry.game_of(game)  # a TypeError for an object of no registered game
+    return float(game.new_initial_state(0).observation_high())
 
 
 def _make_game(num_players: int, rules: Any, max_moves: Optional[int], game: Any) -> Any:
