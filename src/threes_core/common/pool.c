@@ -1,11 +1,14 @@
 /* pool.c - see pool.h.
  *
  * A run is published by raising `generation`; every started worker takes
- * part in every run (one with no items of it just reports back), so the
+ * part in every run (one that finds no chunk left just reports back), so the
  * caller returns only once every worker has read the run, and the next run's
- * fields are never written while a worker reads them. Workers and the caller
- * spin a bounded while (a step of a vector env is often shorter than a
- * thread's wake-up) before sleeping on a condition variable. */
+ * fields are never written while a worker reads them. The items are handed
+ * out in chunks from an atomic counter, the caller taking its share too: a
+ * worker that wakes late or runs slower (a virtual CPU the host shares) takes
+ * fewer chunks instead of holding the caller up. Workers spin a bounded
+ * while (a step of a vector env is often shorter than a thread's wake-up)
+ * before sleeping on a condition variable. */
 #include "common/pool.h"
 
 #include <pthread.h>
@@ -43,14 +46,18 @@ struct th_pool {
    * read by the workers after they see it raised. */
   th_part_fn fn;
   const void *ctx;
-  int64_t n;
-  int parts;
+  int64_t n, chunk;
+  atomic_int_fast64_t next; /* the first item no thread has taken yet */
   pool_worker workers[TH_MAX_THREADS];
 };
 
-static void run_part(th_part_fn fn, const void *ctx, int64_t n, int parts, int t) {
-  int64_t lo = n * t / parts, hi = n * (t + 1) / parts;
-  if (hi > lo) fn(ctx, lo, hi, NULL);
+/* Takes chunks of the current run until none is left. */
+static void take_chunks(th_pool *p, th_part_fn fn, const void *ctx, int64_t n, int64_t chunk) {
+  for (;;) {
+    int64_t lo = atomic_fetch_add_explicit(&p->next, chunk, memory_order_relaxed);
+    if (lo >= n) return;
+    fn(ctx, lo, lo + chunk < n ? lo + chunk : n, NULL);
+  }
 }
 
 static void *worker_main(void *arg) {
@@ -73,7 +80,7 @@ static void *worker_main(void *arg) {
     }
     if (atomic_load(&p->quit)) break;
     seen = g;
-    if (w->index < p->parts) run_part(p->fn, p->ctx, p->n, p->parts, w->index);
+    take_chunks(p, p->fn, p->ctx, p->n, p->chunk);
     if (atomic_fetch_sub_explicit(&p->pending, 1, memory_order_acq_rel) == 1) {
       pthread_mutex_lock(&p->lock);
       pthread_cond_signal(&p->done);
@@ -94,6 +101,7 @@ th_pool *th_pool_new(int threads, th_error *e) {
   atomic_init(&p->generation, 0);
   atomic_init(&p->quit, 0);
   atomic_init(&p->pending, 0);
+  atomic_init(&p->next, 0);
   pthread_mutex_init(&p->lock, NULL);
   pthread_cond_init(&p->go, NULL);
   pthread_cond_init(&p->done, NULL);
@@ -124,24 +132,23 @@ void th_pool_free(th_pool *p) {
 int th_pool_threads(const th_pool *p) { return p ? p->threads : 1; }
 
 void th_pool_run(th_pool *p, th_part_fn fn, const void *ctx, int64_t n) {
-  int parts = p ? p->threads : 1;
-  if (parts > n) parts = n > 0 ? (int)n : 1;
-  if (parts <= 1 || p->on_workers == 0) {
+  if (!p || p->on_workers == 0 || n < 2) {
     if (n > 0) fn(ctx, 0, n, NULL);
     return;
   }
+  /* about 8 chunks per thread, at least 4 items each */
+  int64_t chunk = n / (8 * (int64_t)p->threads);
   p->fn = fn;
   p->ctx = ctx;
   p->n = n;
-  p->parts = parts;
+  p->chunk = chunk < 4 ? 4 : chunk;
+  atomic_store_explicit(&p->next, 0, memory_order_relaxed);
   atomic_store_explicit(&p->pending, p->on_workers, memory_order_relaxed);
   pthread_mutex_lock(&p->lock);
   atomic_fetch_add_explicit(&p->generation, 1, memory_order_release);
   if (p->sleepers) pthread_cond_broadcast(&p->go);
   pthread_mutex_unlock(&p->lock);
-  run_part(fn, ctx, n, parts, 0);
-  for (int t = 1; t < parts; t++) /* a worker that never started: its part runs here */
-    if (!p->workers[t].started) run_part(fn, ctx, n, parts, t);
+  take_chunks(p, fn, ctx, n, p->chunk); /* a worker that never started leaves its share here */
   for (int spin = 0; spin < POOL_SPINS && atomic_load_explicit(&p->pending, memory_order_acquire) > 0; spin++)
     POOL_RELAX();
   if (atomic_load_explicit(&p->pending, memory_order_acquire) > 0) {

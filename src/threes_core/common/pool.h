@@ -3,11 +3,11 @@
  * second), where starting threads on every call (th_run_parts) would cost
  * more than the work.
  *
- * th_pool_run splits [0, n) exactly as th_run_parts does (part t gets
- * [n*t/threads, n*(t+1)/threads)), runs part 0 on the calling thread and the
- * others on the pool's workers, and returns when every part is done. Which
- * items a part holds never changes an item's result, so results do not depend
- * on the thread count.
+ * th_pool_run hands [0, n) out in chunks, to the calling thread and the
+ * pool's workers alike (each takes the next chunk when it is done with one),
+ * and returns when every item is done. Which thread runs an item never
+ * changes the item's result, so results do not depend on the thread count or
+ * on timing.
  *
  * A pool is made once (th_pool_new allocates it and starts its workers) and
  * used from one calling thread at a time; nothing is allocated per run. A
@@ -35,8 +35,8 @@ void th_pool_free(th_pool *pool);
 /* The thread count the pool was made with (1 for NULL). */
 int th_pool_threads(const th_pool *pool);
 
-/* part(ctx, lo, hi, NULL) for every part of [0, n); a NULL pool runs all of
- * it on the calling thread. */
+/* part(ctx, lo, hi, NULL) for chunks [lo, hi) that cover [0, n) once; a NULL
+ * pool runs it all on the calling thread as one chunk. */
 void th_pool_run(th_pool *pool, th_part_fn part, const void *ctx, int64_t n);
 
 #endif
