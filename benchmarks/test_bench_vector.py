@@ -100,3 +100,38 @@ def test_vector_env_observation_dtype(benchmark, figures, dtype):
     figures[f"vector: VectorEnv {dtype} observations, 1 thread learner steps/s"] = (best[0], "steps/s")
     print(f"\nVectorEnv, {dtype} observations: {best[0]:,.0f} learner steps/s, "
           f"{env.nbytes_per_env:,} bytes per env")
+
+
+def test_vector_env_memory_per_env(benchmark, figures):
+    """Python-heap bytes per env (tracemalloc, NumPy's buffers included) of a
+    reset VectorEnv and of a reset SyncVectorEnv over ThreesEnv, same settings."""
+    import tracemalloc
+
+    import gymnasium
+
+    from threes.adapters.gym import ThreesEnv
+    from threes.vector import VectorEnv
+
+    def measure(make):
+        tracemalloc.start()
+        before = tracemalloc.get_traced_memory()[0]
+        env = make()
+        env.reset(seed=1)
+        used = tracemalloc.get_traced_memory()[0] - before
+        tracemalloc.stop()
+        env.close()
+        return used / NUM_ENVS
+
+    sizes = {}
+
+    def round_():
+        sizes["VectorEnv"] = measure(lambda: VectorEnv("shithead", NUM_ENVS, num_players=4, opponents="random"))
+        sizes["SyncVectorEnv(ThreesEnv)"] = measure(lambda: gymnasium.vector.SyncVectorEnv(
+            [lambda: ThreesEnv(num_players=4, opponents="random")] * NUM_ENVS))
+
+    benchmark.pedantic(round_, rounds=1, iterations=1)
+    benchmark.extra_info.update(sizes)
+    for name, size in sizes.items():
+        figures[f"vector: {name} heap bytes per env (tracemalloc)"] = (size, "bytes")
+    print(f"\nheap per env: VectorEnv {sizes['VectorEnv']:,.0f} bytes, SyncVectorEnv(ThreesEnv) "
+          f"{sizes['SyncVectorEnv(ThreesEnv)']:,.0f} bytes")
