@@ -101,6 +101,24 @@ run_program ismcts "$BUILD_DIR/threes_ismcts_test" --games "${ISMCTS_GAMES:-40}"
 # The vector environments on both games (tests/c/test_vector.c).
 run_program vector "$BUILD_DIR/threes_vector_test" --steps "${VECTOR_STEPS:-1000}"
 
+# The vector envs' thread pool under ThreadSanitizer: the differential runs
+# (1 and 2 threads) and a benchmark loop on 2 threads (many pool runs).
+tsan_exe="$BUILD_DIR/threes_vector_test_tsan"
+"${CC:-cc}" -std=c11 -O1 -g -fsanitize=thread -Isrc/threes_core -Itests/c tests/c/test_vector.c \
+  src/threes_core/common/*.c src/threes_core/shithead/*.c src/threes_core/three_thirteen/*.c \
+  -lpthread -lm -o "$tsan_exe"
+for args in "--steps 1000" "--bench 64 --threads 2"; do
+  # shellcheck disable=SC2086
+  if ! TSAN_OPTIONS=halt_on_error=1 "$tsan_exe" $args > "$logs/tsan.out" 2> "$logs/tsan.err" ||
+    grep -q "ThreadSanitizer" "$logs/tsan.err"; then
+    cat "$logs/tsan.out" "$logs/tsan.err"
+    echo "vector test under ThreadSanitizer ($args): FAILED" >&2
+    status=1
+  else
+    echo "vector test under ThreadSanitizer ($args): $(tail -n 1 "$logs/tsan.out")"
+  fi
+done
+
 sum_field() { # sums the first number after $1 over the parts' outputs
   cat "$logs"/part*.out | sed -n "s/^$1\([0-9][0-9]*\).*/\1/p" | awk '{s += $1} END {print s + 0}'
 }
