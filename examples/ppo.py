@@ -14,6 +14,12 @@ at the end the weights go to ``<save>.pt`` and, with ``--eval-deals N``, the
 agent plays a duplicate-deal tournament (threes.tournament) against each of
 random, greedy and heuristic, printed with its 95% intervals.
 
+``python examples/ppo.py --plot OUT.png A.csv B.csv ...`` draws the learning
+curves of such logs (mean return and first-place rate against learner steps).
+``python examples/ppo.py --export OUT.npz SAVE.pt`` writes the policy of a
+trained agent (trunk and actor, float32) as the numpy arrays the built-in
+``"net"`` bot reads (threes/shithead/net.py; no PyTorch needed to play).
+
 The learner is not told about masks through the reward: illegal ids get a
 logit of -1e9 (finite, so a softmax never sees NaN) and are never sampled.
 Observations are the engine's counts; the network sees log1p(obs).
@@ -106,6 +112,9 @@ def parse(argv=None):
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--save", default="runs/ppo", help="prefix of the .csv log and .pt weights")
     p.add_argument("--eval-deals", type=int, default=0, help="duplicate deals per tournament at the end")
+    p.add_argument("--plot", metavar="OUT", help="draw the curves of the CSV logs given after it into OUT, and stop")
+    p.add_argument("--export", metavar="OUT", help="write the policy of the .pt given after it as numpy arrays, and stop")
+    p.add_argument("logs", nargs="*", help="with --plot: the .csv logs; with --export: the .pt")
     return p.parse_args(argv)
 
 
@@ -220,8 +229,61 @@ def evaluate(agent: Agent, args) -> dict:
     return results
 
 
+def plot(out: str, logs) -> None:
+    """Learning curves of ppo.py logs, one line per log."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
+    for path in logs:
+        rows = list(csv.DictReader(open(path)))
+        x = np.array([int(r["learner_steps"]) for r in rows]) / 1e6
+        label = os.path.splitext(os.path.basename(path))[0]
+        for ax, key in zip(axes, ("mean_return", "first_rate")):
+            y = np.array([float(r[key]) for r in rows])
+            k = max(1, len(y) // 30)  # a running mean over about 1/30 of the run
+            ax.plot(x[k - 1:], np.convolve(y, np.ones(k) / k, mode="valid"), label=label)
+    axes[0].set_ylabel("mean return of the learner (-1 last .. 1 first)")
+    axes[1].set_ylabel("first-place rate")
+    for ax in axes:
+        ax.set_xlabel("learner steps (millions)")
+        ax.grid(alpha=0.3)
+    axes[1].legend()
+    fig.tight_layout()
+    fig.savefig(out, dpi=110)
+    print(f"wrote {out}")
+
+
+def export(out: str, saved: str) -> None:
+    """The policy of a saved agent (``<save>.pt``) as numpy arrays: the two
+    trunk layers and the actor (``w1 b1 w2 b2 w3 b3``, weights laid out
+    (out, in) as in torch) and what it was trained on."""
+    ckpt = torch.load(saved, map_location="cpu", weights_only=False)
+    sd, a = ckpt["state_dict"], ckpt["args"]
+    names = {"w1": "trunk.0.weight", "b1": "trunk.0.bias", "w2": "trunk.2.weight", "b2": "trunk.2.bias",
+             "w3": "actor.weight", "b3": "actor.bias"}
+    arrays = {k: sd[v].detach().numpy().astype(np.float32) for k, v in names.items()}
+    rows = list(csv.DictReader(open(os.path.splitext(saved)[0] + ".csv")))
+    meta = {"game": a["game"], "num_players": a["num_players"], "opponents": a["opponents"],
+            "learner_steps": int(rows[-1]["learner_steps"]) if rows else 0, "seed": a["seed"],
+            "obs_size": int(ckpt["obs_size"]), "num_actions": int(ckpt["num_actions"]), "hidden": int(ckpt["hidden"]),
+            "input": "log1p(observation_tensor(seat))", "activation": "tanh"}
+    np.savez_compressed(out, meta=np.array(json.dumps(meta)), **arrays)
+    print(f"wrote {out}: {meta}")
+
+
 def main(argv=None):
     args = parse(argv)
+    if args.plot:
+        plot(args.plot, args.logs)
+        return
+    if args.export:
+        if len(args.logs) != 1:
+            raise SystemExit("--export OUT.npz takes one saved agent (.pt)")
+        export(args.export, args.logs[0])
+        return
     agent = train(args)
     if args.eval_deals:
         evaluate(agent, args)

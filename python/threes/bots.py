@@ -249,13 +249,20 @@ class ISMCTSBot(Bot):
         return self.search(state)["action"]
 
 
+def _bot_specs_text(info: Optional["registry.GameInfo"]) -> str:
+    games = [info] if info is not None else [registry.get(g) for g in registry.names()]
+    named = [f"{g.title}: {', '.join(tuple(g.policies) + tuple(b for b, _ in g.bots))}" for g in games]
+    return "; ".join(named) + "; every game: ismcts or ismcts:N"
+
+
 def make_bot(spec, seed: Optional[int] = None, game: Any = None):
     """A bot from a short spec: a policy name (``"random"``, ``"greedy"``,
-    ``"heuristic"``: see PolicyBot), ``"ismcts"`` or ``"ismcts:ITERATIONS"``;
-    a bot object is returned as is. ``game`` (a registered game's name, a
-    Game or a State) checks a policy name against that game's policies now,
-    so ``make_bot("heuristic", game="three_thirteen")`` is a ValueError
-    naming Three Thirteen's policies rather than a failure in mid-game."""
+    ``"heuristic"``: see PolicyBot), a game's own named bot (Shithead:
+    ``"net"``, the packaged PPO policy, threes.shithead.net), ``"ismcts"`` or
+    ``"ismcts:ITERATIONS"``; a bot object is returned as is. ``game`` (a
+    registered game's name, a Game or a State) checks a name against that
+    game now, so ``make_bot("heuristic", game="three_thirteen")`` is a
+    ValueError naming Three Thirteen's bots rather than a failure in mid-game."""
     if not isinstance(spec, str):
         if not hasattr(spec, "step"):
             raise TypeError(f"a bot needs a step(state) method: {spec!r}")
@@ -265,16 +272,19 @@ def make_bot(spec, seed: Optional[int] = None, game: Any = None):
     every = tuple(dict.fromkeys(p for g in registry.names() for p in registry.get(g).policies))
     if name in every and not arg:
         return PolicyBot(name, seed, info)  # a ValueError naming the game's policies if it lacks this one
-    pols = every if info is None else info.policies
     if name == "ismcts":
         try:
             iterations = int(arg) if arg else 1000
         except ValueError:
             raise ValueError(f"bad bot {spec!r}: ismcts:N takes a whole number of iterations") from None
         return ISMCTSBot(iterations, seed=seed)
-    if info is not None:
-        raise ValueError(f"unknown bot {spec!r} for {info.title}: {', '.join(pols)}, ismcts or ismcts:N")
-    raise ValueError(f"unknown bot {spec!r}: a policy ({_policies_text()}), ismcts or ismcts:N")
+    if not arg:
+        for g in [info] if info is not None else [registry.get(g) for g in registry.names()]:
+            factory = g.bot_factory(name)
+            if factory is not None:
+                return factory(seed=seed)
+    where = "" if info is None else f" for {info.title}"
+    raise ValueError(f"unknown bot {spec!r}{where}: {_bot_specs_text(info)}")
 
 
 def bot_view(bot: Any, state: State, player: int, seed: int) -> State:

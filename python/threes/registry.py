@@ -27,7 +27,10 @@ Optional hooks a game's entry may name (``"module:function"`` strings,
 imported on first use by :meth:`GameInfo.hook`): ``svg`` draws a state
 (``render(state, observer=None, size=None) -> str``, used by
 ``threes.svg.render``). ``first_place`` and ``last_place`` word the
-tournament table ("mean place (0 = first out)", "shithead rate").
+tournament table ("mean place (0 = first out)", "shithead rate"). ``bots``
+names the game's bots beyond its C policies, as ``(spec, "module:Class")``
+pairs; ``threes.bots.make_bot(spec)`` builds them as ``Class(seed=...)``
+(Shithead: ``"net"``, the packaged PPO policy).
 """
 from __future__ import annotations
 
@@ -50,6 +53,15 @@ class GameInfo:
     first_place: str = "first"  #: what place 0 means, for tables: "first out", "lowest total"
     last_place: str = "last place"  #: what the last place is called: "shithead", "last place"
     svg: Optional[str] = None  #: "module:function" that draws a state as SVG (threes.svg.render)
+    bots: Tuple[Tuple[str, str], ...] = field(default=())  #: (spec, "module:Class") bots beyond the policies
+
+    def bot_factory(self, spec: str) -> Optional[Callable[..., Any]]:
+        """The class of the game's bot named `spec` (see ``bots``), or None."""
+        for name, target in self.bots:
+            if name == spec:
+                mod, _, attr = target.partition(":")
+                return getattr(importlib.import_module(mod), attr)
+        return None
 
     def load(self) -> ModuleType:
         """The game's package (imported on first use)."""
@@ -121,6 +133,7 @@ def game_of(obj: Any) -> GameInfo:
 
 
 register(GameInfo("shithead", "Shithead", "threes.shithead", aliases=("threes",), first_place="first out",
-                  last_place="shithead", svg="threes.ui.svg:render_shithead"))
+                  last_place="shithead", svg="threes.ui.svg:render_shithead",
+                  bots=(("net", "threes.shithead.net:NetBot"),)))
 register(GameInfo("three_thirteen", "Three Thirteen", "threes.three_thirteen", aliases=("three-thirteen", "3-13"),
                   first_place="lowest total", last_place="last place", svg="threes.ui.svg:render_three_thirteen"))

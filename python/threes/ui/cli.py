@@ -12,7 +12,8 @@
 ``3-13``); simulate, play and tournament then run that game's command.
 
 Bot specs: a policy of the game (Shithead: random, greedy, heuristic; Three
-Thirteen: random, greedy), ismcts, ismcts:ITERATIONS.
+Thirteen: random, greedy), a game's own bot (Shithead, 4 players: net, the
+packaged PPO policy), ismcts, ismcts:ITERATIONS.
 """
 from __future__ import annotations
 
@@ -619,7 +620,8 @@ def _game_choices() -> Tuple[str, ...]:
 
 def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="threes", description="The threes-core engine for the Shithead family.",
-                                 epilog="Bots: random, greedy, heuristic, ismcts, ismcts:ITERATIONS.")
+                                 epilog="Bots: random, greedy, heuristic, net (4-player Shithead), ismcts, "
+                                        "ismcts:ITERATIONS.")
     ap.add_argument("--no-color", action="store_true", help="plain text output (also: NO_COLOR=1)")
     sub = ap.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
