@@ -84,6 +84,9 @@ class NetBot:
         """The network's logits over every action id (illegal ones included)
         for the seat to move in ``state``."""
         self._check(state)
+        return self._logits(state)
+
+    def _logits(self, state) -> np.ndarray:
         meta = self.meta
         x = np.asarray(state.observation_tensor(state.current_player()), dtype=np.float32)
         if x.shape != (meta["obs_size"],):
@@ -101,7 +104,7 @@ class NetBot:
             raise ValueError("the game is over: no seat is to move")
         if legal.size == 1:
             return int(legal[0])
-        z = self.logits(state)
+        z = self._logits(state)
         return int(legal[int(np.argmax(z[legal]))])
 
     def __repr__(self) -> str:
