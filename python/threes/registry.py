@@ -59,8 +59,7 @@ class GameInfo:
         """The class of the game's bot named `spec` (see ``bots``), or None."""
         for name, target in self.bots:
             if name == spec:
-                mod, _, attr = target.partition(":")
-                return getattr(importlib.import_module(mod), attr)
+                return _resolve(target)
         return None
 
     def load(self) -> ModuleType:
@@ -76,10 +75,7 @@ class GameInfo:
         """The function a hook field names (e.g. ``hook("svg")``), or None
         when the game does not provide it."""
         target = getattr(self, name)
-        if target is None:
-            return None
-        mod, _, attr = target.partition(":")
-        return getattr(importlib.import_module(mod), attr)
+        return None if target is None else _resolve(target)
 
     def variant(self, game: Any) -> str:
         """A short label for a game object of this game: its rule set's name
@@ -87,6 +83,12 @@ class GameInfo:
         rules = getattr(game, "rules", None)
         name = getattr(rules, "name", None)
         return name if isinstance(name, str) else self.name
+
+
+def _resolve(target: str) -> Any:
+    """The object a "module:attribute" string names (imported now)."""
+    mod, _, attr = target.partition(":")
+    return getattr(importlib.import_module(mod), attr)
 
 
 _GAMES: Dict[str, GameInfo] = {}
