@@ -39,7 +39,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -190,9 +190,50 @@ def _places(state) -> np.ndarray:
     return place_of_return(state.returns(), state.num_players())
 
 
+def _play_deal(bots: Sequence, game: Any, seed: int, d: int) -> Tuple[np.ndarray, int, int]:
+    """Deal d of a tournament among `bots` (seat order of rotation 0), every
+    rotation: (places[r, b] of bot b in rotation r, games truncated at the
+    move cap, stalemates). A pure function of (bots' specs, game, seed, d):
+    the deal from _mix(seed, d), the bots reset with _mix(seed, d, r, q + 1)
+    and the game's own draws from _mix(seed, d, r)."""
+    n = len(bots)
+    places = np.zeros((n, n))
+    truncated = stalemates = 0
+    state = game.new_initial_state(_mix(seed, d))
+    for r in range(n):
+        seat_bot = [(q + r) % n for q in range(n)]  # bot index at each seat
+        for q in range(n):
+            b = bots[seat_bot[q]]
+            if hasattr(b, "reset"):
+                b.reset(_mix(seed, d, r, q + 1))
+        final = play_game([bots[i] for i in seat_bot], state, _mix(seed, d, r))
+        p = _places(final)
+        reason = end_reason(final)
+        truncated += reason == MOVE_CAP
+        stalemates += reason == STALEMATE
+        for q in range(n):
+            places[r, seat_bot[q]] = p[q]
+    return places, int(truncated), int(stalemates)
+
+
+def _play_deal_range(bots: Sequence, game: Any, seed: int, lo: int, hi: int) -> Tuple[np.ndarray, list, list]:
+    """Deals [lo, hi) (a chunk of a tournament on a cluster, threes.cluster):
+    (places[d - lo], truncated per deal, stalemates per deal)."""
+    n = len(bots)
+    places = np.zeros((hi - lo, n, n))
+    truncated, stalemates = [], []
+    for d in range(lo, hi):
+        places[d - lo], t, s = _play_deal(bots, game, seed, d)
+        truncated.append(t)
+        stalemates.append(s)
+    return places, truncated, stalemates
+
+
 def tournament(bots: Sequence, games: int, seed: Optional[int] = None, rules: Any = "threes",
                max_moves: Optional[int] = None, workers: Optional[int] = 1, verbose: bool = False,
-               json_path: Optional[str] = None, game: Any = None) -> TournamentResult:
+               json_path: Optional[str] = None, game: Any = None, *, backend: str = "local",
+               address: Optional[str] = None, chunk: Optional[int] = None,
+               progress: Optional[Callable[[int], None]] = None) -> TournamentResult:
     """Plays ``games`` duplicate deals among ``bots`` (one per seat: the table
     has len(bots) players; a bot is an object with ``step`` or a spec such as
     ``"greedy"`` or ``"ismcts:1000"``). Every deal is played once per seat
@@ -206,9 +247,20 @@ def tournament(bots: Sequence, games: int, seed: Optional[int] = None, rules: An
     instead of the Shithead ``Game(len(bots), rules, max_moves)``, e.g.
     ``threes.three_thirteen.Game(3)``; ``rules`` and ``max_moves`` are then
     not used. Places come from the game's returns (Three Thirteen: the lowest
-    total first). Bot specs are checked against the game's policies."""
+    total first). Bot specs are checked against the game's policies.
+
+    ``backend="ray"`` plays the deals on a Ray cluster (``address`` as in
+    threes.cluster.connect; ``workers`` is then not used) in chunks of
+    ``chunk`` deals (default: sized from the time of the first deal, which
+    the caller plays; see threes.cluster), with the same result as here; the
+    bots are pickled to the workers (each chunk with its own copies).
+    ``progress(deals_done)`` is called as deals (on Ray: chunks) finish."""
     if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
         raise ValueError(f"games must be an int >= 1, not {games!r}")
+    if backend not in ("local", "ray"):
+        raise ValueError(f"backend must be 'local' or 'ray', not {backend!r}")
+    if backend == "local" and (address is not None or chunk is not None):
+        raise ValueError("address and chunk are for backend='ray'")
     n = len(bots)
     if game is None:
         game = Game(n, rules, max_moves)
@@ -220,34 +272,52 @@ def tournament(bots: Sequence, games: int, seed: Optional[int] = None, rules: An
     if len(set(names)) != n:
         names = [f"{nm}#{i}" for i, nm in enumerate(names)]
     seed = _seed64(seed)
-    workers = _threads(workers)
     places = np.zeros((int(games), n, n))
     truncated = [0] * int(games)  # per deal: games cut at the move cap
     stalemates = [0] * int(games)  # per deal: games ended by repetition
     t0 = time.perf_counter()
+    count = [0]
+    lock = threading.Lock()
+
+    def finished(k: int) -> None:
+        if progress is not None or verbose:
+            with lock:
+                count[0] += k
+                done = count[0]
+            if progress is not None:
+                progress(done)
+            if verbose:
+                print(f"  deal {done}/{games} ({time.perf_counter() - t0:.0f} s)", flush=True)
+
+    if backend == "ray":
+        from threes import cluster
+
+        chunk = cluster._check_chunk(chunk)
+        ray = cluster.connect(address)
+        cpus = cluster.cluster_cpus(ray)
+        places[0], truncated[0], stalemates[0] = _play_deal(copy.deepcopy(base), game, seed, 0)  # the pilot
+        finished(1)
+        spans = [(lo + 1, hi + 1) for lo, hi in
+                 cluster.plan(int(games) - 1, time.perf_counter() - t0, cpus, chunk)]
+        parts = cluster.run_chunks(_play_deal_range, [(base, game, seed, lo, hi) for lo, hi in spans], address,
+                                   lambda done: finished(done - count[0]), [hi - lo for lo, hi in spans], 1)
+        for (lo, hi), (p, t, s) in zip(spans, parts):
+            places[lo:hi] = p
+            truncated[lo:hi] = t
+            stalemates[lo:hi] = s
+        workers = cpus
+    else:
+        workers = _threads(workers)
 
     def play_deals(worker: int) -> None:
         mine = copy.deepcopy(base) if workers > 1 else base
         for d in range(worker, int(games), workers):
-            state = game.new_initial_state(_mix(seed, d))
-            for r in range(n):
-                seat_bot = [(q + r) % n for q in range(n)]  # bot index at each seat
-                for q in range(n):
-                    b = mine[seat_bot[q]]
-                    if hasattr(b, "reset"):
-                        b.reset(_mix(seed, d, r, q + 1))
-                final = play_game([mine[i] for i in seat_bot], state, _mix(seed, d, r))
-                p = _places(final)
-                reason = end_reason(final)
-                truncated[d] += reason == MOVE_CAP
-                stalemates[d] += reason == STALEMATE
-                for q in range(n):
-                    places[d, r, seat_bot[q]] = p[q]
-            if verbose and worker == 0:
-                done = d + 1
-                print(f"  deal {done}/{games} ({time.perf_counter() - t0:.0f} s)", flush=True)
+            places[d], truncated[d], stalemates[d] = _play_deal(mine, game, seed, d)
+            finished(1)
 
-    if workers == 1:
+    if backend == "ray":
+        pass
+    elif workers == 1:
         play_deals(0)
     else:
         # Workers run under a cancel flag (threes._stop): when the main thread

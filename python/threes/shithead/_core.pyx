@@ -986,7 +986,7 @@ cdef int _count_arg(object x, str what, int least) except -1:
 
 
 def rollouts(game_or_state, n, policy="random", seed=None, threads=None, observer=None, progress=None,
-             chunk=20_000):
+             chunk=None, *, first=0, backend="local", address=None):
     """Plays `n` games in C, with the GIL released, on `threads` native threads
     (default: every core). From a Game: fresh deals; from a State: every game
     from that position (the state is not changed). Game i uses its own seed
@@ -1005,7 +1005,16 @@ def rollouts(game_or_state, n, policy="random", seed=None, threads=None, observe
 
     A search may call it in its inner loop, so the arguments are checked here
     in the binding (names resolved once), and ``rollouts(state, 1)`` plays its
-    game alone on the calling thread as ``rollout()`` does."""
+    game alone on the calling thread as ``rollout()`` does.
+
+    ``first``: play games first .. first + n - 1 of the batch (game i still
+    from (seed, i)), so that the results of [0, k) and of k games from
+    ``first=k`` put together are the results of one call. ``backend="ray"``
+    plays the batch on a Ray cluster (``address``: None for the one
+    ``ray.init()`` finds or starts, else e.g. ``"10.0.0.1:6379"``) in chunks
+    of ``chunk`` games (default: sized from Ray's per-task overhead, see
+    threes.cluster), with the same result as here; ``progress`` is then
+    called as chunks finish anywhere on the cluster."""
     global _RESULT_TYPE
     cdef int num_players, dealer = -1, obs = -1, nthreads, q
     cdef uint32_t max_moves = 0
@@ -1020,8 +1029,22 @@ def rollouts(game_or_state, n, policy="random", seed=None, threads=None, observe
     cdef uint8_t *base_truncated
     cdef uint8_t *base_stalemate
     cdef bint from_state = isinstance(game_or_state, StateBase)
+    cdef int64_t first_game
+    if backend != "local":
+        if backend != "ray":
+            raise ValueError(f"backend must be 'local' or 'ray', not {backend!r}")
+        from threes.cluster import rollouts as cluster_rollouts
+        return cluster_rollouts(game_or_state, n, policy, seed, observer=observer, progress=progress, chunk=chunk,
+                                first=first, address=address)
+    if address is not None:
+        raise ValueError("address is for backend='ray'")
     _count_arg(n, "n", 0)
     count = n
+    if type(first) is not int or first != 0:
+        _count_arg(first, "first", 0)
+        if first > 0x7FFFFFFFFFFFFFFF - count:
+            raise ValueError(f"first + n must be below 2**63, not {first} + {count}")
+    first_game = first
     if from_state:
         (<StateBase>game_or_state)._require_setup()
         num_players = (<StateBase>game_or_state).s.num_players
@@ -1036,7 +1059,7 @@ def rollouts(game_or_state, n, policy="random", seed=None, threads=None, observe
             other = _OTHER_ROLLOUTS.get(type(game_or_state))
             if other is None:
                 other = _other_game(game_or_state, "rollouts")
-            return other(game_or_state, n, policy, seed, threads=threads, observer=observer)
+            return other(game_or_state, n, policy, seed, threads=threads, observer=observer, first=first)
     if observer is not None:
         if not from_state:
             raise ValueError("observer needs a State: fresh deals hide nothing to resample")
@@ -1048,7 +1071,9 @@ def rollouts(game_or_state, n, policy="random", seed=None, threads=None, observe
     pol, names = _policies(policy, num_players)
     seed = seed_of(seed)
     nthreads = threads_of(threads)
-    if not (type(chunk) is int and chunk >= 1):
+    if chunk is None:
+        chunk = 20_000
+    elif not (type(chunk) is int and chunk >= 1):
         _count_arg(chunk, "chunk", 1)
     if _RESULT_TYPE is None:
         from threes.shithead.rollouts import RolloutResult
@@ -1065,7 +1090,8 @@ def rollouts(game_or_state, n, policy="random", seed=None, threads=None, observe
     c.moves = <uint32_t *>cnp.PyArray_DATA(<cnp.ndarray>moves)
     c.truncated = <uint8_t *>cnp.PyArray_DATA(<cnp.ndarray>truncated)
     c.stalemate = <uint8_t *>cnp.PyArray_DATA(<cnp.ndarray>stalemate)
-    if count == 1 and from_state and progress is None:
+    c.first = first_game
+    if count == 1 and from_state and progress is None and first_game == 0:
         # the search's call: game 0 alone (in place in the private copy), the same game as in a batch
         _play_alone(&c.b, start_log, &start, &one_moves)
         for q in range(num_players):
@@ -1083,7 +1109,7 @@ def rollouts(game_or_state, n, policy="random", seed=None, threads=None, observe
         lo = 0
         while True:  # at least one call: with n = 0 the arguments are still checked in C
             hi = min(count, lo + step)
-            c.first = lo
+            c.first = first_game + lo
             c.places = base_places + lo * num_players
             c.moves = base_moves + lo
             c.truncated = base_truncated + lo

@@ -669,14 +669,16 @@ def rollout(state, policy="random", seed=None, *, bint order=False, bint round_o
     return out
 
 
-def rollouts(start, n, policy="random", seed=None, observer=None, threads=None):
+def rollouts(start, n, policy="random", seed=None, observer=None, threads=None, *, first=0):
     """Plays ``n`` games in C from a Game (fresh deals: game i deals with its
     own seed) or from a State (``observer``: resample that seat's hidden
     cards before each game). Policies: random, greedy (C). The games run on
     ``threads`` native threads (default: one per CPU) with the GIL released;
     the results are the same for any number of threads. Returns a
     TTRolloutResult. The arguments are checked here in the binding (names
-    resolved once): a search may call it in its inner loop."""
+    resolved once): a search may call it in its inner loop. ``first``: play
+    games first .. first + n - 1 of the batch (game i from (seed, i)), e.g.
+    a chunk of a batch split across machines (threes.cluster)."""
     global _RESULT_TYPE
     cdef tt_chunked c
     cdef tt_state s
@@ -689,6 +691,11 @@ def rollouts(start, n, policy="random", seed=None, observer=None, threads=None):
         if isinstance(n, bool) or not isinstance(n, (int, _np_integer)) or n < 0:
             raise ValueError(f"n must be an int >= 0, not {n!r}")
     count = n
+    if type(first) is not int or first != 0:
+        if isinstance(first, bool) or not isinstance(first, (int, _np_integer)) or first < 0:
+            raise ValueError(f"first must be an int >= 0, not {first!r}")
+        if first > 0x7FFFFFFFFFFFFFFF - count:
+            raise ValueError(f"first + n must be below 2**63, not {first} + {count}")
     if isinstance(start, StateBase):
         st = start
     else:
@@ -711,6 +718,7 @@ def rollouts(start, n, policy="random", seed=None, observer=None, threads=None):
         from threes.three_thirteen.game import TTRolloutResult
         _RESULT_TYPE = TTRolloutResult
     _start_of(&c, &s, <StateBase>st, pol, seed, obs, False, fresh)
+    c.first = first
     dims[0] = count
     dims[1] = np_
     totals = new_array(2, dims, cnp.NPY_INT32)
