@@ -155,6 +155,26 @@ def run_chunks(fn: Callable, arg_list: Sequence[tuple], address: Optional[str] =
     return out
 
 
+def wait_all(ray, refs: Sequence[Any]) -> List[Any]:
+    """``ray.get(refs)``, waking every _WAIT_SECONDS so that Ctrl-C is seen;
+    KeyboardInterrupt cancels what is still running."""
+    pending = list(refs)
+    try:
+        while pending:
+            _, pending = ray.wait(pending, num_returns=len(pending), timeout=_WAIT_SECONDS)
+    except BaseException:
+        for r in pending:
+            try:
+                ray.cancel(r, force=True)
+            except Exception:  # an actor task cannot be force-cancelled: cancel() asks it to stop
+                try:
+                    ray.cancel(r)
+                except Exception:
+                    pass
+        raise
+    return ray.get(list(refs))
+
+
 def plan(total: int, seconds_per_item: float, cpus: int, chunk: Optional[int] = None) -> List[Tuple[int, int]]:
     """Cuts items [0, total) into chunks [lo, hi): ``chunk`` items each, or
     chunks of about CHUNK_SECONDS (at the measured ``seconds_per_item``),

@@ -62,7 +62,7 @@ the vector env does not keep and are refused (ValueError).
 from __future__ import annotations
 
 import secrets
-from typing import Any, Dict, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import gymnasium
 import numpy as np
@@ -74,7 +74,7 @@ from threes import registry
 from threes import _vector
 from threes.args import seed64
 
-__all__ = ["VectorEnv", "SelfPlayVectorEnv", "episode_seed", "AutoresetMode"]
+__all__ = ["VectorEnv", "SelfPlayVectorEnv", "episode_seed", "AutoresetMode", "collect", "Samplers", "sampler_seed"]
 
 _MODES = {AutoresetMode.NEXT_STEP: _vector.NEXT_STEP, AutoresetMode.SAME_STEP: _vector.SAME_STEP,
           AutoresetMode.DISABLED: _vector.DISABLED}
@@ -335,3 +335,157 @@ class SelfPlayVectorEnv(_Base):
 
     def _info(self) -> Dict[str, Any]:
         return {"action_mask": self._mask, "current_player": self._current_player}
+
+
+# ------------------------------------------------------------- sampling --
+def collect(envs: "_Base", steps: int, policy: Optional[Any] = None) -> Dict[str, np.ndarray]:
+    """Steps ``envs`` ``steps`` times (a ``reset()`` first if it was never
+    reset) and returns the batch as new arrays, time first: ``obs`` and
+    ``action_mask`` (steps, num_envs, ...) that each action was chosen from,
+    ``actions``, ``rewards`` (self-play: (steps, num_envs, num_players)),
+    ``terminated``, ``truncated``, and for self-play ``current_player``.
+    ``policy(obs, action_mask) -> actions`` chooses (None: uniformly random
+    legal actions from the env's own generator, seeded by its seed). The
+    env keeps its episodes: the next call goes on from where this one ended."""
+    if isinstance(steps, bool) or not isinstance(steps, (int, np.integer)) or steps < 1:
+        raise ValueError(f"steps must be an int >= 1, not {steps!r}")
+    if policy is not None and not callable(policy):
+        raise TypeError(f"policy must be callable as policy(obs, action_mask), not {type(policy).__name__}")
+    if not envs._started:
+        envs.reset()
+    n = envs.num_envs
+    obs_space = envs.single_observation_space
+    selfplay = isinstance(envs, SelfPlayVectorEnv)
+    out: Dict[str, np.ndarray] = {
+        "obs": np.empty((steps, n) + obs_space.shape, obs_space.dtype),
+        "action_mask": np.empty((steps,) + envs._mask.shape, bool),
+        "actions": np.empty((steps, n), np.int64),
+        "rewards": np.empty((steps,) + envs._rewards.shape, envs._rewards.dtype),
+        "terminated": np.empty((steps, n), bool),
+        "truncated": np.empty((steps, n), bool),
+    }
+    if selfplay:
+        out["current_player"] = np.empty((steps, n), envs._current_player.dtype)
+    for t in range(steps):
+        out["obs"][t] = envs._obs
+        out["action_mask"][t] = envs._mask
+        if selfplay:
+            out["current_player"][t] = envs._current_player
+        actions = envs.sample_actions() if policy is None else np.asarray(policy(envs._obs, envs._mask), np.int64)
+        out["actions"][t] = actions
+        _, rewards, terminated, truncated, _ = envs.step(actions)
+        out["rewards"][t] = rewards
+        out["terminated"][t] = terminated
+        out["truncated"][t] = truncated
+    return out
+
+
+def sampler_seed(seed: int, sampler: int) -> int:
+    """The seed of sampler ``sampler`` of ``Samplers(..., seed=seed)``."""
+    return _vector.episode_seed(seed64(seed), int(sampler), 0xA5A5)
+
+
+def _make_env(selfplay: bool, kwargs: Dict[str, Any], seed: int) -> "_Base":
+    return (SelfPlayVectorEnv if selfplay else VectorEnv)(**kwargs, seed=seed)
+
+
+class Samplers:
+    """``num_samplers`` vector envs that collect batches for a learner, one
+    per process on a Ray cluster (``backend="ray"``: a Ray actor per sampler,
+    each returning numpy batches) or all in this process (``"local"``, the
+    reference). Sampler i is ``VectorEnv(**env_kwargs, seed=sampler_seed(
+    seed, i))`` (``SelfPlayVectorEnv`` with ``selfplay=True``), so both
+    backends give the same batches.
+
+    >>> samplers = threes.vector.Samplers(4, seed=1, num_envs=64, opponents="greedy")
+    >>> batches = samplers.sample(128)          # one collect() batch per sampler
+    >>> samplers.set_policy(my_numpy_policy)    # pickled to every sampler
+    >>> samplers.close()
+
+    ``policy``: as in ``collect`` (picklable for Ray); ``address``: as in
+    threes.cluster.connect; ``num_cpus``: the CPUs each actor reserves."""
+
+    def __init__(self, num_samplers: int, *, seed: Optional[int] = None, selfplay: bool = False,
+                 policy: Optional[Any] = None, backend: str = "local", address: Optional[str] = None,
+                 num_cpus: float = 1, **env_kwargs: Any):
+        if isinstance(num_samplers, bool) or not isinstance(num_samplers, (int, np.integer)) or num_samplers < 1:
+            raise ValueError(f"num_samplers must be an int >= 1, not {num_samplers!r}")
+        if backend not in ("local", "ray"):
+            raise ValueError(f"backend must be 'local' or 'ray', not {backend!r}")
+        if "seed" in env_kwargs:
+            raise TypeError("seed is the samplers' seed")
+        if policy is not None and not callable(policy):
+            raise TypeError(f"policy must be callable as policy(obs, action_mask), not {type(policy).__name__}")
+        self.seed = seed64(secrets.randbits(64) if seed is None else seed)
+        self.backend = backend
+        seeds = [sampler_seed(self.seed, i) for i in range(int(num_samplers))]
+        _make_env(selfplay, env_kwargs, seeds[0]).close()  # the arguments checked here, not in an actor
+        if backend == "local":
+            self._local = [_Sampler(selfplay, env_kwargs, s, policy) for s in seeds]
+        else:
+            from threes import cluster
+
+            ray = cluster.connect(address)
+            cpus = cluster.cluster_cpus(ray)
+            if num_samplers * num_cpus > cpus:
+                raise ValueError(f"{num_samplers} samplers of {num_cpus} CPU(s) each need {num_samplers * num_cpus} "
+                                 f"CPUs, the Ray cluster has {cpus}: fewer samplers or a smaller num_cpus")
+            actor = ray.remote(num_cpus=num_cpus, max_restarts=0)(_Sampler)
+            self._ray = ray
+            self._actors = [actor.remote(selfplay, env_kwargs, s, policy) for s in seeds]
+
+    @property
+    def num_samplers(self) -> int:
+        return len(self._local if self.backend == "local" else self._actors)
+
+    def sample(self, steps: int) -> List[Dict[str, np.ndarray]]:
+        """One ``collect(env, steps, policy)`` batch per sampler, in sampler
+        order (on Ray the samplers step at once)."""
+        if self.backend == "local":
+            return [s.sample(steps) for s in self._local]
+        from threes import cluster
+
+        refs = [a.sample.remote(steps) for a in self._actors]
+        return cluster.wait_all(self._ray, refs)
+
+    def set_policy(self, policy: Optional[Any]) -> None:
+        """The policy every sampler uses from its next batch on."""
+        if policy is not None and not callable(policy):
+            raise TypeError(f"policy must be callable as policy(obs, action_mask), not {type(policy).__name__}")
+        if self.backend == "local":
+            for s in self._local:
+                s.set_policy(policy)
+        else:
+            from threes import cluster
+
+            ref = self._ray.put(policy)
+            cluster.wait_all(self._ray, [a.set_policy.remote(ref) for a in self._actors])
+
+    def close(self) -> None:
+        """Ends the actors (Ray) or the envs."""
+        if self.backend == "local":
+            self._local = []
+        else:
+            for a in self._actors:
+                self._ray.kill(a)
+            self._actors = []
+
+    def __enter__(self) -> "Samplers":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+
+class _Sampler:
+    """One sampler: a vector env and its policy (a Ray actor's class)."""
+
+    def __init__(self, selfplay: bool, env_kwargs: Dict[str, Any], seed: int, policy: Optional[Any]):
+        self.envs = _make_env(selfplay, env_kwargs, seed)
+        self.policy = policy
+
+    def sample(self, steps: int) -> Dict[str, np.ndarray]:
+        return collect(self.envs, steps, self.policy)
+
+    def set_policy(self, policy: Optional[Any]) -> None:
+        self.policy = policy
