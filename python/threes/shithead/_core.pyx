@@ -1059,7 +1059,8 @@ def rollouts(game_or_state, n, policy="random", seed=None, threads=None, observe
             other = _OTHER_ROLLOUTS.get(type(game_or_state))
             if other is None:
                 other = _other_game(game_or_state, "rollouts")
-            return other(game_or_state, n, policy, seed, threads=threads, observer=observer, first=first)
+            return other(game_or_state, n, policy, seed, threads=threads, observer=observer, first=first,
+                         progress=progress, chunk=chunk)
     if observer is not None:
         if not from_state:
             raise ValueError("observer needs a State: fresh deals hide nothing to resample")

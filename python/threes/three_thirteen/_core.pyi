@@ -1,5 +1,5 @@
 """Stub of threes.three_thirteen._core (hand-written; checked by mypy.stubtest)."""
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from typing_extensions import disjoint_base
 
@@ -29,7 +29,8 @@ def card_value(rank: int, wild_rank: int, ace_either: bool, wild_penalty_20: boo
 def rollout(state: Any, policy: Any = ..., seed: Optional[int] = ..., *, order: bool = ...,
             round_only: bool = ...) -> Any: ...
 def rollouts(start: Any, n: int, policy: Any = ..., seed: Optional[int] = ..., observer: Optional[int] = ...,
-             threads: Optional[int] = ..., *, first: int = ...) -> Any: ...
+             threads: Optional[int] = ..., *, first: int = ...,
+             progress: Optional[Callable[[int], None]] = ..., chunk: Optional[int] = ...) -> Any: ...
 
 @disjoint_base
 class StateBase:

@@ -669,7 +669,8 @@ def rollout(state, policy="random", seed=None, *, bint order=False, bint round_o
     return out
 
 
-def rollouts(start, n, policy="random", seed=None, observer=None, threads=None, *, first=0):
+def rollouts(start, n, policy="random", seed=None, observer=None, threads=None, *, first=0, progress=None,
+             chunk=None):
     """Plays ``n`` games in C from a Game (fresh deals: game i deals with its
     own seed) or from a State (``observer``: resample that seat's hidden
     cards before each game). Policies: random, greedy (C). The games run on
@@ -678,12 +679,19 @@ def rollouts(start, n, policy="random", seed=None, observer=None, threads=None, 
     TTRolloutResult. The arguments are checked here in the binding (names
     resolved once): a search may call it in its inner loop. ``first``: play
     games first .. first + n - 1 of the batch (game i from (seed, i)), e.g.
-    a chunk of a batch split across machines (threes.cluster)."""
+    a chunk of a batch split across machines (threes.cluster). With
+    ``progress``, the games are played in chunks of ``chunk`` (default 200)
+    and ``progress(games_done)`` is called after each; the games are the
+    same as in one call."""
     global _RESULT_TYPE
     cdef tt_chunked c
     cdef tt_state s
     cdef int np_, obs = -1, nthreads
-    cdef int64_t count
+    cdef int64_t count, lo, hi, step
+    cdef int32_t *base_totals
+    cdef double *base_returns
+    cdef uint32_t *base_moves
+    cdef uint8_t *base_truncated
     cdef bint fresh = False
     cdef double t0
     cdef cnp.npy_intp dims[2]
@@ -714,6 +722,10 @@ def rollouts(start, n, policy="random", seed=None, observer=None, threads=None, 
     pol, names = _policies(policy, np_) if TT_MIN_PLAYERS <= np_ <= TT_MAX_PLAYERS else (b"", ())
     seed = seed_of(seed)
     nthreads = threads_of(threads)
+    if chunk is None:
+        chunk = 200
+    elif isinstance(chunk, bool) or not isinstance(chunk, (int, _np_integer)) or chunk < 1:
+        raise ValueError(f"chunk must be an int >= 1, not {chunk!r}")
     if _RESULT_TYPE is None:
         from threes.three_thirteen.game import TTRolloutResult
         _RESULT_TYPE = TTRolloutResult
@@ -730,7 +742,25 @@ def rollouts(start, n, policy="random", seed=None, observer=None, threads=None, 
     c.moves = <uint32_t *>cnp.PyArray_DATA(<cnp.ndarray>moves)
     c.truncated = <uint8_t *>cnp.PyArray_DATA(<cnp.ndarray>truncated)  # a bool is a byte, 0 or 1
     t0 = monotonic_now()
-    run_chunked(_tt_chunk, &c, count, nthreads, 4 * nthreads)
+    if progress is None:
+        run_chunked(_tt_chunk, &c, count, nthreads, 4 * nthreads)
+    else:
+        base_totals, base_returns, base_moves, base_truncated = c.totals, c.returns, c.moves, c.truncated
+        step = chunk
+        lo = 0
+        while True:  # at least one call: with n = 0 the arguments are still checked in C
+            hi = min(count, lo + step)
+            c.first = first + lo
+            c.totals = base_totals + lo * np_
+            c.returns = base_returns + lo * np_
+            c.moves = base_moves + lo
+            c.truncated = base_truncated + lo
+            run_chunked(_tt_chunk, &c, hi - lo, nthreads, 4 * nthreads)
+            if hi > lo:
+                progress(hi)
+            lo = hi
+            if lo >= count:
+                break
     seconds = monotonic_now() - t0
     return new_record(_RESULT_TYPE, _RESULT_FIELDS, (totals, returns, moves, truncated, names, seed, nthreads,
                                                      seconds))

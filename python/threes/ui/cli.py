@@ -1,10 +1,10 @@
 """The ``threes`` command line.
 
     threes simulate [--game G] [--games N] [--players N] [--rules PRESET] [--set NAME=VALUE ...]
-                    [--policy P[,P...]] [--threads N] [--seed S] [--json] [--plot FILE.png]
+                    [--policy P[,P...]] [--threads N | --ray [ADDRESS]] [--seed S] [--json] [--plot FILE.png]
     threes play [--game G] [--players N] [--rules PRESET] [--bots SPEC[,SPEC...]] [--seat N] [--seed S]
-    threes tournament [--game G] --bots SPEC,SPEC,... [--games N] [--rules PRESET] [--seed S] [--workers N]
-                      [--json FILE]
+    threes tournament [--game G] --bots SPEC,SPEC,... [--games N] [--rules PRESET] [--seed S]
+                      [--workers N | --ray [ADDRESS]] [--json FILE]
     threes rules [PRESET] [--set NAME=VALUE ...]
 
 ``--game`` takes any name or alias of threes.registry (``threes`` or
@@ -195,6 +195,35 @@ def _end_counts_text(counts: Dict[str, int]) -> str:
     return f"truncated games: {counts['truncated']}  stalemates: {counts['stalemates']}"
 
 
+def _backend(args: argparse.Namespace, local_option: str) -> Dict[str, Any]:
+    """The backend arguments of ``--ray [ADDRESS]``: {} for the local
+    backend, else backend="ray" and the address (None: the cluster
+    ``ray.init()`` finds or starts). ``local_option`` (--threads, --workers)
+    is refused with --ray: the cluster's CPUs do the work."""
+    if getattr(args, "ray", None) is None:
+        return {}
+    if getattr(args, local_option.lstrip("-").replace("-", "_"), None) is not None:
+        raise CliError(f"{local_option} is for the local backend: with --ray the cluster's CPUs play")
+    from threes import cluster
+
+    address = args.ray or None
+    try:
+        cluster.connect(address)
+    except (ConnectionError, ImportError, ValueError) as exc:
+        raise CliError(str(exc)) from None
+    return {"backend": "ray", "address": address}
+
+
+def _progress_bar(con: Console, what: str, total: int, unit: str):
+    """A transient rich progress bar and its callback ``update(done)``."""
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    bar = Progress(TextColumn(what), BarColumn(), TextColumn("{task.completed:,}/{task.total:,} " + unit),
+                   TimeElapsedColumn(), console=con, transient=True)
+    task = bar.add_task(unit, total=total)
+    return bar, lambda done: bar.update(task, completed=done)
+
+
 def cmd_simulate(args: argparse.Namespace, con: Console) -> int:
     return _command(args, "simulate")(args, con)
 
@@ -209,17 +238,15 @@ def sh_simulate(args: argparse.Namespace, con: Console) -> int:
     _check_games(args.games, game.num_players(), 16 * game.num_players() + 8)
     if args.plot:
         _check_plot(args.plot)
+    backend = _backend(args, "--threads")
+    local_chunk = None if backend else max(1000, args.games // 50)
     if args.json:
-        r = rollouts(game, args.games, pols, args.seed, args.threads)
+        r = rollouts(game, args.games, pols, args.seed, args.threads, **backend)
     else:
-        from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-
-        with Progress(TextColumn("simulating"), BarColumn(), TextColumn("{task.completed:,}/{task.total:,} games"),
-                      TimeElapsedColumn(), console=con, transient=True) as bar:
-            task = bar.add_task("games", total=args.games)
-            r = rollouts(game, args.games, pols, args.seed, args.threads,
-                         progress=lambda done: bar.update(task, completed=done),
-                         chunk=max(1000, args.games // 50))
+        bar, update = _progress_bar(con, "simulating", args.games, "games")
+        with bar:
+            r = rollouts(game, args.games, pols, args.seed, args.threads, progress=update, chunk=local_chunk,
+                         **backend)
     summary = {
         "rules": game.rules.name if game.rules.name != "custom" else game.rules.to_dict(),
         "players": game.num_players(), "games": r.num_games, "seed": r.seed, "threads": r.threads,
@@ -288,8 +315,12 @@ def cmd_tournament(args: argparse.Namespace, con: Console) -> int:
         game = make_game(args)
     except (TypeError, ValueError) as exc:
         raise CliError(str(exc)) from None
+    backend = _backend(args, "--workers")
     try:
-        result = tournament(bots, args.games, args.seed, workers=args.workers, verbose=False, game=game)
+        bar, update = _progress_bar(con, "playing", args.games, "deals")
+        with bar:
+            result = tournament(bots, args.games, args.seed, workers=args.workers, verbose=False, game=game,
+                                progress=update, **backend)
     except (TypeError, ValueError) as exc:
         raise CliError(str(exc)) from None
     con.print(result.table(), markup=False, highlight=False)
@@ -522,8 +553,15 @@ def tt_simulate(args: argparse.Namespace, con: Console) -> int:
     try:
         import time
 
+        backend = _backend(args, "--threads")
         t0 = time.perf_counter()
-        r = tt.rollouts(game, args.games, names, args.seed)
+        if args.json:
+            r = rollouts(game, args.games, names, args.seed, args.threads, **backend)
+        else:
+            bar, update = _progress_bar(con, "simulating", args.games, "games")
+            with bar:
+                r = rollouts(game, args.games, names, args.seed, args.threads, progress=update,
+                             chunk=None if backend else max(20, args.games // 50), **backend)
         seconds = time.perf_counter() - t0
     except (TypeError, ValueError) as exc:
         raise CliError(str(exc)) from None
@@ -646,6 +684,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--policy", default="random", help="one policy or one per seat, comma separated: "
                    f"{', '.join(POLICIES)} (default random)")
     p.add_argument("--threads", type=int, default=None, help="native threads (default: every core)")
+    p.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
+                   help="play on a Ray cluster (the [ray] extra): ADDRESS such as 127.0.0.1:6379, or none for "
+                   "the one ray.init() finds or starts")
     p.add_argument("--max-moves", type=int, default=None, help="move cap per game")
     p.add_argument("--json", action="store_true", help="print the summary as JSON instead of a table")
     p.add_argument("--plot", metavar="FILE.png", default=None, help="draw the per-seat figures (matplotlib)")
@@ -662,6 +703,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--bots", required=True, help="one bot per seat, comma separated, e.g. ismcts:500,greedy,random")
     p.add_argument("--games", type=int, default=100, help="duplicate deals (default 100)")
     p.add_argument("--workers", type=int, default=None, help="threads (default: every core)")
+    p.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
+                   help="play on a Ray cluster (the [ray] extra): ADDRESS such as 127.0.0.1:6379, or none for "
+                   "the one ray.init() finds or starts")
     p.add_argument("--json", metavar="FILE", default=None, help="write the result as JSON")
     p.set_defaults(func=cmd_tournament)
 
