@@ -98,7 +98,11 @@ def connect(address: Optional[str] = None):
         ray.init(address=address, logging_level=logging.WARNING, log_to_driver=False)
     except (ConnectionError, RuntimeError, ValueError, TimeoutError) as exc:
         where = address if address is not None else "the address ray.init() found"
-        raise ConnectionError(f"cannot connect to the Ray cluster at {where}: {exc}") from None
+        hint = ""
+        if "auth" in str(exc).lower():
+            hint = (" (a cluster with token authentication: set RAY_AUTH_MODE=token here, with the cluster's token "
+                    "in ~/.ray/auth_token or RAY_AUTH_TOKEN)")
+        raise ConnectionError(f"cannot connect to the Ray cluster at {where}: {exc}{hint}") from None
     return ray
 
 

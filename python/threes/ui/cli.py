@@ -21,6 +21,7 @@ import argparse
 import json
 import os
 import sys
+from contextlib import nullcontext
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from rich.console import Console
@@ -317,7 +318,9 @@ def cmd_tournament(args: argparse.Namespace, con: Console) -> int:
         raise CliError(str(exc)) from None
     backend = _backend(args, "--workers")
     try:
-        bar, update = _progress_bar(con, "playing", args.games, "deals")
+        # the bar on a terminal only: piped, the output is the table alone, as before
+        bar, update = _progress_bar(con, "playing", args.games, "deals") if con.is_terminal else (nullcontext(),
+                                                                                                   None)
         with bar:
             result = tournament(bots, args.games, args.seed, workers=args.workers, verbose=False, game=game,
                                 progress=update, **backend)
