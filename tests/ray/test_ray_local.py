@@ -175,6 +175,6 @@ def test_chunk_plan_covers_every_item_once():
                 assert all(lo < hi for lo, hi in spans) and len(spans) <= cluster.MAX_CHUNKS
                 if total * per >= 4 * cluster.CHUNK_SECONDS * cpus and total >= 64 * cpus:
                     assert len(spans) % cpus == 0 or len(spans) == total  # a multiple of the CPUs
-                    assert max(hi - lo for lo, hi in spans) * per <= 2 * cluster.CHUNK_SECONDS
+                    assert max(hi - lo for lo, hi in spans) * per <= 2 * max(cluster.CHUNK_SECONDS, per)
     assert cluster.plan(0, 1.0, 2) == []
     assert cluster.plan(10, 0.0, 2, chunk=3) == [(0, 3), (3, 6), (6, 9), (9, 10)]
