@@ -88,3 +88,12 @@ def pytest_terminal_summary(terminalreporter, config):
     out = pathlib.Path(".benchmarks")
     out.mkdir(exist_ok=True)
     (out / "figures.json").write_text(json.dumps({k: {"value": v, "unit": u} for k, (v, u) in f.items()}, indent=2))
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_configure(config):
+    """Under pytest-xdist (``-n``), tests marked ``xdist_group`` stay on one
+    worker (``--dist loadgroup`` instead of ``load``): the Ray tests and
+    benchmark (tests/ray/conftest.py) must not run two Ray runtimes at once."""
+    if getattr(config.option, "numprocesses", None) and getattr(config.option, "dist", None) == "load":
+        config.option.dist = "loadgroup"

@@ -178,3 +178,23 @@ def test_chunk_plan_covers_every_item_once():
                     assert max(hi - lo for lo, hi in spans) * per <= 2 * max(cluster.CHUNK_SECONDS, per)
     assert cluster.plan(0, 1.0, 2) == []
     assert cluster.plan(10, 0.0, 2, chunk=3) == [(0, 3), (3, 6), (6, 9), (9, 10)]
+
+
+@pytest.mark.parametrize("make", [
+    lambda: threes.Rules.preset("dutch"),
+    lambda: threes.Game(3, "classic").new_initial_state(2),
+    lambda: tt.Game(3).new_initial_state(2),
+], ids=["shithead rules", "shithead state", "three thirteen state"])
+def test_values_sent_to_workers_pickle_by_reference(ray_local, make):
+    """Rules and states reach a Ray worker by reference to their module's
+    functions, never with a function sent by value: a classmethod would be, and
+    with Rules.from_dict's cache filled (as after any earlier from_dict) the
+    worker failed to unpickle it (NameError in the worker)."""
+    import ray
+    from ray import cloudpickle
+
+    value = make()
+    threes.Rules.from_dict(threes.Rules.preset("dutch").to_dict())  # fills the cache
+    assert b"_make_function" not in cloudpickle.dumps(value)
+    echo = ray.remote(lambda v: v.to_dict())
+    assert ray.get(echo.remote(value)) == value.to_dict()

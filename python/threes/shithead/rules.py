@@ -263,7 +263,9 @@ class Rules:
         return f"Rules({diff})"
 
     def __reduce__(self):
-        return (Rules.from_dict, (self.to_dict(),))
+        # a module-level function, not the classmethod: cloudpickle (Ray)
+        # sends a classmethod's function by value, with its globals
+        return (_restore, (self.to_dict(),))
 
     def table(self) -> str:
         """The rule set as a two-column text table."""
@@ -280,6 +282,10 @@ class Rules:
 
 
 _FROM_DICT_CACHE: Dict[Any, Rules] = {}
+
+
+def _restore(d: Dict[str, Any]) -> Rules:
+    return Rules.from_dict(d)
 
 
 @lru_cache(maxsize=None)

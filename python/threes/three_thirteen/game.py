@@ -491,7 +491,9 @@ class State(_core.StateBase):
     __hash__ = None  # type: ignore[assignment]
 
     def __reduce__(self):
-        return (State.from_dict, (self.to_dict(),))
+        # a module-level function, not the classmethod: cloudpickle (Ray)
+        # sends a classmethod's function by value, with its globals
+        return (_restore, (self.to_dict(),))
 
     def __str__(self) -> str:
         f = self._fields()
@@ -524,6 +526,10 @@ class State(_core.StateBase):
 
 
 _core._reuse_freed(State)  # clone() and child() reuse freed states (_common.pxd, copy_state)
+
+def _restore(d: Dict[str, Any]) -> State:
+    return State.from_dict(d)
+
 
 _FORMAT = "threes.ThreeThirteen/1"
 _DICT_KEYS = ("format", "options", "num_players", "round", "dealer", "current", "phase", "out_seat", "final_turns",
