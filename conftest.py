@@ -90,10 +90,22 @@ def pytest_terminal_summary(terminalreporter, config):
     (out / "figures.json").write_text(json.dumps({k: {"value": v, "unit": u} for k, (v, u) in f.items()}, indent=2))
 
 
-@pytest.hookimpl(trylast=True)
-def pytest_configure(config):
-    """Under pytest-xdist (``-n``), tests marked ``xdist_group`` stay on one
-    worker (``--dist loadgroup`` instead of ``load``): the Ray tests and
-    benchmark (tests/ray/conftest.py) must not run two Ray runtimes at once."""
-    if getattr(config.option, "numprocesses", None) and getattr(config.option, "dist", None) == "load":
-        config.option.dist = "loadgroup"
+# The Ray tests and benchmark start Ray runtimes and `ray stop` every Ray
+# process of the machine: under pytest-xdist (``-n``) they must all run on one
+# worker, one after another. pytest-xdist's own ``--dist loadgroup`` cannot do
+# it with pytest 9 (it renames ``item._nodeid``, which pytest 9 no longer
+# reads), so the scheduler groups them by path: every other test is its own
+# scope, which is ``--dist load``.
+RAY_TEST_PATHS = ("tests/ray/", "benchmarks/test_bench_ray.py")
+
+
+def pytest_xdist_make_scheduler(config, log):
+    if config.getvalue("dist") != "load":
+        return None  # an explicit --dist other than load is the user's choice
+    from xdist.scheduler import LoadScopeScheduling
+
+    class RayOnOneWorker(LoadScopeScheduling):
+        def _split_scope(self, nodeid):
+            return "ray" if nodeid.startswith(RAY_TEST_PATHS) else nodeid
+
+    return RayOnOneWorker(config, log)

@@ -15,7 +15,6 @@ import pytest
 import threes
 from threes import cluster
 
-pytestmark = pytest.mark.xdist_group("ray")  # with tests/ray: one Ray runtime at a time
 
 GAMES = 200_000
 ROUNDS = 3

@@ -3,8 +3,8 @@
 (``ray_cluster``: a head and a worker started with ``ray start`` as separate
 processes, one CPU each, stopped at the end).
 
-Every test here is in the xdist group "ray" (one pytest worker runs them, one
-after another): ``ray stop`` stops every Ray process of the machine, and
+Under pytest-xdist one worker runs every test here, one after another (the
+scheduler in the root conftest.py): ``ray stop`` stops every Ray process of the machine, and
 two Ray runtimes at once would share the machine's two cores."""
 import os
 import shutil
@@ -20,13 +20,6 @@ import pytest
 # drivers (this process, read when ray is imported, and the CLI processes
 # the tests start) all use the token in ~/.ray/auth_token
 os.environ["RAY_AUTH_MODE"] = "token"
-
-
-def pytest_collection_modifyitems(config, items):
-    here = os.path.dirname(__file__)
-    for item in items:
-        if str(item.fspath).startswith(here):
-            item.add_marker(pytest.mark.xdist_group("ray"))
 
 
 def ray_cli() -> str:
