@@ -60,8 +60,8 @@
 #include "shithead/shithead.h"
 #include "shithead/rank_rows.h" /* internal: the uniform play choice is tested directly */
 #include "three_thirteen/three_thirteen.h"
+#include "common/thread.h" /* th_monotonic_seconds, th_thread_token */
 
-#include <pthread.h> /* the batch stop test checks which thread its hook runs on */
 
 #if defined(__unix__)
 #include <signal.h>
@@ -75,11 +75,7 @@
 
 /* ------------------------------------------------------------ bookkeeping -- */
 
-static double now_seconds(void) {
-  struct timespec ts;
-  timespec_get(&ts, TIME_UTC);
-  return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
+static double now_seconds(void) { return th_monotonic_seconds(); }
 
 static int g_part = 0, g_nparts = 1, g_quiet = 0;
 static double g_scale = 1.0;
@@ -1429,6 +1425,31 @@ static void unit_uniform_play(long long iters) {
 #endif
 }
 
+/* The repetition ring's tag match: the portable SWAR version, the SSE2 one
+ * (where built) and a loop agree on every bit. */
+static void unit_tag_matches(long long iters) {
+  unit_begin("tag match: SWAR vs SSE2 vs loop");
+  th_rng g;
+  th_rng_seed(&g, UINT64_C(0x7A6));
+  for (long long i = 0; i < iters; i++) {
+    uint8_t tags[64];
+    uint32_t spread = 1u + below(&g, 8); /* few distinct tags: many matches */
+    for (int j = 0; j < 64; j++) tags[j] = (uint8_t)(below(&g, 4) ? below(&g, spread) : below(&g, 256));
+    uint8_t t = (uint8_t)(below(&g, 2) ? tags[below(&g, 64)] : below(&g, 256));
+    uint64_t want = 0;
+    for (int j = 0; j < 64; j++) want |= (uint64_t)(tags[j] == t) << j;
+    CHECK(sh_tag_matches64_swar(tags, t) == want, "SWAR tag match differs from the loop (row %lld)", i);
+#ifdef TH_HAVE_SSE2
+    CHECK(sh_tag_matches64_sse2(tags, t) == want, "SSE2 tag match differs from the loop (row %lld)", i);
+#endif
+  }
+#ifdef TH_HAVE_SSE2
+  unit_end("%lld rows, SSE2 and SWAR", iters);
+#else
+  unit_end("%lld rows, SWAR only (no SSE2 here)", iters);
+#endif
+}
+
 /* Resampling from one seat's view (determinize.h) on positions reached by
  * random play under random rules: the result passes sh_state_check, the
  * observer's observation tensor and everything it can see are unchanged,
@@ -2496,13 +2517,13 @@ static void unit_batches(long long reps) {
  * leaves the start state unchanged. */
 typedef struct counting_stop {
   long calls, stop_at; /* stop_at < 0: never */
-  pthread_t caller;
+  uintptr_t caller;
   int foreign; /* calls from another thread */
 } counting_stop;
 
 static int counting_should_stop(void *ctx) {
   counting_stop *c = (counting_stop *)ctx;
-  if (!pthread_equal(pthread_self(), c->caller)) c->foreign++;
+  if (th_thread_token() != c->caller) c->foreign++;
   c->calls++;
   return c->stop_at >= 0 && c->calls >= c->stop_at;
 }
@@ -2538,7 +2559,7 @@ static void unit_batch_stops(long long reps) {
     uint8_t tr[2][N];
     b.n = N;
     int threads = 1 + (int)(i % 3);
-    counting_stop never = {0, -1, pthread_self(), 0};
+    counting_stop never = {0, -1, th_thread_token(), 0};
     th_stop hook = {counting_should_stop, &never};
     for (int k = 0; k < 2; k++) {
       b.places = pl[k];
@@ -2553,7 +2574,7 @@ static void unit_batch_stops(long long reps) {
     CHECK(never.foreign == 0, "the hook was called on another thread %d times", never.foreign);
     /* a hook that says stop on its first call: a batch far too long to finish */
     if (b.start) copy = st;
-    counting_stop early = {0, 1, pthread_self(), 0};
+    counting_stop early = {0, 1, th_thread_token(), 0};
     th_stop hook2 = {counting_should_stop, &early};
     b.stop = &hook2;
     b.n = 1;
@@ -2592,7 +2613,7 @@ static void unit_batch_stops(long long reps) {
       b.moves = mv;
       b.truncated = tr;
       b.n = 100000;
-      counting_stop c = {0, 3, pthread_self(), 0};
+      counting_stop c = {0, 3, th_thread_token(), 0};
       th_stop hook = {counting_should_stop, &c};
       b.stop = &hook;
       double t0 = now_seconds();
@@ -2615,7 +2636,7 @@ static void unit_batch_stops(long long reps) {
       tb.returns = ret;
       tb.moves = mv;
       tb.truncated = tr;
-      counting_stop c2 = {0, 3, pthread_self(), 0};
+      counting_stop c2 = {0, 3, th_thread_token(), 0};
       th_stop hook3 = {counting_should_stop, &c2};
       tb.stop = &hook3;
       t0 = now_seconds();
@@ -2757,6 +2778,7 @@ int main(int argc, char **argv) {
   unit_random_policy_rng(60); /* every part needs g_pickup_draws; part 0 reports */
   if (g_part == 0) unit_swap_choice(scaled(400));
   if (g_part == 1 || g_nparts == 1) unit_uniform_play(scaled(200000));
+  if (g_part == 1 || g_nparts == 1) unit_tag_matches(scaled(100000));
   unit_imperfect_information(scaled(600));
   unit_rank_counts(scaled(200));
   unit_three_thirteen(scaled(40));

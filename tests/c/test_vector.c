@@ -16,7 +16,7 @@
  *       Shithead, 4 players, seat 0 against 3 random seats,
  *       the learner's first legal action from its mask, 1 and 2 threads; no check)
  */
-#define _POSIX_C_SOURCE 199309L
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +28,7 @@
 #include "three_thirteen/three_thirteen.h"
 
 #include "check.h"
+#include "common/thread.h" /* th_monotonic_seconds */
 
 #define ENVS 6
 #define MAXOBS 4096
@@ -387,11 +388,7 @@ static void bytes_check(const th_game *g, const void *like) {
   CHECK(th_vec_reset(&b.v, NULL, NULL, &e) == TH_ERR_ARG, "SAME_STEP bytes without final_obs_u8");
 }
 
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+static double now(void) { return th_monotonic_seconds(); }
 
 /* Learner steps per second of `envs` envs on `threads` threads (the best of
  * 5 runs of about 0.3 s each). */

@@ -1,10 +1,9 @@
 /* batch.c - see batch.h. */
-#define _POSIX_C_SOURCE 200809L /* nanosleep */
 #include "common/batch.h"
 
-#include <pthread.h>
 #include <stdatomic.h>
-#include <time.h>
+
+#include "common/thread.h"
 
 uint64_t th_batch_seed(uint64_t seed, uint64_t i) {
   uint64_t x = seed ^ (i * UINT64_C(0xD1B54A32D192ED03));
@@ -53,11 +52,10 @@ typedef struct {
   parts_stop *ps;      /* NULL without a stop */
 } batch_part;
 
-static void *part_main(void *arg) {
+static void part_main(void *arg) {
   batch_part *part = (batch_part *)arg;
   part->fn(part->ctx, part->lo, part->hi, part->stop);
   if (part->ps) atomic_fetch_add_explicit(&part->ps->done, 1, memory_order_release);
-  return NULL;
 }
 
 /* The calling thread, its own part done, waits for the `started` parts on
@@ -65,10 +63,9 @@ static void *part_main(void *arg) {
  * every part ends (at the latest when told to stop, and parts are bounded
  * anyway). */
 static void wait_asking(parts_stop *ps, int started) {
-  struct timespec ms = {0, 1000000L};
   while (atomic_load_explicit(&ps->done, memory_order_acquire) < started) {
     (void)ask_caller(ps);
-    nanosleep(&ms, NULL);
+    th_sleep_ms(1);
   }
 }
 
@@ -85,7 +82,7 @@ int th_run_parts(th_part_fn fn, const void *ctx, int64_t n, int threads, const t
     fn(ctx, 0, n, own);
     return stop ? atomic_load(&ps.stopped) : 0;
   }
-  pthread_t tid[TH_MAX_THREADS];
+  th_thread threads_of[TH_MAX_THREADS];
   batch_part parts[TH_MAX_THREADS];
   int started = 0;
   for (int t = 0; t < threads; t++) {
@@ -96,7 +93,7 @@ int th_run_parts(th_part_fn fn, const void *ctx, int64_t n, int threads, const t
     parts[t].stop = other;
     parts[t].ps = stop ? &ps : NULL;
     if (t == 0) continue; /* the calling thread plays part 0 */
-    if (pthread_create(&tid[t], NULL, part_main, &parts[t]) != 0) {
+    if (th_thread_start(&threads_of[t], part_main, &parts[t]) != 0) {
       fn(ctx, parts[t].lo, parts[t].hi, own); /* could not start: play it here */
       parts[t].hi = parts[t].lo;
     } else {
@@ -106,6 +103,6 @@ int th_run_parts(th_part_fn fn, const void *ctx, int64_t n, int threads, const t
   fn(ctx, parts[0].lo, parts[0].hi, own);
   if (stop) wait_asking(&ps, started);
   for (int t = 1; t < threads; t++)
-    if (parts[t].hi > parts[t].lo) pthread_join(tid[t], NULL);
+    if (parts[t].hi > parts[t].lo) th_thread_join(&threads_of[t]);
   return stop ? atomic_load(&ps.stopped) : 0;
 }

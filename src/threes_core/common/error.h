@@ -7,6 +7,8 @@
 #ifndef THREES_COMMON_ERROR_H
 #define THREES_COMMON_ERROR_H
 
+#include "common/portable.h"
+
 /* Error report for every checked entry point: code 0 means success. */
 typedef struct th_error {
   int code;
@@ -26,10 +28,6 @@ enum {
 };
 
 /* Sets e (which may be NULL) to code and a printf-style message. */
-void th_set_error(th_error *e, int code, const char *fmt, ...)
-#if defined(__GNUC__) || defined(__clang__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
+void th_set_error(th_error *e, int code, const char *fmt, ...) TH_PRINTF(3, 4);
 
 #endif

@@ -1,19 +1,13 @@
 /* ismcts.c - SO-ISMCTS over the th_game interface; see ismcts.h. */
-#ifndef _POSIX_C_SOURCE
-#define _POSIX_C_SOURCE 200809L /* clock_gettime */
-#endif
 #include "common/ismcts.h"
 
 #include <math.h>
 #include <stddef.h>
 #include <string.h>
-#include <time.h>
 
-static double seconds_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+#include "common/thread.h"
+
+static double seconds_now(void) { return th_monotonic_seconds(); }
 
 /* The search's own stop hook: the deadline, then the caller's hook. Once it
  * has said stop it keeps saying so. */

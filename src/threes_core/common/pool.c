@@ -11,16 +11,12 @@
  * before sleeping on a condition variable. */
 #include "common/pool.h"
 
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 
-#if defined(__SSE2__) || defined(_M_X64)
-#include <emmintrin.h>
-#define POOL_RELAX() _mm_pause()
-#else
-#define POOL_RELAX() ((void)0)
-#endif
+#include "common/thread.h"
+
+#define POOL_RELAX() th_cpu_relax()
 
 /* Spins before sleeping: about 50-100 microseconds. */
 #define POOL_SPINS 20000
@@ -29,15 +25,15 @@ typedef struct {
   th_pool *pool;
   int index; /* the part this worker runs: 1..threads-1 */
   int started;
-  pthread_t tid;
+  th_thread thread;
 } pool_worker;
 
 struct th_pool {
   int threads;
   int on_workers; /* workers that started */
-  pthread_mutex_t lock;
-  pthread_cond_t go;   /* a new run (or the end) for the workers */
-  pthread_cond_t done; /* the last worker of a run has finished */
+  th_mutex lock;
+  th_cond go;   /* a new run (or the end) for the workers */
+  th_cond done; /* the last worker of a run has finished */
   atomic_uint_fast64_t generation; /* raised by every run */
   atomic_int quit;
   atomic_int pending; /* workers not yet done with the current run */
@@ -60,7 +56,7 @@ static void take_chunks(th_pool *p, th_part_fn fn, const void *ctx, int64_t n, i
   }
 }
 
-static void *worker_main(void *arg) {
+static void worker_main(void *arg) {
   pool_worker *w = (pool_worker *)arg;
   th_pool *p = w->pool;
   uint64_t seen = 0;
@@ -72,22 +68,21 @@ static void *worker_main(void *arg) {
       g = atomic_load_explicit(&p->generation, memory_order_acquire);
     }
     if (g == seen) {
-      pthread_mutex_lock(&p->lock);
+      th_mutex_lock(&p->lock);
       p->sleepers++;
-      while (!atomic_load(&p->quit) && (g = atomic_load(&p->generation)) == seen) pthread_cond_wait(&p->go, &p->lock);
+      while (!atomic_load(&p->quit) && (g = atomic_load(&p->generation)) == seen) th_cond_wait(&p->go, &p->lock);
       p->sleepers--;
-      pthread_mutex_unlock(&p->lock);
+      th_mutex_unlock(&p->lock);
     }
     if (atomic_load(&p->quit)) break;
     seen = g;
     take_chunks(p, p->fn, p->ctx, p->n, p->chunk);
     if (atomic_fetch_sub_explicit(&p->pending, 1, memory_order_acq_rel) == 1) {
-      pthread_mutex_lock(&p->lock);
-      pthread_cond_signal(&p->done);
-      pthread_mutex_unlock(&p->lock);
+      th_mutex_lock(&p->lock);
+      th_cond_signal(&p->done);
+      th_mutex_unlock(&p->lock);
     }
   }
-  return NULL;
 }
 
 th_pool *th_pool_new(int threads, th_error *e) {
@@ -102,14 +97,14 @@ th_pool *th_pool_new(int threads, th_error *e) {
   atomic_init(&p->quit, 0);
   atomic_init(&p->pending, 0);
   atomic_init(&p->next, 0);
-  pthread_mutex_init(&p->lock, NULL);
-  pthread_cond_init(&p->go, NULL);
-  pthread_cond_init(&p->done, NULL);
+  th_mutex_init(&p->lock);
+  th_cond_init(&p->go);
+  th_cond_init(&p->done);
   for (int t = 1; t < threads; t++) {
     pool_worker *w = &p->workers[t];
     w->pool = p;
     w->index = t;
-    w->started = pthread_create(&w->tid, NULL, worker_main, w) == 0;
+    w->started = th_thread_start(&w->thread, worker_main, w) == 0;
     p->on_workers += w->started;
   }
   return p;
@@ -117,15 +112,15 @@ th_pool *th_pool_new(int threads, th_error *e) {
 
 void th_pool_free(th_pool *p) {
   if (!p) return;
-  pthread_mutex_lock(&p->lock);
+  th_mutex_lock(&p->lock);
   atomic_store(&p->quit, 1);
-  pthread_cond_broadcast(&p->go);
-  pthread_mutex_unlock(&p->lock);
+  th_cond_broadcast(&p->go);
+  th_mutex_unlock(&p->lock);
   for (int t = 1; t < p->threads; t++)
-    if (p->workers[t].started) pthread_join(p->workers[t].tid, NULL);
-  pthread_cond_destroy(&p->done);
-  pthread_cond_destroy(&p->go);
-  pthread_mutex_destroy(&p->lock);
+    if (p->workers[t].started) th_thread_join(&p->workers[t].thread);
+  th_cond_destroy(&p->done);
+  th_cond_destroy(&p->go);
+  th_mutex_destroy(&p->lock);
   free(p);
 }
 
@@ -144,16 +139,16 @@ void th_pool_run(th_pool *p, th_part_fn fn, const void *ctx, int64_t n) {
   p->chunk = chunk < 4 ? 4 : chunk;
   atomic_store_explicit(&p->next, 0, memory_order_relaxed);
   atomic_store_explicit(&p->pending, p->on_workers, memory_order_relaxed);
-  pthread_mutex_lock(&p->lock);
+  th_mutex_lock(&p->lock);
   atomic_fetch_add_explicit(&p->generation, 1, memory_order_release);
-  if (p->sleepers) pthread_cond_broadcast(&p->go);
-  pthread_mutex_unlock(&p->lock);
+  if (p->sleepers) th_cond_broadcast(&p->go);
+  th_mutex_unlock(&p->lock);
   take_chunks(p, fn, ctx, n, p->chunk); /* a worker that never started leaves its share here */
   for (int spin = 0; spin < POOL_SPINS && atomic_load_explicit(&p->pending, memory_order_acquire) > 0; spin++)
     POOL_RELAX();
   if (atomic_load_explicit(&p->pending, memory_order_acquire) > 0) {
-    pthread_mutex_lock(&p->lock);
-    while (atomic_load(&p->pending) > 0) pthread_cond_wait(&p->done, &p->lock);
-    pthread_mutex_unlock(&p->lock);
+    th_mutex_lock(&p->lock);
+    while (atomic_load(&p->pending) > 0) th_cond_wait(&p->done, &p->lock);
+    th_mutex_unlock(&p->lock);
   }
 }

@@ -1,4 +1,4 @@
-/* bits.h - small bit tricks on rows of 16 per-rank counts (internal).
+/* rank_rows.h - small bit tricks on rows of 16 per-rank counts (internal).
  *
  * A row (hand_rank[p], up_rank[p]) is read as two little-endian 64-bit words,
  * byte r = the count of rank r, so every result is the same on every
@@ -11,19 +11,17 @@
 #include <string.h>
 
 #include "shithead/cards.h"
+#include "common/portable.h"
 #include "common/rng.h"
-
-#if defined(__SSE2__) && !defined(THREES_NO_SIMD)
-#include <emmintrin.h>
-#endif
+#include "common/simd.h"
 
 /* Bit r set when counts[r] != 0, for the 16 counts of a row (SWAR: the row is
  * read as two little-endian words, so the result is the same everywhere). */
 static inline uint64_t load_le64(const uint8_t *b) {
   uint64_t x;
   memcpy(&x, b, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-  x = __builtin_bswap64(x);
+#ifdef TH_BIG_ENDIAN
+  x = th_bswap64(x);
 #endif
   return x;
 }
@@ -51,9 +49,9 @@ static inline uint16_t present_mask(const uint8_t *counts) {
  * are counts of cards, below 256). */
 static inline void add_rows(uint8_t *row, const uint8_t *add) {
   uint64_t a = load_le64(row) + load_le64(add), b = load_le64(row + 8) + load_le64(add + 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-  a = __builtin_bswap64(a);
-  b = __builtin_bswap64(b);
+#ifdef TH_BIG_ENDIAN
+  a = th_bswap64(a);
+  b = th_bswap64(b);
 #endif
   memcpy(row, &a, 8);
   memcpy(row + 8, &b, 8);
@@ -67,11 +65,33 @@ static inline int popcount64(uint64_t x) {
 }
 
 
+/* Bit i set when tags[i] == t, for 64 tags (the repetition ring's,
+ * state.c): the portable SWAR version and the SSE2 one, which
+ * tests/c/test_engine.c checks against each other and a loop. */
+static inline uint64_t sh_tag_matches64_swar(const uint8_t *tags, uint8_t t) {
+  uint64_t m = 0;
+  for (int i = 0; i < 8; i++)
+    m |= (uint64_t)(~nonzero_bytes8(load_le64(tags + 8 * i) ^ (t * UINT64_C(0x0101010101010101))) & 0xFFu) << (8 * i);
+  return m;
+}
+
+#ifdef TH_HAVE_SSE2
+static inline uint64_t sh_tag_matches64_sse2(const uint8_t *tags, uint8_t t) {
+  uint64_t m = 0;
+  __m128i v = _mm_set1_epi8((char)t);
+  for (int i = 0; i < 4; i++) {
+    __m128i eq = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(tags + 16 * i)), v);
+    m |= (uint64_t)(uint16_t)_mm_movemask_epi8(eq) << (16 * i);
+  }
+  return m;
+}
+#endif
+
 /* Uniform over the plays (rank r with bytes of mask (mlo, mhi) set, count 1..
  * counts[r]) in action-id order, branch-free: draws k = below(total) and
  * returns the k-th play; total 0 means there is none (nothing drawn then).
  * Exactly legal_actions()[below(n)] when no merge is possible. */
-#if defined(__SSE2__) && !defined(THREES_NO_SIMD)
+#ifdef TH_HAVE_SSE2
 #define SH_HAVE_SSE2_PLAY 1
 /* SSE2 (every x86-64): the same function on one 16-byte vector. Prefix sums
  * by shifted adds; the chosen rank is the first whose prefix sum is >= k+1
@@ -93,7 +113,7 @@ static inline int sh_uniform_play_sse2(const uint8_t *counts, uint64_t mlo, uint
   int k = (int)th_rng_below(rng, (uint32_t)total);
   __m128i k1 = _mm_set1_epi8((char)(k + 1));
   __m128i reached = _mm_cmpeq_epi8(_mm_max_epu8(pre, k1), pre); /* pre >= k+1 */
-  int rank = __builtin_ctz((unsigned)_mm_movemask_epi8(reached) | 0x10000u);
+  int rank = th_ctz32((unsigned)_mm_movemask_epi8(reached) | 0x10000u);
   __m128i bsad = _mm_sad_epu8(_mm_andnot_si128(reached, v), zero);
   int before = _mm_cvtsi128_si32(bsad) + _mm_extract_epi16(bsad, 4);
   *rank_out = rank;
@@ -120,8 +140,8 @@ static inline int sh_uniform_play_swar(const uint8_t *counts, uint64_t mlo, uint
   uint64_t add = (uint64_t)(0x8000 - (k + 1)) * UINT64_C(0x0001000100010001);
   uint64_t e0 = (((plo & even) + add) & top) >> 15, o0 = ((((plo >> 8) & even) + add) & top) >> 15;
   uint64_t e1 = (((phi & even) + add) & top) >> 15, o1 = ((((phi >> 8) & even) + add) & top) >> 15;
-  int rank = ((__builtin_ctzll(e0 | sentinel) + 1) >> 4) + ((__builtin_ctzll(o0 | sentinel) + 1) >> 4) +
-             ((__builtin_ctzll(e1 | sentinel) + 1) >> 4) + ((__builtin_ctzll(o1 | sentinel) + 1) >> 4);
+  int rank = ((th_ctz64(e0 | sentinel) + 1) >> 4) + ((th_ctz64(o0 | sentinel) + 1) >> 4) +
+             ((th_ctz64(e1 | sentinel) + 1) >> 4) + ((th_ctz64(o1 | sentinel) + 1) >> 4);
   /* The plays before the chosen rank: the counts of the ranks whose prefix
    * sum is <= k (top bit clear), summed bytewise (in parallel with rank). */
   const uint64_t lanes = UINT64_C(0x0001000100010001);

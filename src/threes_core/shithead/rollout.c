@@ -2,6 +2,7 @@
 #include "shithead/rollout.h"
 
 #include "common/batch.h"
+#include "common/portable.h"
 
 #include "shithead/rank_rows.h"
 #include "shithead/determinize.h"
@@ -10,8 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 
-static inline int lowest(uint16_t m) { return __builtin_ctz(m); }
-static inline int highest(uint16_t m) { return 31 - __builtin_clz(m); }
+static inline int lowest(uint16_t m) { return th_ctz32(m); }
 
 /* Source of the player to move: its per-rank counts, or NULL when blind. */
 static inline const uint8_t *source_counts(const sh_state *s, int p) {

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "shithead/state.h"
+#include "common/portable.h"
 
 static int kind_in_deck(const sh_rules *r, int kind) {
   if (kind < 0 || kind >= SH_NUM_KINDS) return 0;
@@ -145,9 +146,7 @@ uint64_t sh_state_copy_bench(const sh_state *s, sh_state scratch[2], uint64_t n)
   uint64_t sum = 0;
   for (uint64_t i = 0; i < n; i++) {
     memcpy(&scratch[i & 1], s, sizeof *s);
-#if defined(__GNUC__) || defined(__clang__)
-    __asm__ __volatile__("" : : "r"(&scratch[i & 1]) : "memory");
-#endif
+    TH_CLOBBER(&scratch[i & 1]);
     sum += scratch[i & 1].move_count + scratch[i & 1].pile[i % SH_MAX_CARDS];
   }
   return sum;

@@ -47,7 +47,7 @@ int sh_playable(const sh_state *s, int rank) {
 static int seat_after(const sh_state *s, int p) {
   unsigned in = ~(unsigned)s->out_mask & ((1u << s->num_players) - 1u);
   unsigned after = in & ~((2u << p) - 1u);
-  unsigned r = (unsigned)__builtin_ctz(after | (in << 16) | 0x80000000u);
+  unsigned r = (unsigned)th_ctz32(after | (in << 16) | 0x80000000u);
   return r == 31u ? p : (int)(r & 15u);
 }
 
@@ -197,7 +197,7 @@ int sh_find_starter(const sh_state *s) {
     for (int j = 0; j < n; j++) {
       int q = (first + j) % n;
       for (uint64_t m = groups[i]; m; m &= m - 1)
-        if (hand_holds_kind(s, q, __builtin_ctzll(m))) return q;
+        if (hand_holds_kind(s, q, th_ctz64(m))) return q;
     }
   return first;
 }
@@ -216,7 +216,7 @@ static int swap_gen(uint8_t *avail, int k, int depth, int lo, int index, uint16_
   unsigned ranks = 0;
   for (int r = lo; r < SH_NUM_RANKS; r++) ranks |= (unsigned)(avail[r] != 0) << r;
   for (; ranks; ranks &= ranks - 1) {
-    int r = __builtin_ctz(ranks);
+    int r = th_ctz32(ranks);
     avail[r]--;
     /* choosing r instead of lo moves the index past every multiset that
      * starts with a rank in [lo, r) */
@@ -244,7 +244,7 @@ static uint32_t swap_pick(const sh_state *s, th_rng *rng, uint32_t k, uint8_t *r
   uint8_t rank_of[MAX_HELD], avail[MAX_HELD];
   int m = 0;
   for (unsigned x = present_mask(s->hand_rank[p]) | present_mask(s->up_rank[p]); x && m < MAX_HELD; x &= x - 1) {
-    int r = __builtin_ctz(x);
+    int r = th_ctz32(x);
     rank_of[m] = (uint8_t)r;
     avail[m++] = (uint8_t)(s->hand_rank[p][r] + s->up_rank[p][r]);
   }
@@ -305,7 +305,7 @@ int sh_legal_actions(const sh_state *s, uint16_t *out) {
   }
   uint16_t m = present_mask(counts) & playable_mask(s);
   while (m) {
-    int rank = __builtin_ctz(m);
+    int rank = th_ctz32(m);
     m &= (uint16_t)(m - 1);
     int h = counts[rank], base = rank * C - 1;
     for (int c = 1; c <= h; c++) out[n++] = (uint16_t)(base + c);
@@ -364,11 +364,7 @@ int sh_is_legal(const sh_state *s, int a) {
  * scratch copy whose only outputs are the finishing order and the move count
  * (rollout.c): the same rules, the same game, without the bookkeeping. */
 
-#if defined(__GNUC__) || defined(__clang__)
-#define SH_HOT static inline __attribute__((always_inline))
-#else
-#define SH_HOT static inline
-#endif
+#define SH_HOT TH_ALWAYS_INLINE
 
 SH_HOT void push_pile(sh_state *s, int id) {
   s->pile_hash ^= sh_pile_card_hash(s->pile_len, sh_card_rank(id));
@@ -382,7 +378,7 @@ SH_HOT void push_pile(sh_state *s, int id) {
  * low heights are the ones in use. */
 static uint64_t pile_prefix[SH_NUM_RANKS][SH_MAX_CARDS + 1];
 
-__attribute__((constructor)) static void init_pile_prefix(void) {
+TH_CONSTRUCTOR(init_pile_prefix) {
   for (int r = 0; r < SH_NUM_RANKS; r++)
     for (int i = 0; i < SH_MAX_CARDS; i++) pile_prefix[r][i + 1] = pile_prefix[r][i] ^ sh_pile_card_hash(i, r);
 }
@@ -483,7 +479,7 @@ SH_HOT int finish_turn(sh_state *s, int p, int how) {
 /* 6.3 steps 1 and 2 after `count` cards of `rank` went onto the pile. */
 SH_HOT int after_play(sh_state *s, int p, int rank, int count, int ident) {
   const sh_rules *r = &s->rules;
-  if (__builtin_expect(!has_rank(r->invisible | r->burn, rank), 1)) {
+  if (TH_LIKELY(!has_rank(r->invisible | r->burn, rank))) {
     /* Most plays: a rank without effect on the pile (a wild one included)
      * becomes the top and starts or extends the run. */
     unsigned same = 0u - (unsigned)(s->run_rank == rank); /* a mask: which way is random */
@@ -676,8 +672,8 @@ uint64_t sh_pile_hash(const sh_state *s) {
 
 /* The 128-bit product of a and b, folded to 64 bits (high ^ low). */
 static inline uint64_t mul_fold(uint64_t a, uint64_t b) {
-#if defined(__SIZEOF_INT128__)
-  unsigned __int128 p = (unsigned __int128)a * b;
+#ifdef TH_HAVE_U128
+  th_u128 p = (th_u128)a * b;
   return (uint64_t)p ^ (uint64_t)(p >> 64);
 #else
   uint64_t al = a & 0xFFFFFFFFu, ah = a >> 32, bl = b & 0xFFFFFFFFu, bh = b >> 32;
@@ -748,7 +744,7 @@ static inline void rep_hands_update(sh_state *s) {
                  (uint32_t)s->rep_hand_len[10] << 16 | (uint32_t)s->rep_hand_len[11] << 24);
   unsigned changed = nonzero_bytes8(d0) | nonzero_bytes8(d1) << 8;
   for (; changed; changed &= changed - 1u) {
-    int p = __builtin_ctz(changed);
+    int p = th_ctz32(changed);
     uint64_t f = hand_fold(s, p);
     s->rep_hands += f - s->rep_hand_fold[p];
     s->rep_hand_fold[p] = f;
@@ -757,19 +753,13 @@ static inline void rep_hands_update(sh_state *s) {
 }
 
 /* Bit i set when tags[i] == t, for the SH_REP_WINDOW (64) tags. */
+_Static_assert(SH_REP_WINDOW == 64, "tag_matches reads 64 tags");
 static inline uint64_t tag_matches(const uint8_t *tags, uint8_t t) {
-  uint64_t m = 0;
-#if defined(__SSE2__) && !defined(THREES_NO_SIMD)
-  __m128i v = _mm_set1_epi8((char)t);
-  for (int i = 0; i < SH_REP_WINDOW / 16; i++) {
-    __m128i eq = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(tags + 16 * i)), v);
-    m |= (uint64_t)(uint16_t)_mm_movemask_epi8(eq) << (16 * i);
-  }
+#ifdef TH_HAVE_SSE2
+  return sh_tag_matches64_sse2(tags, t);
 #else
-  for (int i = 0; i < SH_REP_WINDOW / 8; i++)
-    m |= (uint64_t)(~nonzero_bytes8(load_le64(tags + 8 * i) ^ (t * UINT64_C(0x0101010101010101))) & 0xFFu) << (8 * i);
+  return sh_tag_matches64_swar(tags, t);
 #endif
-  return m;
 }
 
 /* sh_record_position, inlined into the move loops. */
@@ -793,7 +783,7 @@ SH_HOT void record_position(sh_state *s) {
   uint64_t m = tag_matches(s->rep_tag, tag);
   _Static_assert(SH_REP_WINDOW == 64, "one bit per remembered key in a uint64_t");
   if (len < SH_REP_WINDOW) m &= (UINT64_C(1) << len) - 1u;
-  for (; m; m &= m - 1u) seen += s->rep_key[__builtin_ctzll(m)] == key;
+  for (; m; m &= m - 1u) seen += s->rep_key[th_ctz64(m)] == key;
   if (len == SH_REP_WINDOW && s->rep_log) { /* the oldest key leaves the ring for the log */
     sh_rep_log *l = s->rep_log;
     seen += (int)sh_rep_log_count(l, key); /* before the push: the ring counted the leaving key */
@@ -807,7 +797,7 @@ SH_HOT void record_position(sh_state *s) {
   } else { /* the ring is full: the oldest key went */
     s->rep_head = (uint16_t)((s->rep_head + 1) % SH_REP_WINDOW);
   }
-  if (__builtin_expect(seen >= s->rules.repetition_limit, 0)) {
+  if (TH_UNLIKELY(seen >= s->rules.repetition_limit)) {
     s->phase = SH_PHASE_OVER;
     s->truncated = 1; /* scored as a truncated game (section 7) */
     s->stalemate = 1;
@@ -817,7 +807,7 @@ SH_HOT void record_position(sh_state *s) {
 
 void sh_record_position(sh_state *s) { record_position(s); }
 
-static inline int repetitions_on(const sh_state *s) { return __builtin_expect(s->rules.repetition_limit != 0, 0); }
+static inline int repetitions_on(const sh_state *s) { return TH_UNLIKELY(s->rules.repetition_limit != 0); }
 
 static inline void after_full_move(sh_state *s) {
   if (repetitions_on(s)) record_position(s);
@@ -892,12 +882,12 @@ SH_HOT int fast_random_move(sh_state *s, int p, th_rng *rng, const uint64_t (*by
     }
     int total = 0;
     for (uint16_t x = m; x; x &= (uint16_t)(x - 1)) {
-      int r = __builtin_ctz(x);
+      int r = th_ctz32(x);
       total += counts[r] + (can_merge(s, p, r) ? s->up_rank[p][r] : 0);
     }
     int k = (int)th_rng_below(rng, (uint32_t)total);
     for (uint16_t x = m; x; x &= (uint16_t)(x - 1)) {
-      int r = __builtin_ctz(x), c = counts[r] + (can_merge(s, p, r) ? s->up_rank[p][r] : 0);
+      int r = th_ctz32(x), c = counts[r] + (can_merge(s, p, r) ? s->up_rank[p][r] : 0);
       if (k < c) return play(s, p, r, k + 1, 0, track);
       k -= c;
     }

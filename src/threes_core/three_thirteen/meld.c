@@ -2,6 +2,7 @@
  * the rules and the proof sketch. */
 #include "three_thirteen/meld.h"
 
+#include "common/portable.h"
 #include <string.h>
 
 #define MEMO_BITS 9
@@ -87,7 +88,7 @@ int tt_natural_isolated(const uint8_t nat[13][4], int w, int rank, int suit, int
   return 1;
 }
 
-static inline int lowbit_index(uint32_t x) { return __builtin_ctz(x); }
+static inline int lowbit_index(uint32_t x) { return th_ctz32(x); }
 
 static inline int popcount16(uint32_t x) { /* no popcnt instruction needed */
   x = x - ((x >> 1) & 0x5555u);

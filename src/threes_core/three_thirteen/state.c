@@ -2,6 +2,7 @@
  * scores, returns and the invariant check; see state.h. */
 #include "three_thirteen/state.h"
 
+#include "common/portable.h"
 #include <string.h>
 
 /* ------------------------------------------------------------ the deal -- */
@@ -100,7 +101,7 @@ static inline uint64_t held_kinds(const tt_state *s, int p) {
 int tt_hand_cards(const tt_state *s, int p, uint8_t *rank, uint8_t *suit, uint8_t *kind, uint8_t *drop) {
   int n = 0;
   for (uint64_t m = held_kinds(s, p); m; m &= m - 1) { /* at most TT_NUM_KINDS passes */
-    int k = __builtin_ctzll(m);
+    int k = th_ctz64(m);
     int may = tt_may_discard(s, p, k);
     for (int c = s->hand[p][k]; c > 0 && n < TT_MAX_HAND; c--) {
       rank[n] = (uint8_t)tt_kind_rank(k);
@@ -132,7 +133,7 @@ int tt_hand_lonely(const tt_state *s, int p, int cap) {
   uint32_t in_suit[4] = {0, 0, 0, 0}; /* bit r: a natural of rank r (1..13); bit 14: the ace again (ace_either) */
   uint8_t of_rank[14] = {0};          /* naturals of each rank, every suit and copy */
   for (uint64_t m = held_kinds(s, p) & ((1ull << 52) - 1) & ~wild_kinds; m; m &= m - 1) {
-    int k = __builtin_ctzll(m), r = k / 4 + 1;
+    int k = th_ctz64(m), r = k / 4 + 1;
     in_suit[k & 3] |= 1u << r;
     of_rank[r] = (uint8_t)(of_rank[r] + h[k]);
   }
@@ -144,7 +145,7 @@ int tt_hand_lonely(const tt_state *s, int p, int cap) {
     uint32_t ok = w ? (x >> 1 | x >> 2 | x << 1 | x << 2) : ((x >> 1 & x >> 2) | (x << 1 & x >> 1) | (x << 1 & x << 2));
     if (ace) ok |= (ok >> 13) & 2u; /* the ace's partners as the high ace */
     for (uint32_t iso = in_suit[su] & ~ok; iso; iso &= iso - 1) {
-      int r = __builtin_ctz(iso);
+      int r = th_ctz32(iso);
       if (of_rank[r] >= set_needs) continue;
       lonely += h[(r - 1) * 4 + su];
       if (lonely >= cap) return lonely;
@@ -185,14 +186,14 @@ int tt_legal_actions(const tt_state *s, uint16_t *out) {
   }
   uint64_t held = held_kinds(s, p);
   for (uint64_t m = held; m; m &= m - 1) { /* kinds in increasing order: the list stays sorted */
-    int k = __builtin_ctzll(m);
+    int k = th_ctz64(m);
     if (tt_may_discard(s, p, k)) out[n++] = (uint16_t)(TT_FIRST_DISCARD + k);
   }
   /* Going out with k needs no deadwood without k: none can when no discard
    * leaves none (one search instead of one per kind). */
   if (tt_may_go_out(s, p) && zero_without(s, p, -1))
     for (uint64_t m = held; m; m &= m - 1) {
-      int k = __builtin_ctzll(m);
+      int k = th_ctz64(m);
       if (tt_may_discard(s, p, k) && zero_without(s, p, k)) out[n++] = (uint16_t)(TT_FIRST_GO_OUT + k);
     }
   return n;
