@@ -35,7 +35,7 @@ from threes.shithead.observation import Observation
 from threes import bots
 from threes.tournament import TournamentResult, tournament
 
-__version__ = "0.1.0"
+from threes._version import __version__
 
 # Loaded on first use (PEP 562), so that ``import threes`` stays light.
 _LAZY_MODULES = ("svg", "three_thirteen", "ui", "adapters", "vector")

@@ -28,6 +28,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from threes._version import __version__
 from threes import registry
 from threes.shithead import _core
 from threes.bots import bot_view, make_bot
@@ -664,6 +665,8 @@ def _parser() -> argparse.ArgumentParser:
                                  epilog="Bots: random, greedy, heuristic, net (4-player Shithead), ismcts, "
                                         "ismcts:ITERATIONS.")
     ap.add_argument("--no-color", action="store_true", help="plain text output (also: NO_COLOR=1)")
+    ap.add_argument("--version", action="version", version=f"threes-core {__version__}",
+                    help="print the version and exit")
     sub = ap.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 
