@@ -6,6 +6,7 @@ figures with their ratios at the end. Each run collects only its own kind:
 the other kind is deselected, not skipped.
 """
 import json
+import os
 import pathlib
 import sys
 
@@ -16,6 +17,19 @@ import pytest
 sys.path.insert(0, str(pathlib.Path(__file__).parent / "tests"))
 
 _FIGURES = {}
+
+
+def pytest_sessionstart(session):
+    """.ci/wheel.sh runs the suite against an installed wheel: with
+    THREES_EXPECT_INSTALLED_IN set, `threes` must come from that environment
+    (not from the checkout's python/ folder)."""
+    where = os.environ.get("THREES_EXPECT_INSTALLED_IN")
+    if where:
+        import threes
+
+        got = os.path.realpath(threes.__file__)
+        if not got.startswith(os.path.realpath(where) + os.sep):
+            raise pytest.UsageError(f"threes was imported from {got}, not from the environment {where}")
 
 # The random simulation (tests/test_random_sim.py) reports how many games ended
 # truncated at the move cap; they are printed at the end of the run (also
