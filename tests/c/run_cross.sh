@@ -15,7 +15,9 @@
 # Installs what is missing with apt-get (CI runs as root): clang,
 # gcc-aarch64-linux-gnu, qemu-user, gcc-mingw-w64-x86-64, wine64.
 # Environment: BUILD_ROOT (default build/cross), GAMES (checksums per
-# configuration, default 200). Exits non-zero on any failure.
+# configuration, default 200). Exits non-zero on any failure. The full-size
+# C tests run natively under the sanitizers (run_sanitizers.sh); here each
+# build runs them at a reduced scale.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 ROOT="${BUILD_ROOT:-build/cross}"
@@ -52,7 +54,8 @@ run_tests() { # name, runner... (the C test programs at a reduced scale)
   local name=$1 dir=$ROOT/$1 ext=${EXT:-}; shift
   "$@" "$dir/threes_engine_test$ext" --scale "${SCALE:-0.05}" --quiet >"$ROOT/$name.engine.log" 2>&1 ||
     { tail -30 "$ROOT/$name.engine.log"; echo "run_cross.sh: threes_engine_test failed on $name" >&2; exit 1; }
-  "$@" "$dir/threes_meld_test$ext" >"$ROOT/$name.meld.log" 2>&1 ||
+  # shellcheck disable=SC2086
+  "$@" "$dir/threes_meld_test$ext" ${MELD_ARGS:---hands 2000 --big 20 --drop 300 --timing 0} >"$ROOT/$name.meld.log" 2>&1 ||
     { tail -30 "$ROOT/$name.meld.log"; echo "run_cross.sh: threes_meld_test failed on $name" >&2; exit 1; }
   "$@" "$dir/threes_ismcts_test$ext" >"$ROOT/$name.ismcts.log" 2>&1 ||
     { tail -30 "$ROOT/$name.ismcts.log"; echo "run_cross.sh: threes_ismcts_test failed on $name" >&2; exit 1; }
