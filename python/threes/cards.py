@@ -15,6 +15,9 @@ from __future__ import annotations
 from functools import total_ordering
 from typing import Union
 
+__all__ = ["Card", "CARDS", "RANKS", "SUITS", "JOKER_SUITS", "parse_cards", "format_cards", "card_kind", "rank_index",
+           "rank_text"]
+
 #: Rank characters by rank index (0 = "2" ... 12 = "A", 13 = "X", the joker).
 RANKS = "23456789TJQKAX"
 #: Suit characters of the normal cards, in canonical order.
@@ -110,6 +113,7 @@ class Card:
 
     @property
     def rank_index(self) -> int:
+        """Rank index 0..13 (0 = ``2`` ... 12 = ``A``, 13 = the joker): the index of ``rank`` in ``RANKS``."""
         return self.kind >> 2
 
     @property
@@ -124,6 +128,7 @@ class Card:
 
     @property
     def is_joker(self) -> bool:
+        """True for the two jokers (``Xr``, ``Xb``: kinds 52 and 53)."""
         return self.kind >= 52
 
     def __str__(self) -> str:

@@ -1,5 +1,7 @@
 """Exceptions raised by threes."""
 
+__all__ = ["IllegalActionError", "error_for"]
+
 
 class IllegalActionError(ValueError):
     """An action id that is out of range or not legal in the state it was

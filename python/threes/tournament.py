@@ -113,10 +113,16 @@ def _bootstrap(per_deal: np.ndarray, top: float, seed: int) -> Dict[str, float]:
 @dataclass
 class TournamentResult:
     """Per bot: ``mean_place``, ``win_rate`` and ``shithead_rate``, each a dict
-    with mean, low and high (95%). ``places[d, r, b]`` is bot b's place in
-    rotation r of deal d (a float: truncated games share the open places).
-    ``truncated``: the games cut at the move cap; ``stalemates``: the games
-    ended by repetition (not counted in ``truncated``)."""
+    with mean, low and high (95%), in ``stats`` (one dict per bot, in the
+    order of ``bots``, its name under ``"bot"``). ``places[d, r, b]`` is bot
+    b's place in rotation r of deal d (a float: truncated games share the
+    open places). ``truncated``: the games cut at the move cap;
+    ``stalemates``: the games ended by repetition (not counted in
+    ``truncated``). ``bots``: the bots' names (``#i`` added when two are
+    alike); ``num_players``: the seats; ``rules``: the variant; ``game``: the
+    registry name of the game; ``deals``: the duplicate deals, each played
+    ``num_players`` times; ``seed``: the tournament seed; ``seconds``: the
+    wall time."""
 
     bots: List[str]
     num_players: int
@@ -169,6 +175,8 @@ class TournamentResult:
         return "\n".join(lines)
 
     def to_json(self) -> Dict[str, Any]:
+        """The result as a JSON-able dict: the game, bots, seats, rules, deals, seed, games played, truncated
+        and stalemate counts, seconds, ``intervals`` (level 0.95 and each statistic's method) and ``stats``."""
         return {"game": self.game, "bots": self.bots, "num_players": self.num_players, "rules": self.rules,
                 "deals": self.deals,
                 "seed": self.seed, "games": self.deals * self.num_players, "truncated": self.truncated,
@@ -176,6 +184,7 @@ class TournamentResult:
                 "intervals": {"level": 0.95, **INTERVAL_METHODS}, "stats": self.stats}
 
     def save(self, path: str) -> None:
+        """Writes ``to_json()`` to the file ``path`` as indented JSON (replacing the file)."""
         with open(path, "w") as f:
             json.dump(self.to_json(), f, indent=2)
 

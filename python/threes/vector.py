@@ -436,6 +436,8 @@ class Samplers:
 
     @property
     def num_samplers(self) -> int:
+        """The number of samplers (vector envs or Ray actors), 0 after ``close()``: ``sample`` returns one batch
+        per sampler."""
         return len(self._local if self.backend == "local" else self._actors)
 
     def sample(self, steps: int) -> List[Dict[str, np.ndarray]]:

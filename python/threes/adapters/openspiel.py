@@ -53,6 +53,9 @@ from threes.cards import Card
 from threes.shithead.game import Game, State
 from threes.shithead.rollouts import rollouts
 
+__all__ = ["ThreesGame", "ThreesState", "ThreesObserver", "ThreesRolloutEvaluator", "ThreeThirteenGame",
+           "ThreeThirteenState", "EngineObserver"]
+
 _MAX_PLAYERS = _core.MAX_PLAYERS
 _DEFAULTS: Dict[str, Any] = {"players": 4, "rules": "threes", "max_moves": 0}
 #: Redeals ThreesState.resample_from_infostate tries before it gives up.
@@ -112,6 +115,8 @@ class ThreesGame(pyspiel.Game):
         return ThreesState(self)
 
     def make_py_observer(self, iig_obs_type=None, params=None) -> "ThreesObserver":
+        """A ThreesObserver (what ``open_spiel.python.observation.make_observation`` asks for);
+        ``iig_obs_type`` defaults to ``IIGObservationType(perfect_recall=False)``, and ``params`` must be empty."""
         return ThreesObserver(self, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
 
 
@@ -439,6 +444,8 @@ class ThreesObserver:
         self.dict = {name: self.tensor[o:o + size] for name, (o, size) in observation_tensor_layout(n).items()}
 
     def set_from(self, state: ThreesState, player: int) -> None:
+        """Writes ``player``'s observation tensor of ``state`` into ``tensor`` (zeros during the deal);
+        does nothing with perfect_recall, which has no tensor."""
         if self.tensor is None:
             return
         if state.inner is None:
@@ -447,6 +454,8 @@ class ThreesObserver:
         state.inner.observation_tensor(player, out=self.tensor)
 
     def string_from(self, state: ThreesState, player: int) -> str:
+        """``player``'s observation string of ``state`` (with perfect_recall its information state string);
+        during the deal, the player's own hand cards and the face-up cards dealt so far."""
         if state.inner is None:
             return _deal_string(state, player)
         if self._perfect_recall:
@@ -484,6 +493,8 @@ class ThreesRolloutEvaluator:
         self._rng = random.Random(seed)
 
     def evaluate(self, state: ThreesState) -> np.ndarray:
+        """The value of ``state`` for every seat (an array of floats): its returns when it is terminal, else
+        the mean return of ``n_rollouts`` C rollouts with ``policy``. Raises SpielError during the deal."""
         if state.is_terminal():
             return np.array(state.returns())
         if state.inner is None:
@@ -492,6 +503,7 @@ class ThreesRolloutEvaluator:
         return r.returns.mean(axis=0)
 
     def prior(self, state: ThreesState):
+        """Uniform priors: ``(action, 1 / number of legal actions)`` for each legal action of the player to move."""
         legal = state.legal_actions(state.current_player())
         return [(a, 1.0 / len(legal)) for a in legal]
 
@@ -550,6 +562,8 @@ class ThreeThirteenGame(pyspiel.Game):
         return ThreeThirteenState(self)
 
     def make_py_observer(self, iig_obs_type=None, params=None) -> "EngineObserver":
+        """An EngineObserver (what ``open_spiel.python.observation.make_observation`` asks for);
+        ``iig_obs_type`` defaults to ``IIGObservationType(perfect_recall=False)``, and ``params`` must be empty."""
         return EngineObserver(self, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
 
 
@@ -874,10 +888,15 @@ class EngineObserver:
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state, player: int) -> None:
+        """Writes ``player``'s observation tensor of ``state`` into ``tensor`` (zeros during a deal);
+        does nothing with perfect_recall, which has no tensor."""
         if self.tensor is not None:
             state._observation_tensor(player, self.tensor)
 
     def string_from(self, state, player: int) -> str:
+        """``player``'s observation string of ``state`` (with perfect_recall its information state string), with a
+        last line ``drawing from the stock`` while a stock draw waits for chance; during a deal, the round, the
+        totals and the cards dealt to the player so far."""
         return state._observation_string(player, self._perfect_recall)
 
 

@@ -335,12 +335,15 @@ cdef class StateBase:
         return vec_handle(&sh_game, &self.s)
 
     def num_players(self):
+        """The number of seats, 0 .. num_players-1."""
         return self.s.num_players
 
     def num_distinct_actions(self):
+        """The number of action ids of this state's rules: every id is in 0 .. num_distinct_actions()-1."""
         return sh_num_distinct_actions(&self.s.rules)
 
     def max_game_length(self):
+        """The move cap (every action counts, swap decisions included): a game that reaches it ends truncated."""
         return self.s.max_moves
 
     def move_number(self):
@@ -354,6 +357,7 @@ cdef class StateBase:
         return self.s.current
 
     def is_terminal(self):
+        """True when the game is over: finished normally, truncated at the move cap or a stalemate."""
         return self.s.phase == SH_PHASE_OVER
 
     def is_truncated(self):
@@ -390,9 +394,11 @@ cdef class StateBase:
         return older + [keys[i] for i in range(n)]
 
     def is_chance_node(self):
+        """Always False: the engine deals from the seed, so no state is a chance node."""
         return False
 
     def is_simultaneous_node(self):
+        """Always False: one seat moves at a time, swap decisions included."""
         return False
 
     def legal_actions(self, player=None):
@@ -405,6 +411,8 @@ cdef class StateBase:
         return ids_list(buf, n, _ACTION_INTS)
 
     def is_legal(self, action):
+        """Whether action id ``action`` is legal now: False for an id out of range and when the game is
+        over; a TypeError for anything but an int (numpy ints too, never a bool)."""
         a = as_int(action)
         if a < 0 or a >= sh_num_distinct_actions(&self.s.rules):
             return False
@@ -829,6 +837,7 @@ cdef class StateBase:
         return (self.s.hand_len[q], self.s.up_len[q], self.s.down_len[q])
 
     def draw_pile_size(self):
+        """The number of cards left in the draw pile."""
         return self.s.draw_len
 
 

@@ -67,18 +67,24 @@ class Move:
 
     @classmethod
     def play(cls, rank, count: int = 1, source: Optional[str] = None) -> "Move":
+        """A play of ``count`` cards of ``rank`` (any rank text or value 2..15) from ``source``, None when not
+        given (encoding a move ignores its source: the state decides it)."""
         return cls("play", source, RANKS[rank_index(rank)], count)
 
     @classmethod
     def blind(cls, slot: int) -> "Move":
+        """A blind play: the card in face-down slot ``slot`` turned over."""
         return cls("blind", "face_down", slot=slot)
 
     @classmethod
     def pickup(cls) -> "Move":
+        """Picking up the pile."""
         return cls("pickup")
 
     @classmethod
     def swap(cls, face_up) -> "Move":
+        """A swap decision keeping the ranks ``face_up`` (an iterable of rank texts or values) face up, stored
+        sorted."""
         ranks = sorted((rank_index(r) for r in face_up))
         return cls("swap", face_up=tuple(RANKS[r] for r in ranks))
 
@@ -190,16 +196,20 @@ class Game:
 
     @property
     def rules(self) -> Rules:
+        """The rule set of this game (a Rules)."""
         return self._rules
 
     @property
     def dealer(self) -> int:
+        """The dealer's seat (by default the last, ``num_players - 1``); dealing and the swap phase start after it."""
         return self._dealer
 
     def num_players(self) -> int:
+        """The number of seats."""
         return self._num_players
 
     def num_distinct_actions(self) -> int:
+        """The number of action ids of these rules: every id is in 0 .. num_distinct_actions()-1."""
         return _core.num_distinct_actions(self._raw)
 
     def max_game_length(self) -> int:
@@ -207,12 +217,15 @@ class Game:
         return self._max_moves
 
     def min_utility(self) -> float:
+        """-1.0: the return of the last place, the shithead."""
         return -1.0
 
     def max_utility(self) -> float:
+        """1.0: the return of the first player out."""
         return 1.0
 
     def utility_sum(self) -> float:
+        """0.0: the returns of a game always sum to zero."""
         return 0.0
 
     def new_initial_state(self, seed: Optional[int] = None) -> "State":
@@ -232,6 +245,8 @@ class Game:
         return _move_from_tuple(_core.decode_action(self._raw, a))
 
     def encode_move(self, move: Move) -> int:
+        """The id of a move, without a state (its source is ignored); a ValueError when the move does not
+        fit these rules, a TypeError for anything but a Move."""
         return _encode(self._raw, move)
 
     def __eq__(self, other) -> bool:
@@ -302,17 +317,21 @@ class State(_core.StateBase):
     # ------------------------------------------------------------ basics --
     @property
     def phase(self) -> Phase:
+        """The phase of the game: ``Phase.SWAP``, ``Phase.PLAY`` or ``Phase.OVER``."""
         return _PHASES[self._phase_id()]
 
     @property
     def rules(self) -> Rules:
+        """The rule set this state is played under (a Rules)."""
         return Rules._from_raw(self._raw_rules())
 
     @property
     def dealer(self) -> int:
+        """The dealer's seat."""
         return self._dealer()
 
     def get_game(self) -> Game:
+        """A Game with this state's player count, rules, move cap and dealer (equal to the one that dealt it)."""
         return Game(self.num_players(), self.rules, self.max_game_length(), self.dealer)
 
     # ------------------------------------------------------------- moves --
@@ -325,6 +344,8 @@ class State(_core.StateBase):
         return _encode(self._raw_rules(), move)
 
     def legal_moves(self) -> List[Move]:
+        """The legal actions as Moves (with their sources), in the order of ``legal_actions()``; empty when the
+        game is over."""
         return [self.decode_action(a) for a in self.legal_actions()]
 
     def action_to_string(self, action: int, *more: int) -> str:
@@ -358,6 +379,7 @@ class State(_core.StateBase):
         return _cards(self._known(seat))
 
     def face_up(self, seat: int) -> List[Card]:
+        """The face-up cards of a seat, canonical order."""
         return _cards(self._face_up(seat))
 
     def face_down(self, seat: int) -> List[Optional[Card]]:
@@ -373,9 +395,11 @@ class State(_core.StateBase):
         return _cards(self._draw())
 
     def burned(self) -> List[Card]:
+        """The burned cards (out of the game), canonical order."""
         return _cards(self._burned())
 
     def hand_size(self, seat: int) -> int:
+        """The number of cards in a seat's hand, known ones included."""
         return self._sizes(seat)[0]
 
     def effective_top(self) -> Optional[str]:
@@ -400,11 +424,14 @@ class State(_core.StateBase):
         return observe(self, player)
 
     def observation_string(self, player: int) -> str:
+        """A readable, deterministic text of ``observation(player)``: equal texts exactly for equal
+        observations (threes.shithead.observation.observation_string)."""
         from threes.shithead.observation import observation_string, observe
 
         return observation_string(observe(self, player))
 
     def observation_tensor_shape(self) -> List[int]:
+        """Shape of ``observation_tensor(p)``: ``[size]``, which depends only on the player count."""
         return [_core.observation_size(self.num_players())]
 
     def _ismcts_search(self, arena: Any, iterations: int, time_limit: float, exploration: float,

@@ -67,6 +67,11 @@ class RolloutResult:
                a stalemate by repetition (scored alike, RULES.md section 7)
     stalemate  (n,) bool: the game ended by repetition (rules
                ``repetition_limit``); ``truncated & ~stalemate`` hit the cap
+    policies   the policy name of each seat
+    seed       the batch's seed, 0..2**64-1 (game i uses a seed derived
+               from (seed, i))
+    threads    the thread count the batch was played with
+    seconds    wall-clock seconds the batch took (not compared by ``==``)
     """
 
     places: np.ndarray
@@ -84,10 +89,12 @@ class RolloutResult:
 
     @property
     def num_games(self) -> int:
+        """The number of games n (the rows of ``places``)."""
         return int(self.places.shape[0])
 
     @property
     def num_players(self) -> int:
+        """The number of seats N (the columns of ``places``)."""
         return int(self.places.shape[1])
 
     def _open_place_mean(self) -> np.ndarray:
@@ -127,22 +134,27 @@ class RolloutResult:
 
     @property
     def mean_moves(self) -> float:
+        """Mean moves per game; NaN for an empty batch."""
         return float(self.moves.mean()) if self.num_games else float("nan")
 
     @property
     def truncated_rate(self) -> float:
+        """Fraction of games that ended truncated (at the move cap or as a stalemate); NaN for an empty batch."""
         return float(self.truncated.mean()) if self.num_games else float("nan")
 
     @property
     def stalemate_rate(self) -> float:
+        """Fraction of games that ended as a stalemate by repetition; NaN for an empty batch."""
         return float(self.stalemate.mean()) if self.num_games else float("nan")
 
     @property
     def games_per_second(self) -> float:
+        """Games per wall-clock second (all threads together); inf when ``seconds`` is 0."""
         return self.num_games / self.seconds if self.seconds > 0 else float("inf")
 
     @property
     def ns_per_move(self) -> float:
+        """Wall-clock nanoseconds per move played (all threads together); NaN when no move was played."""
         total = int(self.moves.sum())
         return self.seconds * 1e9 / total if total else float("nan")
 

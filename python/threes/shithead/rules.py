@@ -19,19 +19,40 @@ _RUNS = ("skip", "break")
 _STARTS = ("rank-from-dealer", "rank-suit")
 
 #: The one declaration of the parameters on the Python side: each one, in
-#: the order of RULES.md section 3, with its type. "int" and "bool" are
-#: stored as such in the C struct sh_rules, "ranks" (a rank set) as a bit
-#: mask of rank indexes, "rank_list" / "suit_list" as arrays of indexes, and
-#: a tuple of names as the index of the name. The C struct (rules.h, and its
-#: copy in _core.pxd, which C needs) must have exactly these fields: checked
-#: at import against _core.RULE_FIELDS, which is read off the struct.
-_FIELD_TYPES: Dict[str, Any] = {
-    "decks": "int", "jokers": "int", "cards_per_zone": "int", "wild": "ranks", "lower": "ranks",
-    "lower_strict": "bool", "invisible": "ranks", "burn": "ranks", "run_to_burn": "int",
-    "invisible_in_runs": _RUNS, "burner_plays_again": "bool", "pickup_then_play": "bool",
-    "merge_hand_with_face_up": "bool", "start": _STARTS, "start_ranks": "rank_list", "start_suits": "suit_list",
-    "repetition_limit": "int",
-}
+#: the order of RULES.md section 3, with its type and its meaning (the table
+#: of section 3; Rules.__doc__ lists them). "int" and "bool" are stored as
+#: such in the C struct sh_rules, "ranks" (a rank set) as a bit mask of rank
+#: indexes, "rank_list" / "suit_list" as arrays of indexes, and a tuple of
+#: names as the index of the name. The C struct (rules.h, and its copy in
+#: _core.pxd, which C needs) must have exactly these fields: checked at
+#: import against _core.RULE_FIELDS, which is read off the struct.
+_FIELD_SPECS: Tuple[Tuple[str, Any, str], ...] = (
+    ("decks", "int", "decks shuffled together"),
+    ("jokers", "int", "jokers per deck"),
+    ("cards_per_zone", "int", "cards dealt face-down, face-up and to the hand"),
+    ("wild", "ranks", "ranks playable on anything"),
+    ("lower", "ranks", "ranks after which the next card must be <= (or <) their value"),
+    ("lower_strict", "bool", "after a ``lower`` card the next must be strictly lower (else equal or lower)"),
+    ("invisible", "ranks", "ranks that do not change the pile's value"),
+    ("burn", "ranks", "ranks that close (burn) the pile when played"),
+    ("run_to_burn", "int", "this many cards of one rank in a row burn the pile (0 = off)"),
+    ("invisible_in_runs", _RUNS,
+     "how invisible cards affect a run: ``skip`` (ignored) or ``break`` (count as their own rank)"),
+    ("burner_plays_again", "bool", "the player who burned plays again"),
+    ("pickup_then_play", "bool",
+     "after picking up, the same player plays again on the empty pile; else the turn passes"),
+    ("merge_hand_with_face_up", "bool", "the last hand cards may be played together with equal face-up cards"),
+    ("start", _STARTS, "how the first player is found (RULES.md section 5)"),
+    ("start_ranks", "rank_list", "rank order searched for the first player"),
+    ("start_suits", "suit_list", "suit priority within a rank (for ``rank-suit``)"),
+    ("repetition_limit", "int",
+     "a game ends as a stalemate when one position occurs this often (RULES.md section 7; 0 = off)"),
+)
+
+#: The type of each parameter, in the order of _FIELD_SPECS.
+_FIELD_TYPES: Dict[str, Any] = {name: t for name, t, _ in _FIELD_SPECS}
+#: The one-line meaning of each parameter, in the order of _FIELD_SPECS.
+_FIELD_DOCS: Dict[str, str] = {name: doc for name, _, doc in _FIELD_SPECS}
 
 #: Every parameter, in the order of RULES.md section 3.
 FIELDS: Tuple[str, ...] = tuple(_FIELD_TYPES)
@@ -221,6 +242,7 @@ class Rules:
         return "custom"
 
     def deck_size(self) -> int:
+        """The number of cards in the deck: ``decks * (52 + jokers)``."""
         return self.decks * (52 + self.jokers)
 
     def max_players(self) -> int:
@@ -280,6 +302,15 @@ class Rules:
         w = max(len(f) for f, _ in rows)
         return "\n".join(f"{f:<{w}}  {v}" for f, v in rows)
 
+
+def _doc_with_fields(doc: str) -> str:
+    """A class docstring followed by the list of the parameters and their meanings (_FIELD_DOCS)."""
+    items = "".join(f"    - ``{name}``: {meaning}\n" for name, meaning in _FIELD_DOCS.items())
+    return doc.rstrip() + "\n\n    Fields:\n\n" + items + "    "
+
+
+if Rules.__doc__ is not None:  # None under python -OO
+    Rules.__doc__ = _doc_with_fields(Rules.__doc__)
 
 _FROM_DICT_CACHE: Dict[Any, Rules] = {}
 

@@ -306,23 +306,30 @@ cdef class StateBase:
         return vec_handle(&tt_game, &self.s)
 
     def num_players(self):
+        """The number of seats, 0 .. num_players-1."""
         return self.s.num_players
 
     def current_player(self):
+        """The seat to move, or TERMINAL_PLAYER_ID (-4) when the game is over."""
         return TH_TERMINAL_PLAYER if self.s.phase == TT_PHASE_OVER else self.s.current
 
     def is_terminal(self):
+        """True when the game is over: the last round scored, or cut at the move cap."""
         return self.s.phase == TT_PHASE_OVER
 
     def is_truncated(self):
+        """True when the game was cut at the move cap (it is then over, its returns ranked by the totals so far)."""
         return bool(self.s.truncated)
 
     def legal_actions(self):
+        """Legal action ids, sorted ascending; empty when the game is over."""
         cdef uint16_t buf[110]
         cdef int n = tt_legal_actions(&self.s, buf)
         return ids_list(buf, n, _ACTION_INTS)
 
     def is_legal(self, action):
+        """Whether action id ``action`` is legal now: False for an id out of range and when the game is
+        over; a TypeError for anything but an int (numpy ints too, never a bool)."""
         a = as_int(action)
         return -2**31 <= a < 2**31 and tt_is_legal(&self.s, a) != 0
 
@@ -347,6 +354,8 @@ cdef class StateBase:
         return 0
 
     def history(self):
+        """Action ids applied since the deal, oldest first; for a position built by from_dict, the dict's
+        ``history`` followed by the actions applied since."""
         return hist_tail(self._history, self._hlen)
 
     def move_number(self):
@@ -358,6 +367,8 @@ cdef class StateBase:
         return self.s.max_moves
 
     def returns(self):
+        """One value per seat, ranked by total score (the lowest first): (N-1-2k)/(N-1) for place k, equal
+        totals sharing their places; all 0 before the end (a game cut at the move cap is ranked by its totals)."""
         cdef double out[8]
         tt_returns(&self.s, out)
         return [out[i] for i in range(self.s.num_players)]

@@ -159,9 +159,12 @@ class Game:
         self._resolved = self.new_initial_state(0)._options()  # checks the options and the player count now
 
     def num_players(self) -> int:
+        """The number of seats."""
         return self._n
 
     def num_distinct_actions(self) -> int:
+        """The number of action ids, ``NUM_ACTIONS`` (110) whatever the options: 0 stock, 1 take, ``2 + k``
+        discard and ``56 + k`` go out with a card of kind k."""
         return _core.NUM_ACTIONS
 
     def observation_tensor_shape(self) -> List[int]:
@@ -173,6 +176,8 @@ class Game:
         return _core.observation_layout(self._n)
 
     def options(self) -> Dict[str, Any]:
+        """The options as Game takes them (``decks`` resolved, never None): decks, jokers, ace, all_wild_melds,
+        wild_penalty, rediscard_taken, go_out_first_turn."""
         return _options_out(self._resolved)
 
     def new_initial_state(self, seed: Optional[int] = None) -> "State":
@@ -320,13 +325,17 @@ class State(_core.StateBase):
         return False
 
     def round(self) -> int:
+        """The round, 1..11: round r deals r + 2 cards to each seat (at the end of the game, the last one played)."""
         return self._round()
 
     def wild_rank(self) -> str:
+        """The rank wild this round, the one worth the round's hand size: ``"3"`` in round 1 .. ``"K"`` in
+        round 11."""
         return RANKS[self.round() + 1]
 
     @property
     def phase(self) -> str:
+        """``"draw"``, ``"discard"`` or ``"over"``."""
         return _PHASES[self._phase_id()]
 
     def hand(self, seat: int) -> List[Card]:
@@ -340,6 +349,7 @@ class State(_core.StateBase):
         return [_CARD_OF[k] for k in self._fields()["discard"]]
 
     def stock_size(self) -> int:
+        """The number of cards in the stock."""
         return len(self._fields()["stock"])
 
     def scores(self) -> List[int]:
@@ -347,6 +357,7 @@ class State(_core.StateBase):
         return list(self._fields()["totals"])
 
     def round_scores(self) -> List[List[int]]:
+        """Each scored round's score of every seat, round 1 first (a round cut at the move cap is not scored)."""
         return [list(r) for r in self._fields()["round_scores"]]
 
     def deadwood(self, seat: int) -> int:
@@ -365,6 +376,8 @@ class State(_core.StateBase):
         return render(self)
 
     def is_legal(self, action: int) -> bool:
+        """Whether action id ``action`` is legal now: False for an id out of range and when the game is over;
+        a TypeError for anything but an int (numpy ints too, never a bool)."""
         return _core.StateBase.is_legal(self, action if type(action) is int else _action_id(action))
 
     def action_to_string(self, action: int, *more: int) -> str:
@@ -436,6 +449,8 @@ class State(_core.StateBase):
             pool_held=tuple(kn["pool_held"]), own_pool=tuple(_CARD_OF[k] for k in kn["pool_hand"][player]))
 
     def observation_string(self, player: int) -> str:
+        """``observation(player)`` as readable text (``str(Observation)``): hand, hand sizes, discard pile, stock,
+        the cards known in other hands, the pool, who is out and the scores."""
         return _observation_string(self.observation(player))
 
     def _ismcts_search(self, arena: Any, iterations: int, time_limit: float, exploration: float,
@@ -449,6 +464,8 @@ class State(_core.StateBase):
 
     # -- saving ------------------------------------------------------------------
     def to_dict(self) -> Dict[str, Any]:
+        """Everything about the position as a JSON-able dict (format ``threes.ThreeThirteen/1``, cards as text,
+        the history included), which ``from_dict`` reads back."""
         f = self._fields()
         d = {"format": _FORMAT, "options": _options_out(self._options())}
         d.update({k: v for k, v in f.items() if k not in ("hands", "stock", "discard", "known", "pool_hand")})
@@ -582,9 +599,10 @@ def _check_seat(seat: Any, n: int) -> None:
 @dataclass(frozen=True)
 class TTRolloutResult:
     """Games of one batch: totals (n, N) final scores, returns (n, N),
-    moves (n,), truncated (n,: cut at the move cap); threads and seconds
-    (the batch's wall time) as in the Shithead RolloutResult; and per-seat
-    summaries.
+    moves (n,), truncated (n,: cut at the move cap); policies (the policy
+    name of each seat), seed (the batch's seed: game i uses one derived from
+    (seed, i)), threads and seconds (the batch's wall time) as in the
+    Shithead RolloutResult; and per-seat summaries.
     ``stalemate`` (n,) is all False (no Three Thirteen game ends by
     repetition), as in the Shithead RolloutResult, for generic code."""
 
@@ -599,10 +617,12 @@ class TTRolloutResult:
 
     @property
     def stalemate(self) -> np.ndarray:
+        """(n,) bool, all False: no Three Thirteen game ends by repetition."""
         return np.zeros(self.truncated.shape, dtype=bool)
 
     @property
     def num_games(self) -> int:
+        """The number of games n (the rows of ``totals``)."""
         return int(self.totals.shape[0])
 
     @property
@@ -612,10 +632,12 @@ class TTRolloutResult:
 
     @property
     def mean_score(self) -> np.ndarray:
+        """Mean final total per seat (lower is better); NaN for an empty batch."""
         return self.totals.mean(axis=0)
 
     @property
     def mean_moves(self) -> float:
+        """Mean moves per game; NaN for an empty batch."""
         return float(self.moves.mean()) if self.num_games else float("nan")
 
 

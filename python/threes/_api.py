@@ -1,0 +1,23 @@
+"""The public API of threes-core, listed once: the modules a user imports,
+each with an ``__all__`` naming its public names. tests/test_docstrings.py
+checks every public function, class and method among them has a docstring,
+and docs/check_api.py that the API reference built from docs/api/ documents
+every one of them."""
+
+#: The public modules, in the order of the API reference.
+PUBLIC_MODULES = (
+    "threes",
+    "threes.shithead",
+    "threes.three_thirteen",
+    "threes.cards",
+    "threes.errors",
+    "threes.bots",
+    "threes.tournament",
+    "threes.vector",
+    "threes.cluster",
+    "threes.registry",
+    "threes.svg",
+    "threes.adapters.gym",
+    "threes.adapters.pettingzoo",
+    "threes.adapters.openspiel",
+)
