@@ -37,10 +37,11 @@ python -m build --outdir "$OUT/dist" . >"$OUT/build.log" 2>&1 || { tail -50 "$OU
 sdist=$(ls "$OUT"/dist/*.tar.gz)
 wheel=$(ls "$OUT"/dist/*.whl)
 echo "sdist: $(basename "$sdist") ($(du -k "$sdist" | cut -f1) KB); wheel: $(basename "$wheel") (${SECONDS} s)"
+listing=$(tar -tzf "$sdist")  # (not piped into grep -q: with pipefail, tar's SIGPIPE would fail the check)
 for f in docs/shithead/RULES.md docs/three_thirteen/RULES.md python/threes/shithead/_core.pyi \
          python/threes/three_thirteen/_core.pyi python/threes/_vector.pyi python/threes/py.typed CMakeLists.txt \
          src/threes_core/common/thread.c; do
-  tar -tzf "$sdist" | grep -q "/$f\$" || { echo "the sdist lacks $f" >&2; exit 1; }
+  grep -q "/$f\$" <<<"$listing" || { echo "the sdist lacks $f" >&2; exit 1; }
 done
 
 echo "--- 2. the same wheel from the checkout"
