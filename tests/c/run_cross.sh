@@ -26,6 +26,7 @@ TESTS=(threes_engine_test threes_meld_test threes_ismcts_test threes_vector_test
 
 need=()
 command -v clang >/dev/null || need+=(clang)
+command -v file >/dev/null || need+=(file)
 command -v aarch64-linux-gnu-gcc >/dev/null || need+=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross)
 command -v qemu-aarch64 >/dev/null || need+=(qemu-user)
 command -v x86_64-w64-mingw32-gcc >/dev/null || need+=(gcc-mingw-w64-x86-64)
