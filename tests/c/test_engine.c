@@ -1372,6 +1372,34 @@ static void unit_swap_choice(long long deals) {
   unit_end("%lld swap decisions, %lld choices compared", decisions, choices);
 }
 
+/* common/portable.h: the compiler's bit counts and byte swap (builtins or
+ * intrinsics) agree with the portable loops, on every single bit and on
+ * random words. */
+static void unit_portable_bits(long long iters) {
+  unit_begin("bit counts: compiler vs portable");
+  for (int b = 0; b < 64; b++) {
+    uint64_t x = UINT64_C(1) << b;
+    CHECK(th_ctz64(x) == b && th_ctz64_portable(x) == b, "ctz64 of bit %d", b);
+    if (b < 32) {
+      CHECK(th_ctz32((uint32_t)x) == b && th_ctz32_portable((uint32_t)x) == b, "ctz32 of bit %d", b);
+      CHECK(th_clz32((uint32_t)x) == 31 - b && th_clz32_portable((uint32_t)x) == 31 - b, "clz32 of bit %d", b);
+    }
+  }
+  th_rng g;
+  th_rng_seed(&g, UINT64_C(0xB175B175));
+  for (long long i = 0; i < iters; i++) {
+    uint64_t x = th_rng_next(&g) >> below(&g, 64);
+    x |= UINT64_C(1) << below(&g, 64); /* never 0 */
+    uint32_t y = (uint32_t)x | (1u << below(&g, 32));
+    CHECK(th_ctz64(x) == th_ctz64_portable(x), "ctz64(%llx)", (unsigned long long)x);
+    CHECK(th_ctz32(y) == th_ctz32_portable(y), "ctz32(%x)", y);
+    CHECK(th_clz32(y) == th_clz32_portable(y), "clz32(%x)", y);
+    CHECK(th_bswap64(x) == th_bswap64_portable(x), "bswap64(%llx)", (unsigned long long)x);
+    CHECK(th_bswap64(th_bswap64(x)) == x, "bswap64 twice");
+  }
+  unit_end("%lld words", iters);
+}
+
 /* The rollouts' choice of a uniform play: the portable SWAR version, the
  * SSE2 one (where built) and a plain loop over the plays in id order must
  * agree on the count of plays, the play chosen and the draws taken. */
@@ -2779,6 +2807,7 @@ int main(int argc, char **argv) {
   if (g_part == 0) unit_swap_choice(scaled(400));
   if (g_part == 1 || g_nparts == 1) unit_uniform_play(scaled(200000));
   if (g_part == 1 || g_nparts == 1) unit_tag_matches(scaled(100000));
+  if (g_part == 1 || g_nparts == 1) unit_portable_bits(scaled(100000));
   unit_imperfect_information(scaled(600));
   unit_rank_counts(scaled(200));
   unit_three_thirteen(scaled(40));

@@ -19,7 +19,8 @@
  *
  * Each has a GCC/Clang version, an MSVC version and, for the bit counts, a
  * portable one (bounded loops), so the same results come from every
- * compiler: tests/c/test_portable.c checks the three agree.
+ * compiler: tests/c/test_engine.c checks the compiler's and the portable ones
+ * agree.
  */
 #ifndef THREES_COMMON_PORTABLE_H
 #define THREES_COMMON_PORTABLE_H
