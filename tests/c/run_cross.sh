@@ -91,16 +91,21 @@ SCALE=0.1 run_tests no-simd
 checksums no-simd
 
 build aarch64 -DCMAKE_TOOLCHAIN_FILE=cmake/toolchains/aarch64-linux-gnu.cmake
-file "$ROOT/aarch64/threes_checksums" | grep -q "ARM aarch64" || { echo "run_cross.sh: not an aarch64 binary" >&2; exit 1; }
+[[ $(file "$ROOT/aarch64/threes_checksums") == *"ARM aarch64"* ]] || { echo "run_cross.sh: not an aarch64 binary" >&2; exit 1; }
 SCALE=0.02 run_tests aarch64 qemu-aarch64 -L /usr/aarch64-linux-gnu
 checksums aarch64 qemu-aarch64 -L /usr/aarch64-linux-gnu
 
 build mingw -DCMAKE_TOOLCHAIN_FILE=cmake/toolchains/x86_64-w64-mingw32.cmake
-file "$ROOT/mingw/threes_checksums.exe" | grep -q "PE32+" || { echo "run_cross.sh: not a Windows binary" >&2; exit 1; }
+[[ $(file "$ROOT/mingw/threes_checksums.exe") == *"PE32+"* ]] || { echo "run_cross.sh: not a Windows binary" >&2; exit 1; }
 WINE=$(find_wine)
+[[ -n $WINE ]] || { echo "run_cross.sh: no wine found after installing wine64" >&2; exit 1; }
 # wine's prefix outside the checkout: its dosdevices/z: links to /, which a
 # tool walking the tree (the sdist's file list) would follow
-WINEPREFIX="${WINEPREFIX:-$(mktemp -d)/wine}"
+if [[ -z ${WINEPREFIX:-} ]]; then
+  wine_home=$(mktemp -d)
+  trap 'rm -rf "$wine_home"' EXIT
+  WINEPREFIX=$wine_home/wine
+fi
 export WINEPREFIX WINEDEBUG=-all
 SCALE=0.05 EXT=.exe run_tests mingw timeout 600 "$WINE"
 EXT=.exe checksums mingw timeout 600 "$WINE"

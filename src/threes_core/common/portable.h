@@ -92,10 +92,17 @@ static inline uint64_t th_bswap64(uint64_t x) { return _byteswap_uint64(x); }
 /* A pointer in the C runtime's initializer section: the MSVC way of a
  * function run when the library loads. */
 #pragma section(".CRT$XCU", read)
+#if defined(_M_IX86)
+#define TH_C_SYMBOL_PREFIX "_" /* 32-bit x86 decorates C names with an underscore */
+#else
+#define TH_C_SYMBOL_PREFIX ""
+#endif
+/* fn##_at_load has external linkage (the linker's /include keeps it in a
+ * static library): each constructor's name must be unique in the library. */
 #define TH_CONSTRUCTOR(fn)                                                                \
   static void fn(void);                                                                  \
   __declspec(allocate(".CRT$XCU")) void (*fn##_at_load)(void) = fn;                      \
-  __pragma(comment(linker, "/include:" #fn "_at_load")) static void fn(void)
+  __pragma(comment(linker, "/include:" TH_C_SYMBOL_PREFIX #fn "_at_load")) static void fn(void)
 #else
 #error "threes-core builds with GCC, Clang or MSVC (TH_CONSTRUCTOR needs one of them)"
 #endif

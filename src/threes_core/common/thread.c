@@ -1,12 +1,11 @@
 /* thread.c - see thread.h. */
-#if !defined(_WIN32)
+#if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
 #define _POSIX_C_SOURCE 200809L /* nanosleep, clock_gettime */
 #endif
 #include "common/thread.h"
 
 #include <stdint.h>
 
-#include "common/simd.h"
 
 #if defined(_WIN32)
 #include <process.h> /* _beginthreadex: a thread the C runtime knows */
@@ -97,10 +96,3 @@ double th_monotonic_seconds(void) {
 }
 #endif
 
-void th_cpu_relax(void) {
-#if defined(TH_HAVE_SSE2)
-  _mm_pause();
-#elif defined(_WIN32)
-  YieldProcessor();
-#endif
-}

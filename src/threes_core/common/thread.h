@@ -12,6 +12,10 @@
  *   th_thread_token()            a number that tells the calling thread from
  *                                every other thread alive
  *   th_cpu_relax()               a spin-wait hint (pause / yield)
+ *
+ * On Windows th_sleep_ms(1) sleeps up to a timer tick (about 15.6 ms by
+ * default), so th_run_parts with a stop hook may return up to that much after
+ * its last part ends there (results are unchanged).
  */
 #ifndef THREES_COMMON_THREAD_H
 #define THREES_COMMON_THREAD_H
@@ -64,6 +68,18 @@ void th_cond_destroy(th_cond *c);
 void th_sleep_ms(int ms);
 double th_monotonic_seconds(void);
 uintptr_t th_thread_token(void);
-void th_cpu_relax(void);
+/* A spin-wait hint, inline (it sits in spin loops): x86's pause (every x86
+ * has it, SIMD build or not), aarch64's yield, nothing elsewhere. */
+#if defined(__SSE2__) || defined(_M_X64) || defined(_M_IX86)
+#include <emmintrin.h>
+static inline void th_cpu_relax(void) { _mm_pause(); }
+#elif defined(_M_ARM64)
+#include <intrin.h>
+static inline void th_cpu_relax(void) { __yield(); }
+#elif (defined(__GNUC__) || defined(__clang__)) && defined(__aarch64__)
+static inline void th_cpu_relax(void) { __asm__ __volatile__("yield"); }
+#else
+static inline void th_cpu_relax(void) {}
+#endif
 
 #endif
