@@ -761,7 +761,7 @@ def _first_screen(*args: str, env=None) -> str:
     child.sendline("quit")
     child.expect(pexpect.EOF)
     child.close()
-    assert child.exitstatus == 1
+    assert child.exitstatus == 0  # quit and end of input are normal exits
     return screen
 
 
@@ -794,7 +794,33 @@ def test_play_screen_symbols_and_hidden_cards():
     child.sendline("quit")
     child.expect(pexpect.EOF)
     child.close()
-    assert child.exitstatus == 1
+    assert child.exitstatus == 0  # quit and end of input are normal exits
+
+
+def test_play_deals_a_random_seed_by_default_and_prints_it():
+    """Without --seed every game is new; the header names its seed, and
+    --seed with that number deals the same game again."""
+    seeds, screens = [], {}
+    for _ in range(3):
+        child = spawn_play("--players", "2", "--bots", "random", "--no-color")
+        child.expect_exact("your move> ")
+        screen = _read(child)
+        child.sendline("quit")
+        child.expect(pexpect.EOF)
+        child.close()
+        assert child.exitstatus == 0
+        m = re.search(r"seed (\d+) \(replay it with --seed (\d+)\)", screen)
+        assert m and m.group(1) == m.group(2), screen[:300]
+        seeds.append(int(m.group(1)))
+        screens[int(m.group(1))] = screen
+    assert len(set(seeds)) == 3, seeds  # three draws from 10**9 seeds
+    child = spawn_play("--players", "2", "--bots", "random", "--no-color", "--seed", str(seeds[0]))
+    child.expect_exact("your move> ")
+    again = _read(child)
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert again == screens[seeds[0]]
 
 
 @pytest.mark.parametrize("word", ["quit", "q", "exit", "QUIT"])
@@ -807,7 +833,7 @@ def test_play_quit(word):
     child.expect(pexpect.EOF)
     text = _read(child)
     child.close()
-    assert child.exitstatus == 1
+    assert child.exitstatus == 0  # quit and end of input are normal exits
     assert "bye" in text
     assert "finishing order" not in text
     assert "Traceback" not in text
@@ -820,7 +846,7 @@ def test_play_end_of_input():
     child.expect(pexpect.EOF)
     text = _read(child)
     child.close()
-    assert child.exitstatus == 1
+    assert child.exitstatus == 0  # quit and end of input are normal exits
     assert "bye" in text
     assert "Traceback" not in text
 

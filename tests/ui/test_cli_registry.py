@@ -1,6 +1,7 @@
 """The command line's --game: choices from threes.registry, and simulate,
 play and tournament dispatched through it (child processes, as test_cli)."""
 import json
+import re
 import subprocess
 import sys
 
@@ -78,7 +79,8 @@ def test_tournament_three_thirteen():
 
 def test_play_three_thirteen_through_the_registry():
     p = run("play", "--game", "3-13", "--players", "2", "--bots", "greedy", stdin="stock\nquit\n")
-    assert p.returncode == 1, p.stderr  # quit
+    assert p.returncode == 0, p.stderr  # quit: a normal exit
     assert "Three Thirteen, 2 players" in p.stdout and "round 1" in p.stdout
+    assert re.search(r"seed \d+ \(replay it with --seed \d+\)", p.stdout)  # a random seed, printed
     cli_error(run("play", "--game", "3-13", "--players", "2", "--bots", "heuristic", stdin="quit\n"),
               "Three Thirteen has no 'heuristic' policy")

@@ -452,6 +452,10 @@ def _play_human_move(con: Console, read, state, help_text: str) -> bool:
 
 
 def cmd_play(args: argparse.Namespace, con: Console, read=input) -> int:
+    if args.seed is None:
+        import secrets
+
+        args.seed = secrets.randbelow(10**9)  # short enough to type back in
     return _command(args, "play")(args, con, read)
 
 
@@ -478,8 +482,8 @@ def sh_play(args: argparse.Namespace, con: Console, read=input) -> int:
         bots.append(None if q == args.seat else next(it))
     state = game.new_initial_state(args.seed)
     con.print(f"threes play: {game.rules.name} rules, {n} players, you are seat {args.seat}; "
-              f"bots: {', '.join(getattr(b, 'name', '?') for b in others)}. Type a move's number or notation, "
-              "'help' or 'quit'.")
+              f"bots: {', '.join(getattr(b, 'name', '?') for b in others)}; seed {args.seed} (replay it with "
+              f"--seed {args.seed}). Type a move's number or notation, 'help' or 'quit'.")
     while not state.is_terminal():
         p = state.current_player()
         if p != args.seat:
@@ -493,7 +497,7 @@ def sh_play(args: argparse.Namespace, con: Console, read=input) -> int:
         if not _play_human_move(con, read, state,
                                 "Type the number in brackets, or the notation: 7x2 (two 7s), up 7x1 (from face "
                                 "up), blind 0 (turn over slot 0), pickup, swap 7TA (keep 7, T, A face up)."):
-            return 1
+            return 0  # quit (or end of input): a normal exit
     con.print()
     con.print(render_table(state, args.seat))
     order = state.finish_order()
@@ -608,8 +612,9 @@ def tt_play(args: argparse.Namespace, con: Console, read=input) -> int:
     bots = [None if q == args.seat else next(others) for q in range(n)]
     rng = random.Random(args.seed)
     state = game.new_initial_state(args.seed)
-    con.print(f"threes play: Three Thirteen, {n} players, you are seat {args.seat}. Type a move's number or "
-              "notation (stock, take, discard 7h, out 7h), 'help' or 'quit'.")
+    con.print(f"threes play: Three Thirteen, {n} players, you are seat {args.seat}; seed {args.seed} (replay it "
+              f"with --seed {args.seed}). Type a move's number or notation (stock, take, discard 7h, out 7h), "
+              "'help' or 'quit'.")
     shown_round = 0
     while not state.is_terminal():
         p = state.current_player()
@@ -632,7 +637,7 @@ def tt_play(args: argparse.Namespace, con: Console, read=input) -> int:
         if not _play_human_move(con, read, state,
                                 "Type the number in brackets, or: stock (draw from the stock), take (the top "
                                 "discard), discard 7h, out 7h (go out, discarding 7h)."):
-            return 1
+            return 0  # quit (or end of input): a normal exit
     if state.is_truncated():
         con.print(end_note(state, len(state.history())))
     totals = state.scores()
@@ -670,7 +675,7 @@ def _parser() -> argparse.ArgumentParser:
     sub = ap.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 
-    def common(p: argparse.ArgumentParser, players: bool = True) -> None:
+    def common(p: argparse.ArgumentParser, players: bool = True, random_seed: bool = False) -> None:
         p.add_argument("--no-color", action="store_true", default=argparse.SUPPRESS, help="plain text output")
         p.add_argument("--game", default="threes", choices=_game_choices(), metavar="GAME",
                        help="the game: " + "; ".join(
@@ -682,7 +687,10 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("--rules", default="threes", help=f"preset: {', '.join(PRESETS)} (default threes)")
         p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                        help="override a rule, e.g. --set pickup_then_play=false (repeatable)")
-        p.add_argument("--seed", type=int, default=1, help="seed (default 1)")
+        if random_seed:  # a new game each time, its seed printed so that it can be replayed
+            p.add_argument("--seed", type=int, default=None, help="seed (default: a random one, printed)")
+        else:
+            p.add_argument("--seed", type=int, default=1, help="seed (default 1)")
 
     p = sub.add_parser("simulate", help="batched C rollouts with a summary table")
     common(p)
@@ -699,7 +707,7 @@ def _parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_simulate)
 
     p = sub.add_parser("play", help="play a game in the terminal against bots")
-    common(p)
+    common(p, random_seed=True)
     p.add_argument("--bots", default="greedy", help="one bot for every other seat, or one per other seat")
     p.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     p.set_defaults(func=cmd_play)
