@@ -671,6 +671,8 @@ class TestMovesAndNotation:
         c = 8  # copies of a rank with two decks
         assert s.string_to_action("7x2") == 5 * c + 1
         assert s.string_to_action("10x1") == s.string_to_action("Tx1") == s.string_to_action("tx1") == 8 * c
+        # the screen's card text is accepted as typed: 10 for T, JK (or joker) for X
+        assert s.string_to_action("JKx2") == s.string_to_action("jokerx2") == s.string_to_action("Xx2") == 13 * c + 1
         assert s.string_to_action("pickup") == s.string_to_action("pick up") == 14 * c + 3
         assert s.string_to_action("blind 2") == 14 * c + 2
         assert s.action_to_string(14 * c + 2) == "blind 2"

@@ -131,7 +131,8 @@ def _encode(raw_rules: Dict[str, Any], move: Move) -> int:
     return a
 
 
-_PLAY_RE = re.compile(r"^(10|[2-9tjqkax])(?:x([0-9]{1,3}))?$")
+# a play's rank as the screen shows it or as typed: "10" or "T", "JK", "joker" or "X"
+_PLAY_RE = re.compile(r"^(10|jk|joker|[2-9tjqkax])(?:x([0-9]{1,3}))?$")
 
 
 def _parse_move(text: str) -> Move:
@@ -358,7 +359,8 @@ class State(_core.StateBase):
 
     def string_to_action(self, text: str, *more: str) -> int:
         """The id of an action written as action_to_string writes it (case and
-        spacing free; ``10`` for ``T``; the source prefix may be left out)."""
+        spacing free; ``10`` for ``T`` and, in a play, ``JK`` or ``joker`` for
+        ``X``; the source prefix may be left out)."""
         if more:
             text = more[0]
         move = _parse_move(text)

@@ -495,8 +495,9 @@ def sh_play(args: argparse.Namespace, con: Console, read=input) -> int:
         con.print(render_table(state, args.seat))
         con.print(_pile_line(state))
         if not _play_human_move(con, read, state,
-                                "Type the number in brackets, or the notation: 7x2 (two 7s), up 7x1 (from face "
-                                "up), blind 0 (turn over slot 0), pickup, swap 7TA (keep 7, T, A face up)."):
+                                "Type the number in brackets, or the notation: 7x2 (two 7s; 10x2 or Tx2 for tens, "
+                                "JKx1 or Xx1 for a joker), up 7x1 (from face up), blind 0 (turn over slot 0), "
+                                "pickup, swap 7TA (keep 7, T, A face up)."):
             return 0  # quit (or end of input): a normal exit
     con.print()
     con.print(render_table(state, args.seat))
