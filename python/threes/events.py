@@ -1,0 +1,110 @@
+"""What a move did: the events of an action, in order, for both games.
+
+``state.apply(move)`` returns the events of that move, computed by the C core
+from the state before and after it (``src/threes_core/<game>/events.c``); they
+are small frozen values, the same for every game::
+
+    >>> import threes
+    >>> state = threes.Game(2).new_initial_state(seed=3)
+    >>> while state.phase == "swap":
+    ...     _ = state.apply(state.legal_actions()[0])
+    >>> events = state.apply(state.legal_actions()[0])
+    >>> events[0].kind
+    'play'
+
+An event names what happened (``kind``), to whom (``seat``), with which cards
+(``cards``, :class:`threes.cards.Card` values) and how many (``count``), and,
+by kind, where from (``source``), why or how (``detail``), a number
+(``value``) and melds (``melds``). A ``private`` event's cards are its seat's
+to see only (cards drawn from a face-down stock or draw pile): its
+:meth:`Event.view` for any other seat keeps ``count`` and drops ``cards``.
+Every other event is public by the rules (RULES.md section 2,
+THREE_THIRTEEN.md "What each player knows").
+
+Shithead kinds:
+
+==========  =========================================================================
+kind        fields
+==========  =========================================================================
+swap        seat; cards: the cards it keeps face up (4.2)
+start       seat: who plays first (section 5)
+play        seat; source ``hand``, ``face_up`` or ``hand+face_up``; cards played
+blind       seat; cards: the face-down card turned; detail ``played`` or ``picked_up``
+burn        seat: whose play burned; detail ``burn_card`` or ``run``; cards burned
+draw        seat; count; cards drawn from the draw pile (private)
+pickup      seat; cards picked up (the pile; with a failed blind card, it too)
+again       seat: plays again (a burn, or a pick-up under pickup_then_play)
+out         seat; value: its place, 1 = first; detail ``out``, or ``last`` (the shithead)
+stalemate   the game ended at the repetition limit (no seat)
+truncated   the game ended at the move cap (no seat)
+over        the game is over (finish order: ``state.finish_order()``)
+==========  =========================================================================
+
+Three Thirteen kinds:
+
+==========  =========================================================================
+kind        fields
+==========  =========================================================================
+draw        seat; source ``stock`` (private: the card) or ``discard`` (public)
+reshuffle   count: the discard pile, less its top card, shuffled into a new stock
+discard     seat; cards: the card discarded
+go_out      seat; cards: the hand laid down; melds
+last_turns  seat: who went out; count: turns left, one for each other player
+round_end   value: the round scored; detail ``went_out`` or ``stock_empty``
+score       seat; cards: its hand, shown; melds; value: the points it scores
+            (0 when it went out, detail ``out``); every seat, in seat order
+round       value: the new round; seat: its dealer; cards: the discard pile's first card
+truncated   the game ended at the move cap
+over        the game is over
+==========  =========================================================================
+
+A meld is ``(type, cards)`` with type ``"set"`` or ``"run"``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any, Dict, Optional, Tuple
+
+from .cards import Card
+
+__all__ = ["Event"]
+
+
+@dataclass(frozen=True)
+class Event:
+    """One thing a move did (see the module's tables for each kind's fields)."""
+
+    kind: str
+    seat: Optional[int] = None
+    cards: Tuple[Card, ...] = ()
+    count: int = 0
+    source: Optional[str] = None
+    detail: Optional[str] = None
+    value: Optional[int] = None
+    melds: Tuple[Tuple[str, Tuple[Card, ...]], ...] = ()
+    private: bool = False
+
+    @property
+    def hidden(self) -> bool:
+        """True in an observer's view of a private event: ``count`` cards, not shown."""
+        return self.private and len(self.cards) < self.count
+
+    def view(self, seat: Optional[int]) -> "Event":
+        """This event as ``seat`` sees it (None: a spectator): a private event's cards are dropped for every
+        seat but its own; everything else is public and unchanged."""
+        if not self.private or (seat is not None and seat == self.seat):
+            return self
+        return replace(self, cards=())
+
+    def to_dict(self) -> Dict[str, Any]:
+        """A JSON-ready dict: cards as text (``"Td"``), melds as ``[type, [cards]]``."""
+        return {"kind": self.kind, "seat": self.seat, "cards": [str(c) for c in self.cards], "count": self.count,
+                "source": self.source, "detail": self.detail, "value": self.value,
+                "melds": [[t, [str(c) for c in cs]] for t, cs in self.melds], "private": self.private}
+
+    @classmethod
+    def from_dict(cls, d: Dict[str, Any]) -> "Event":
+        """The inverse of :meth:`to_dict`."""
+        return cls(d["kind"], d.get("seat"), tuple(Card(c) for c in d.get("cards", ())), int(d.get("count", 0)),
+                   d.get("source"), d.get("detail"), d.get("value"),
+                   tuple((t, tuple(Card(c) for c in cs)) for t, cs in d.get("melds", ())), bool(d.get("private")))
