@@ -1,7 +1,7 @@
 # Declarations of the C core's shared part (src/threes_core/common/) for Cython:
 # the PRNG, the error report, batch seeds, the game interface and the generic
 # ISMCTS. Every game's bindings cimport it.
-from libc.stdint cimport int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from cpython.mem cimport PyMem_Malloc, PyMem_Free
 from cpython.exc cimport PyErr_CheckSignals
 from cpython.pycapsule cimport PyCapsule_New
@@ -33,6 +33,46 @@ cdef extern from "common/error.h" nogil:
     ctypedef struct th_error:
         int code
         char msg[200]
+
+cdef extern from "common/event.h" nogil:
+    enum:
+        TH_EVENT_MAX_CARDS
+        TH_EVENT_MAX_MELDS
+        TH_MAX_EVENTS
+        TH_EVENT_NO_SEAT
+    ctypedef struct th_event:
+        uint8_t kind
+        uint8_t seat
+        uint8_t source
+        uint8_t detail
+        uint8_t is_private
+        uint8_t num_melds
+        uint16_t count
+        int32_t value
+        uint8_t meld_type[TH_EVENT_MAX_MELDS]
+        uint8_t meld_len[TH_EVENT_MAX_MELDS]
+        uint8_t cards[TH_EVENT_MAX_CARDS]
+    ctypedef struct th_events:
+        int n
+        int overflow
+        th_event ev[TH_MAX_EVENTS + 1]
+
+
+cdef inline list events_list(const th_events *l):
+    """The events as (kind, seat or None, source, detail, private, cards, value, melds) tuples: cards a tuple
+    of the game's card codes; melds ((type, length), ...), their cards first in cards."""
+    cdef int i, j
+    cdef const th_event *e
+    if l.overflow:
+        raise AssertionError("a move reported more events than the engine has room for")
+    out = []
+    for i in range(l.n):
+        e = &l.ev[i]
+        out.append((e.kind, None if e.seat == TH_EVENT_NO_SEAT else e.seat, e.source, e.detail, bool(e.is_private),
+                    tuple([e.cards[j] for j in range(e.count)]), e.value,
+                    tuple([(e.meld_type[j], e.meld_len[j]) for j in range(e.num_melds)])))
+    return out
+
 
 cdef extern from "common/game.h" nogil:
     enum:

@@ -34,7 +34,7 @@ burn        seat: whose play burned; detail ``burn_card`` or ``run``; cards burn
 draw        seat; count; cards drawn from the draw pile (private)
 pickup      seat; cards picked up (the pile; with a failed blind card, it too)
 again       seat: plays again (a burn, or a pick-up under pickup_then_play)
-out         seat; value: its place, 1 = first; detail ``out``, or ``last`` (the shithead)
+out         seat; value: its place, 1 = first; detail ``last`` for the shithead, else None
 stalemate   the game ended at the repetition limit (no seat)
 truncated   the game ended at the move cap (no seat)
 over        the game is over (finish order: ``state.finish_order()``)
@@ -49,7 +49,7 @@ draw        seat; source ``stock`` (private: the card) or ``discard`` (public)
 reshuffle   count: the discard pile, less its top card, shuffled into a new stock
 discard     seat; cards: the card discarded
 go_out      seat; cards: the hand laid down; melds
-last_turns  seat: who went out; count: turns left, one for each other player
+last_turns  seat: who went out; value: turns left, one for each other player
 round_end   value: the round scored; detail ``went_out`` or ``stock_empty``
 score       seat; cards: its hand, shown; melds; value: the points it scores
             (0 when it went out, detail ``out``); every seat, in seat order
@@ -63,11 +63,11 @@ A meld is ``(type, cards)`` with type ``"set"`` or ``"run"``.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from .cards import Card
 
-__all__ = ["Event"]
+__all__ = ["Event", "from_core"]
 
 
 @dataclass(frozen=True)
@@ -108,3 +108,29 @@ class Event:
         return cls(d["kind"], d.get("seat"), tuple(Card(c) for c in d.get("cards", ())), int(d.get("count", 0)),
                    d.get("source"), d.get("detail"), d.get("value"),
                    tuple((t, tuple(Card(c) for c in cs)) for t, cs in d.get("melds", ())), bool(d.get("private")))
+
+
+_MELD_TYPES = ("set", "run")
+
+
+def from_core(raw: Sequence[tuple], kinds: Sequence[str], sources: Sequence[Optional[str]],
+              details: Sequence[Optional[str]], card: Callable[[int], Card]) -> List[Event]:
+    """Events from the C core's tuples (``_common.pxd`` ``events_list``), with a game's names of its event,
+    source and detail codes and its card-code converter: the one place both games turn core events into
+    Event values."""
+    out = []
+    for kind, seat, source, detail, private, cards, value, melds in raw:
+        cs = tuple(card(c) for c in cards)
+        groups, at = [], 0
+        for t, n in melds:
+            groups.append((_MELD_TYPES[t], cs[at:at + n]))
+            at += n
+        count = value if kinds[kind] == "reshuffle" else len(cs)
+        out.append(Event(kinds[kind], seat, cs, count, sources[source], details[detail],
+                         None if kinds[kind] in _NO_VALUE else value, tuple(groups), private))
+    return out
+
+
+#: kinds whose C value carries nothing
+_NO_VALUE = frozenset({"swap", "start", "play", "blind", "burn", "draw", "pickup", "again", "stalemate", "truncated",
+                       "over", "reshuffle", "discard", "go_out"})

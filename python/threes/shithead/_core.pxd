@@ -1,5 +1,5 @@
 # Declarations of the Shithead C engine (src/threes_core/shithead/shithead.h) for Cython.
-from threes._common cimport th_rng, th_error, th_game, th_stop
+from threes._common cimport th_rng, th_error, th_game, th_stop, th_events
 from libc.stdint cimport int8_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t, int16_t, int32_t
 
 cdef extern from "shithead/shithead.h" nogil:
@@ -208,12 +208,17 @@ cdef class RepLog:
     cdef sh_rep_log l
 
 
+cdef extern from "shithead/events.h" nogil:
+    void sh_events(const sh_state *before, const sh_state *after, int a, th_events *out)
+
+
 cdef class StateBase:
     cdef sh_state s
     cdef object _history     # (previous, action) pairs, shared with clones (_common.pxd, hist_push)
     cdef Py_ssize_t _hlen
     cdef bytes _htext        # " ".join of the first _htext_n actions of the history (information_state_string)
     cdef Py_ssize_t _htext_n
+    cdef StateBase _undo     # None, or this state as it was before its last apply() (whose own _undo is the one before)
     cdef RepLog _replog      # None, or this stretch's repetition keys older than the ring (rep_log.h),
                              # shared with clones and copied before a change when shared (copy on write)
     cdef StateBase _clone(self)

@@ -17,6 +17,7 @@ cdef tuple _CLONE_ARGS = (_CLONING,)
 
 from threes.errors import IllegalActionError
 from numpy import integer as _np_integer
+cimport cython
 from threes._common cimport *
 cimport numpy as cnp
 cnp.import_array()
@@ -194,6 +195,7 @@ cdef class RepLog:
         sh_rep_log_free(&self.l)
 
 
+@cython.trashcan(True)  # a long undo chain (_undo) is freed without deep C recursion
 cdef class StateBase:
     """The C state, held by value. Use threes.State; build one with
     threes.Game.new_initial_state() or threes.State.from_dict()."""
@@ -298,6 +300,7 @@ cdef class StateBase:
         if c is not None:
             g = <StateBase>c
             Py_INCREF(g._replog)  # the byte copy holds self's log too (shared until one of them changes it)
+            Py_INCREF(g._undo)  # and self's undo chain (never changed: undo() follows it)
         else:
             t = Py_TYPE(self)
             g = <StateBase>t.tp_new(<type>t, <PyObject *>_CLONE_ARGS, NULL)
@@ -307,6 +310,7 @@ cdef class StateBase:
             g._htext = self._htext
             g._htext_n = self._htext_n
             g._replog = self._replog
+            g._undo = self._undo
         return g
 
     def child(self, action):
@@ -421,6 +425,49 @@ cdef class StateBase:
     def apply_action(self, action):
         """Applies a legal action; anything else raises and leaves the state as it was."""
         self._apply(action)
+
+    def _apply_events(self, action, bint keep_undo=False):
+        """Applies a legal action as apply_action does and returns what it did: the C core's events
+        (sh_events, shithead/events.h) as _common.pxd's events_list tuples. With keep_undo, this state as it
+        was is kept for _take_back (undo)."""
+        cdef sh_state before = self.s
+        cdef th_events ev
+        cdef int a = action_id(action, sh_num_distinct_actions(&self.s.rules))
+        cdef StateBase snap = self._clone() if keep_undo else None
+        self._apply(action)
+        sh_events(&before, &self.s, a, &ev)
+        if keep_undo:
+            self._undo = snap
+        return events_list(&ev)
+
+    def _take_back(self):
+        """Restores the state kept by the last _apply_events(keep_undo=True) (undo)."""
+        cdef StateBase snap = self._undo
+        if snap is None:
+            raise ValueError("nothing to undo: undo() takes back moves made with apply()")
+        if snap._hlen + 1 != self._hlen:
+            raise ValueError("cannot undo: the last move was made with apply_action(), which keeps no undo "
+                             "record (use apply())")
+        self._restore_from(snap)
+
+    def _undo_depth(self):
+        """How many apply() moves undo() can take back, one after another."""
+        cdef StateBase at = self
+        cdef int n = 0
+        while at._undo is not None and at._undo._hlen + 1 == at._hlen:
+            at = at._undo
+            n += 1
+        return n
+
+    def _restore_from(self, StateBase other):
+        """Makes this state an exact copy of `other` (the C state, the history, the repetition log): undo."""
+        self.s = other.s
+        self._history = other._history
+        self._hlen = other._hlen
+        self._htext = other._htext
+        self._htext_n = other._htext_n
+        self._replog = other._replog
+        self._undo = other._undo
 
     cdef RepLog _own_log(self):
         """This state's log of older repetition keys, its own to change: made

@@ -5,7 +5,7 @@ import hashlib
 import re
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple, Union
 
 import numpy as np
 
@@ -13,6 +13,7 @@ from threes.shithead import _core
 from threes.args import check_keys, seed64
 from threes.cards import _KIND, _TEXT, RANKS, Card, card_kind, rank_index
 from threes.errors import IllegalActionError
+from threes.events import Event, from_core
 from threes.shithead.rules import Rules
 
 #: current_player() when the game is over (OpenSpiel's value).
@@ -88,6 +89,21 @@ class Move:
         ranks = sorted((rank_index(r) for r in face_up))
         return cls("swap", face_up=tuple(RANKS[r] for r in ranks))
 
+    @property
+    def text(self) -> str:
+        """The move in words: ``play two 4s from your hand``, ``turn face-down card 0 over``, ``pick up the
+        pile``, ``keep face up: 4 8 J`` (a swap decision: the cards *kept* face up; the others go to the
+        hand)."""
+        if self.kind == "play":
+            what = _rank_words(self.rank, self.count)
+            where = _SOURCE_WORDS.get(self.source or "")
+            return f"play {what} {where}" if where else f"play {what}"
+        if self.kind == "blind":
+            return f"turn face-down card {self.slot} over"
+        if self.kind == "pickup":
+            return "pick up the pile"
+        return "keep face up: " + " ".join(_RANK_SHOWN.get(r, r) for r in self.face_up)
+
     def __str__(self) -> str:
         if self.kind == "play":
             text = f"{self.rank}x{self.count}"
@@ -98,6 +114,27 @@ class Move:
         if self.kind == "pickup":
             return "pickup"
         return "swap " + "".join(self.face_up)
+
+
+_RANK_SHOWN = {"T": "10", "X": "JK"}  # rank characters as the screen shows them
+_RANK_NAMES = {"T": "10", "J": "jack", "Q": "queen", "K": "king", "A": "ace", "X": "joker"}
+_COUNT_WORDS = ("no", "a", "two", "three", "four", "five", "six", "seven", "eight")
+_SOURCE_WORDS = {"hand": "from your hand", "face_up": "from your face-up cards",
+                 "hand+face_up": "from your hand and face-up cards"}
+
+
+def _rank_words(rank: Optional[str], count: int) -> str:
+    """``a 4``, ``two 4s``, ``an ace``, ``three jokers``."""
+    name = _RANK_NAMES.get(rank or "", rank or "?")
+    if count == 1:
+        return ("an " if name[0] in "a8" else "a ") + name
+    return f"{_COUNT_WORDS[count] if count < len(_COUNT_WORDS) else count} {name}s"
+
+
+#: names of the C core's event codes (src/threes_core/shithead/events.h)
+_EVENT_KINDS = ("swap", "start", "play", "blind", "burn", "draw", "pickup", "again", "out", "stalemate", "truncated",
+                "over")
+_EVENT_DETAILS = (None, "played", "picked_up", "burn_card", "run", "last")
 
 
 def _move_from_tuple(t) -> Move:
@@ -147,9 +184,16 @@ def _parse_move(text: str) -> Move:
         if re.fullmatch(r"[0-9]{1,3}", rest):
             return Move("blind", "face_down", slot=int(rest))
         raise ValueError(f"{text!r}: write a blind play as 'blind 0'")
-    if t.startswith("swap"):
-        body = t[4:].replace(",", " ").replace("10", "t")
-        ranks = [c for c in body if not c.isspace()]
+    if t.startswith("swap") or t.startswith("keep"):
+        # "swap 48J", or as Move.text shows it: "keep face up: 4 8 J" (10 and JK as the screen shows them)
+        keep = t.startswith("keep")
+        body = t[4:].strip()
+        body = body[len("face up"):] if body.startswith("face up") else body
+        tokens = body.replace(",", " ").split()
+        if len(tokens) == 1 and not (keep and tokens[0] in ("jk", "joker")):
+            ranks = list(tokens[0].replace("10", "t"))  # "swap 48J": one character a rank
+        else:
+            ranks = ["x" if w in ("jk", "joker") else "t" if w == "10" else w for w in tokens]
         try:
             return Move.swap(ranks)
         except ValueError:
@@ -346,8 +390,36 @@ class State(_core.StateBase):
 
     def legal_moves(self) -> List[Move]:
         """The legal actions as Moves (with their sources), in the order of ``legal_actions()``; empty when the
-        game is over."""
+        game is over. ``str(move)`` is its notation (what ``apply`` takes), ``move.text`` the move in words."""
         return [self.decode_action(a) for a in self.legal_actions()]
+
+    def apply(self, move: Union[str, Move, int]) -> List[Event]:
+        """Plays ``move`` for the seat to move and returns what it did, in order (threes.events: cards
+        played, burned, drawn, picked up, a blind card turned, plays again, out, game over).
+
+        ``move`` is notation (``"4x1"``, ``"10x2"``, ``"pickup"``, ``"blind 0"``, ``"swap 48J"``), a
+        :class:`Move` or an action id. An illegal move raises and changes nothing. Unlike ``apply_action``
+        (the fast call for search, which it otherwise equals), ``apply`` keeps the state before the move, so
+        that :meth:`undo` can take it back."""
+        return from_core(self._apply_events(self._move_id(move), True), _EVENT_KINDS, _SOURCES, _EVENT_DETAILS,
+                         Card)
+
+    def undo(self) -> None:
+        """Takes back the last move made with :meth:`apply`, restoring the exact state before it (history
+        included); one call per move, back to the first ``apply``. Raises ValueError when there is nothing to
+        take back, or when the last move was made with ``apply_action`` (which keeps no record)."""
+        self._take_back()
+
+    def undo_depth(self) -> int:
+        """How many moves :meth:`undo` can take back, one after another."""
+        return self._undo_depth()
+
+    def _move_id(self, move: Union[str, Move, int]) -> int:
+        if isinstance(move, str):
+            return self.string_to_action(move)
+        if isinstance(move, Move):
+            return self.encode_move(move)
+        return move
 
     def action_to_string(self, action: int, *more: int) -> str:
         """Notation of an action: ``7x2`` (two 7s from the hand), ``up 7x1``,

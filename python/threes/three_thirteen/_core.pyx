@@ -8,6 +8,7 @@ from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, u
 from libc.string cimport memcpy, memset
 
 from threes.errors import IllegalActionError
+cimport cython
 from threes._common cimport *
 cimport numpy as cnp
 cnp.import_array()
@@ -194,6 +195,7 @@ def card_value(int rank, int wild_rank, bint ace_either, bint wild_penalty_20):
     return tt_card_value(rank, wild_rank, &o)
 
 
+@cython.trashcan(True)  # a long undo chain (_undo) is freed without deep C recursion
 cdef class StateBase:
     """The C state of a Three Thirteen game, held by value (threes.three_thirteen.State)."""
 
@@ -230,6 +232,7 @@ cdef class StateBase:
         # from Cython is a Python method lookup and call.
         c = copy_state(self, _STATE_SIZE, <PyObject *>self._history, <PyObject *>self._htext)
         if c is not None:
+            Py_INCREF((<StateBase>c)._undo)  # the byte copy holds self's undo chain too (never changed)
             return <StateBase>c
         cdef PyTypeObject *t = Py_TYPE(self)
         cdef StateBase g = <StateBase>t.tp_new(<type>t, <PyObject *>_EMPTY, NULL)
@@ -238,6 +241,7 @@ cdef class StateBase:
         g._hlen = self._hlen
         g._htext = self._htext
         g._htext_n = self._htext_n
+        g._undo = self._undo
         return g
 
     def information_state_string(self, player):
@@ -336,6 +340,48 @@ cdef class StateBase:
     def apply_action(self, action):
         """Applies a legal action; anything else raises and leaves the state as it was."""
         self._apply(action)
+
+    def _apply_events(self, action, bint keep_undo=False):
+        """Applies a legal action as apply_action does and returns what it did: the C core's events
+        (tt_events, three_thirteen/events.h) as _common.pxd's events_list tuples. With keep_undo, this state as
+        it was is kept for _take_back (undo)."""
+        cdef tt_state before = self.s
+        cdef th_events ev
+        cdef int a = action_id(action, TT_NUM_ACTIONS)
+        cdef StateBase snap = self._clone() if keep_undo else None
+        self._apply(action)
+        tt_events(&before, &self.s, a, &ev)
+        if keep_undo:
+            self._undo = snap
+        return events_list(&ev)
+
+    def _take_back(self):
+        """Restores the state kept by the last _apply_events(keep_undo=True) (undo)."""
+        cdef StateBase snap = self._undo
+        if snap is None:
+            raise ValueError("nothing to undo: undo() takes back moves made with apply()")
+        if snap._hlen + 1 != self._hlen:
+            raise ValueError("cannot undo: the last move was made with apply_action(), which keeps no undo "
+                             "record (use apply())")
+        self._restore_from(snap)
+
+    def _undo_depth(self):
+        """How many apply() moves undo() can take back, one after another."""
+        cdef StateBase at = self
+        cdef int n = 0
+        while at._undo is not None and at._undo._hlen + 1 == at._hlen:
+            at = at._undo
+            n += 1
+        return n
+
+    def _restore_from(self, StateBase other):
+        """Makes this state an exact copy of `other` (the C state and the history): undo."""
+        self.s = other.s
+        self._history = other._history
+        self._hlen = other._hlen
+        self._htext = other._htext
+        self._htext_n = other._htext_n
+        self._undo = other._undo
 
     def child(self, action):
         """A copy with the action applied; this state is unchanged (an

@@ -30,9 +30,10 @@ import numpy as np
 from threes.three_thirteen import _core
 from threes.cards import CARDS, Card, card_kind, parse_cards, rank_index
 from threes.errors import IllegalActionError
+from threes.events import Event, from_core
 from threes.args import check_keys, seed64 as _seed64
 
-__all__ = ["Game", "State", "Observation", "min_deadwood", "card_value", "rollout", "rollouts", "TTRolloutResult",
+__all__ = ["Game", "State", "Move", "Observation", "min_deadwood", "card_value", "rollout", "rollouts", "TTRolloutResult",
            "POLICIES", "card_to_kind", "kind_to_card"]
 
 #: Three Thirteen's ranks in its order, A low (rank number 1..13).
@@ -284,6 +285,41 @@ def _observation_string(o: Observation) -> str:
             f"scores {list(o.scores)}")
 
 
+@dataclass(frozen=True)
+class Move:
+    """One Three Thirteen action, decoded: ``kind`` is ``"stock"`` (draw the stock's top card), ``"take"``
+    (take the discard pile's top card), ``"discard"`` or ``"out"`` (discard ``card`` and go out, laying the
+    rest of the hand down in melds). ``card``: the card discarded, or taken (a take decoded by a state),
+    else None. ``str(move)`` is its notation, as ``action_to_string`` writes it and ``apply`` takes it."""
+
+    kind: str
+    card: Optional[Card] = None
+
+    def __str__(self) -> str:
+        if self.kind in ("discard", "out"):
+            return f"{self.kind} {self.card}"
+        return self.kind
+
+    @property
+    def text(self) -> str:
+        """The move in words: ``draw from the stock``, ``take 7h from the discard pile``, ``discard 7h``,
+        ``go out: discard 7h, lay down the rest in melds``."""
+        if self.kind == "stock":
+            return "draw from the stock"
+        if self.kind == "take":
+            return f"take {self.card} from the discard pile" if self.card else "take the discard pile's top card"
+        if self.kind == "discard":
+            return f"discard {self.card}"
+        return f"go out: discard {self.card}, lay down the rest in melds"
+
+
+#: names of the C core's event codes (src/threes_core/three_thirteen/events.h)
+_EVENT_KINDS = ("draw", "reshuffle", "discard", "go_out", "last_turns", "round_end", "score", "round", "truncated",
+                "over")
+_EVENT_SOURCES = (None, "stock", "discard")
+_EVENT_DETAILS = (None, "went_out", "stock_empty", "out")
+
+
 def _action_id(action: Any) -> int:
     """An action id as an int: any int-like but a bool (TypeError)."""
     if isinstance(action, bool):
@@ -395,6 +431,67 @@ class State(_core.StateBase):
         if _core.FIRST_GO_OUT <= a < _core.NUM_ACTIONS:
             return "out " + _TEXT_OF[a - _core.FIRST_GO_OUT]
         raise _out_of_range(a)
+
+    def decode_action(self, action: int) -> Move:
+        """The Move of an action id (a take names the card it takes in this state)."""
+        a = _action_id(action)
+        if a == 0:
+            return Move("stock")
+        if a == 1:
+            pile = self.discard_pile() if self.phase == "draw" else []
+            return Move("take", pile[-1] if pile else None)
+        if _core.FIRST_DISCARD <= a < _core.FIRST_GO_OUT:
+            return Move("discard", kind_to_card(a - _core.FIRST_DISCARD))
+        if _core.FIRST_GO_OUT <= a < _core.NUM_ACTIONS:
+            return Move("out", kind_to_card(a - _core.FIRST_GO_OUT))
+        raise _out_of_range(a)
+
+    def encode_move(self, move: Move) -> int:
+        """The id of a Move (a take's card is not checked: there is one take)."""
+        if not isinstance(move, Move):
+            raise TypeError(f"expected a Move, not {type(move).__name__}")
+        if move.kind == "stock":
+            return 0
+        if move.kind == "take":
+            return 1
+        if move.kind in ("discard", "out"):
+            if move.card is None:
+                raise ValueError(f"a {move.kind} move names its card")
+            k = card_to_kind(move.card)
+            return (_core.FIRST_DISCARD if move.kind == "discard" else _core.FIRST_GO_OUT) + k
+        raise ValueError(f"unknown move kind {move.kind!r}: 'stock', 'take', 'discard' or 'out'")
+
+    def legal_moves(self) -> List[Move]:
+        """The legal actions as Moves, in the order of ``legal_actions()``; empty when the game is over.
+        ``str(move)`` is its notation (what ``apply`` takes), ``move.text`` the move in words."""
+        return [self.decode_action(a) for a in self.legal_actions()]
+
+    def apply(self, move: Union[str, Move, int]) -> List[Event]:
+        """Plays ``move`` for the seat to move and returns what it did, in order (threes.events: the draw,
+        the discard, going out with the melds, the last turns, the round scored with every hand, the next
+        round, game over).
+
+        ``move`` is notation (``"stock"``, ``"take"``, ``"discard 7h"``, ``"out 10h"``), a :class:`Move` or
+        an action id. An illegal move raises and changes nothing. Unlike ``apply_action`` (the fast call for
+        search, which it otherwise equals), ``apply`` keeps the state before the move, so that :meth:`undo`
+        can take it back."""
+        if isinstance(move, str):
+            a = self.string_to_action(move)
+        elif isinstance(move, Move):
+            a = self.encode_move(move)
+        else:
+            a = move
+        return from_core(self._apply_events(a, True), _EVENT_KINDS, _EVENT_SOURCES, _EVENT_DETAILS, kind_to_card)
+
+    def undo(self) -> None:
+        """Takes back the last move made with :meth:`apply`, restoring the exact state before it (history and
+        the chance generator included); one call per move, back to the first ``apply``. Raises ValueError when
+        there is nothing to take back, or when the last move was made with ``apply_action``."""
+        self._take_back()
+
+    def undo_depth(self) -> int:
+        """How many moves :meth:`undo` can take back, one after another."""
+        return self._undo_depth()
 
     def string_to_action(self, text: str, *more: str) -> int:
         """The id of an action written as action_to_string writes it (case

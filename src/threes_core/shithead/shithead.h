@@ -32,6 +32,7 @@
  *                  over native threads
  *   determinize.h  resampling the cards a seat cannot see
  *   observation.h  the observation tensor of one seat
+ *   events.h       what a move did, from the states before and after it
  *   game.h         sh_game: Shithead behind the generic th_game interface
  *                  (common/game.h), for the one search common/ismcts.h
  *
@@ -81,6 +82,7 @@
 #include "shithead/determinize.h"
 #include "shithead/observation.h"
 #include "shithead/game.h"
+#include "shithead/events.h"
 #include "common/ismcts.h"
 
 #endif

@@ -27,7 +27,8 @@
  * drop-one), state.h (the position, its rules of play, the knowledge record, the
  * invariant check, the setup API of setup.c), determinize.h (resampling),
  * observation.h (the observation tensor), rollout.h (policies, rollouts,
- * threaded batches).
+ * threaded batches), events.h (what a move did, from the states before and
+ * after it).
  *
  * INDEX: spec section or decision -> C function -> tests (Python tests in
  * tests/three_thirteen/test_three_thirteen.py, C units in tests/c/).
@@ -81,5 +82,6 @@
 #include "three_thirteen/determinize.h"
 #include "three_thirteen/observation.h"
 #include "three_thirteen/rollout.h"
+#include "three_thirteen/events.h"
 
 #endif
