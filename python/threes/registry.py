@@ -31,6 +31,24 @@ tournament table ("mean place (0 = first out)", "shithead rate"). ``bots``
 names the game's bots beyond its C policies, as ``(spec, "module:Class")``
 pairs; ``threes.bots.make_bot(spec)`` builds them as ``Class(seed=...)``
 (Shithead: ``"net"``, the packaged PPO policy).
+
+The hooks for people (``threes play``, the web table), each game's
+``describe`` module (``threes.shithead.describe``,
+``threes.three_thirteen.describe``): ``narrate`` tells one event of
+threes.events in a sentence from a seat's point of view
+(``describe_event(event, viewer=None, names=None) -> str``: "you" for the
+viewer's seat, ``names[seat]`` or "seat N" for the others, a private card
+named to its owner only); ``narrate_all`` tells a move's events as
+sentences, joining those that read as one
+(``describe_events(events, viewer=None, names=None) -> list of str``);
+``explain`` says why each move is or is not available to a seat now
+(``explain_moves(state, seat) -> list of str``); ``rules_text`` gives the
+rules of a table in words (``rules_text(state) -> list of str``).
+
+>>> narrate = registry.get("shithead").hook("narrate")
+>>> from threes.events import Event
+>>> narrate(Event("again", seat=1), viewer=1)
+'you play again'
 """
 from __future__ import annotations
 
@@ -54,6 +72,10 @@ class GameInfo:
     last_place: str = "last place"  #: what the last place is called: "shithead", "last place"
     svg: Optional[str] = None  #: "module:function" that draws a state as SVG (threes.svg.render)
     bots: Tuple[Tuple[str, str], ...] = field(default=())  #: (spec, "module:Class") bots beyond the policies
+    narrate: Optional[str] = None  #: "module:function" telling one event in words (describe_event)
+    narrate_all: Optional[str] = None  #: "module:function" telling a move's events in words (describe_events)
+    explain: Optional[str] = None  #: "module:function": why each move is or is not available (explain_moves)
+    rules_text: Optional[str] = None  #: "module:function": the rules of a table in words (rules_text)
 
     def bot_factory(self, spec: str) -> Optional[Callable[..., Any]]:
         """The class of the game's bot named `spec` (see ``bots``), or None."""
@@ -136,6 +158,14 @@ def game_of(obj: Any) -> GameInfo:
 
 register(GameInfo("shithead", "Shithead", "threes.shithead", aliases=("threes",), first_place="first out",
                   last_place="shithead", svg="threes.ui.svg:render_shithead",
-                  bots=(("net", "threes.shithead.net:NetBot"),)))
+                  bots=(("net", "threes.shithead.net:NetBot"),),
+                  narrate="threes.shithead.describe:describe_event",
+                  narrate_all="threes.shithead.describe:describe_events",
+                  explain="threes.shithead.describe:explain_moves",
+                  rules_text="threes.shithead.describe:rules_text"))
 register(GameInfo("three_thirteen", "Three Thirteen", "threes.three_thirteen", aliases=("three-thirteen", "3-13"),
-                  first_place="lowest total", last_place="last place", svg="threes.ui.svg:render_three_thirteen"))
+                  first_place="lowest total", last_place="last place", svg="threes.ui.svg:render_three_thirteen",
+                  narrate="threes.three_thirteen.describe:describe_event",
+                  narrate_all="threes.three_thirteen.describe:describe_events",
+                  explain="threes.three_thirteen.describe:explain_moves",
+                  rules_text="threes.three_thirteen.describe:rules_text"))

@@ -1,6 +1,15 @@
 """Text rendering of a state: the table as str(state) shows it; and
 ``end_note``, the one wording of an unfinished end (the move cap, a
-stalemate) that the text, the SVG pictures and the command line share."""
+stalemate) that the text, the SVG pictures and the command line share.
+
+The faces of cards for people, shared by the terminal (``threes play``), the
+narration of events (``threes.shithead.describe``,
+``threes.three_thirteen.describe``) and any other text: ``card_face``
+(``10\u2663``, ``A\u2665``, ``JK\u2605`` for a joker), ``cards_face`` (faces
+joined by spaces), ``rank_face`` (``10``, ``K``, ``JK``) and ``rank_name``
+(``10``, ``King``, ``joker``; ``plural=True``: ``10s``, ``Kings``,
+``jokers``); ``a_rank`` puts the article before a rank's name (``a 10``,
+``an 8``, ``an Ace``)."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, List, Optional
@@ -11,6 +20,43 @@ if TYPE_CHECKING:  # pragma: no cover
     from threes.shithead.game import State
 
 _PLACES = ("1st", "2nd", "3rd")
+
+SUIT_SYMBOL = {"c": "\u2663", "d": "\u2666", "h": "\u2665", "s": "\u2660"}
+_RANK_FACE = {"T": "10", "X": "JK"}
+_RANK_NAME = {"T": "10", "J": "Jack", "Q": "Queen", "K": "King", "A": "Ace", "X": "joker"}
+
+
+def card_face(card: Any) -> str:
+    """A card as the screen shows it: rank (``10`` for a ten) then suit
+    symbol; a joker is ``JK\u2605``. Takes a Card or its text."""
+    s = str(card)
+    if s[0] == "X":
+        return "JK\u2605"
+    return _RANK_FACE.get(s[0], s[0]) + SUIT_SYMBOL.get(s[1], "\u2605")
+
+
+def cards_face(cards: Any, empty: str = "-") -> str:
+    """Cards as the screen shows them, joined by spaces (``empty`` for none)."""
+    faces = [card_face(c) for c in cards]
+    return " ".join(faces) if faces else empty
+
+
+def rank_face(rank: str) -> str:
+    """A rank character as the screen shows it: ``10`` for T, ``JK`` for X."""
+    return _RANK_FACE.get(rank, rank)
+
+
+def rank_name(rank: str, plural: bool = False) -> str:
+    """A rank in words: ``7``, ``10``, ``King``, ``Ace``, ``joker``; with
+    ``plural``, ``7s``, ``10s``, ``Kings``, ``jokers``."""
+    name = _RANK_NAME.get(rank, rank)
+    return name + "s" if plural else name
+
+
+def a_rank(rank: str) -> str:
+    """A rank's name after its article: ``a 7``, ``an 8``, ``an Ace``, ``a King``."""
+    name = rank_name(rank)
+    return ("an " if name[0] in "8A" else "a ") + name
 
 
 def _place(k: int) -> str:
