@@ -10,6 +10,7 @@ PUBLIC_MODULES = (
     "threes.shithead",
     "threes.three_thirteen",
     "threes.cards",
+    "threes.events",
     "threes.errors",
     "threes.bots",
     "threes.tournament",

@@ -2688,6 +2688,97 @@ static int add_config(config *cfgs, int nc, const char *name, const sh_rules *r,
   return nc + 1;
 }
 
+/* Events (shithead/events.h, three_thirteen/events.h) after every move of
+ * random games under sanitizers: the list never overflows, every event's
+ * seat and cards are in range, the cards of a play match the action, a
+ * pick-up lists the pile, the out events follow the finishing order, and
+ * the game-over event comes exactly when the game ends. */
+static void unit_events(long long games) {
+  unit_begin("events of both games");
+  static sh_state s, b;
+  static tt_state ts, tb;
+  static th_events ev;
+  uint16_t legal[SH_MAX_DISTINCT_ACTIONS];
+  th_rng g;
+  th_rng_seed(&g, UINT64_C(0xE7E7));
+  long long moves = 0, events = 0;
+  static const int presets[3] = {SH_PRESET_THREES, SH_PRESET_CLASSIC, SH_PRESET_DUTCH};
+  for (long long i = 0; i < games; i++) {
+    if (!mine(i)) continue;
+    sh_rules r;
+    sh_rules_preset(presets[i % 3], &r);
+    int n = range(&g, 2, 5);
+    th_error e;
+    CHECK(sh_state_deal(&s, &r, n, 0, 3000, (uint64_t)i, &e) == TH_OK, "%s", e.msg);
+    while (s.phase != SH_PHASE_OVER) {
+      int nl = sh_legal_actions(&s, legal);
+      int a = legal[below(&g, (uint32_t)nl)];
+      sh_move m;
+      sh_state_decode_action(&s, a, &m);
+      memcpy(&b, &s, sizeof b);
+      CHECK(sh_apply_action(&s, a, &e) == TH_OK, "%s", e.msg);
+      sh_events(&b, &s, a, &ev);
+      moves++;
+      events += ev.n;
+      CHECK(!ev.overflow && ev.n > 0, "move %d: %d events, overflow %d", a, ev.n, ev.overflow);
+      int outs = 0, over = 0;
+      for (int k = 0; k < ev.n; k++) {
+        const th_event *x = &ev.ev[k];
+        CHECK(x->kind < SH_NUM_EVENT_KINDS, "event kind %d", x->kind);
+        CHECK(x->seat == TH_EVENT_NO_SEAT || x->seat < n, "event seat %d", x->seat);
+        for (int c = 0; c < x->count; c++) CHECK(x->cards[c] < SH_NUM_KINDS, "event card %d", x->cards[c]);
+        if (x->kind == SH_EV_PLAY) CHECK(x->count == m.count && x->seat == b.current, "play of %d lists %d", m.count, x->count);
+        if (x->kind == SH_EV_PICKUP) CHECK(x->count >= b.pile_len, "pick-up of %d lists %d", b.pile_len, x->count);
+        if (x->kind == SH_EV_OUT) {
+          CHECK(x->seat == s.finish[b.num_out + outs] && x->value == b.num_out + outs + 1, "out event");
+          outs++;
+        }
+        over += x->kind == SH_EV_OVER;
+      }
+      CHECK(outs == s.num_out - b.num_out, "%d out events for %d seats out", outs, s.num_out - b.num_out);
+      CHECK(over == (s.phase == SH_PHASE_OVER), "game-over event");
+    }
+  }
+  for (long long i = 0; i < games / 4 + 1; i++) {
+    if (!mine(i)) continue;
+    tt_options o;
+    int n = range(&g, 2, 5);
+    tt_options_default(n, &o);
+    o.jokers = (uint8_t)below(&g, 3);
+    th_error e;
+    CHECK(tt_new_game(&ts, &o, n, (uint64_t)i, 4000, &e) == TH_OK, "%s", e.msg);
+    while (ts.phase != TT_PHASE_OVER) {
+      int nl = tt_legal_actions(&ts, legal);
+      int a = legal[nl - 1 - (int)below(&g, (uint32_t)(nl > 2 ? 2 : nl))]; /* go out when it can, mostly */
+      memcpy(&tb, &ts, sizeof tb);
+      CHECK(tt_apply_action(&ts, a, &e) == TH_OK, "%s", e.msg);
+      tt_events(&tb, &ts, a, &ev);
+      moves++;
+      events += ev.n;
+      CHECK(!ev.overflow && ev.n > 0, "move %d: %d events, overflow %d", a, ev.n, ev.overflow);
+      int scores = 0, over = 0;
+      for (int k = 0; k < ev.n; k++) {
+        const th_event *x = &ev.ev[k];
+        CHECK(x->kind < TT_NUM_EVENT_KINDS, "event kind %d", x->kind);
+        CHECK(x->seat == TH_EVENT_NO_SEAT || x->seat < n, "event seat %d", x->seat);
+        int melded = 0;
+        for (int j = 0; j < x->num_melds; j++) melded += x->meld_len[j];
+        CHECK(melded <= x->count && x->count <= TT_MAX_HAND, "melds of %d cards in %d", melded, x->count);
+        for (int c = 0; c < x->count; c++) CHECK(x->cards[c] < TT_NUM_KINDS, "event card %d", x->cards[c]);
+        if (x->kind == TT_EV_GO_OUT) CHECK(melded == x->count, "going out with deadwood");
+        if (x->kind == TT_EV_SCORE) {
+          CHECK(x->value == ts.round_score[tb.round - 1][x->seat], "score event");
+          scores++;
+        }
+        over += x->kind == TT_EV_OVER;
+      }
+      CHECK(scores == 0 || scores == n, "%d score events", scores);
+      CHECK(over == (ts.phase == TT_PHASE_OVER), "game-over event");
+    }
+  }
+  unit_end("%lld moves, %lld events", moves, events);
+}
+
 int main(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--part") && i + 1 < argc) {
@@ -2815,6 +2906,7 @@ int main(int argc, char **argv) {
   unit_three_thirteen_knowledge(scaled(60));
   unit_three_thirteen_setup(scaled(400));
   unit_three_thirteen_batches(scaled(16));
+  unit_events(scaled(60));
   for (int i = 0; i < nc; i++) run_config(&cfgs[i], i);
   unit_setup_garbage(scaled(8000));
   unit_setup_roundtrip(scaled(2000));

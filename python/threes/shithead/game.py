@@ -278,6 +278,85 @@ class Game:
         same deal everywhere; any int is taken modulo 2**64; None draws one."""
         return State._deal(self._raw, self._num_players, self._dealer, self._max_moves, _seed64(seed))
 
+    def position(self, hands: Any = None, face_up: Any = None, face_down: Any = None, pile: Any = (),
+                 draw_pile: Any = (), burned: Any = (), rest: str = "burned", current_player: Optional[int] = None,
+                 known: Any = None, finish_order: Any = None, seed: Optional[int] = None) -> "State":
+        """A play-phase position from the cards you care about; every card of the deck you leave out is
+        placed for you.
+
+        ``hands``, ``face_up`` and ``face_down`` are per seat (a list with one entry per seat, or a dict
+        ``{seat: cards}``; a seat left out has none); cards are text (``"Td"``, ``"10d"``, ``"Xr"``), a
+        string of them (``"4c 4d 9h"``) or Card values. ``face_down`` lists a seat's face-down cards in slot
+        order. ``pile`` is bottom first, ``draw_pile`` bottom first (its last card is drawn next).
+
+        The missing cards (the deck less every card placed) go to the burned cards with ``rest="burned"``
+        (the default: an endgame, nothing left to draw), or under ``draw_pile`` with ``rest="draw"``,
+        shuffled by ``seed`` (the same seed, the same order). A card placed more often than the decks hold
+        raises ValueError naming it. Seats with no card left are out, in seat order, unless
+        ``finish_order`` says otherwise; ``current_player`` defaults to the first seat still in. ``known``
+        (per seat) marks hand cards everyone knows (picked up from the pile). The rules, player count,
+        dealer and move cap are this game's::
+
+            >>> import threes
+            >>> s = threes.Game(2).position(hands=["4c 4d", "Kh"], face_down=[[], ["9s"]], pile="7h")
+            >>> [str(m) for m in s.legal_moves()]
+            ['4x1', '4x2']
+        """
+        import random
+
+        n = self._num_players
+        if rest not in ("burned", "draw"):
+            raise ValueError(f"rest must be 'burned' or 'draw', not {rest!r}")
+
+        def per_seat(x: Any, what: str) -> List[List[int]]:
+            if x is None:
+                return [[] for _ in range(n)]
+            if isinstance(x, dict):
+                bad = [k for k in x if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k < n]
+                if bad:
+                    raise ValueError(f"{what}: {bad[0]!r} is not a seat 0..{n - 1}")
+                return [_position_cards(x.get(q, ()), f"{what}[{q}]") for q in range(n)]
+            if isinstance(x, (str, Card)) or not isinstance(x, (list, tuple)):
+                raise TypeError(f"{what} is per seat: a list with one entry per seat or a dict {{seat: cards}}")
+            if len(x) > n:
+                raise ValueError(f"{what} lists {len(x)} seats in a {n}-player game")
+            return [_position_cards(x[q] if q < len(x) else (), f"{what}[{q}]") for q in range(n)]
+
+        zones = {"hands": per_seat(hands, "hands"), "face_up": per_seat(face_up, "face_up"),
+                 "face_down": per_seat(face_down, "face_down"), "known": per_seat(known, "known")}
+        flat = {"pile": _position_cards(pile, "pile"), "draw_pile": _position_cards(draw_pile, "draw_pile"),
+                "burned": _position_cards(burned, "burned")}
+        rules = self.rules
+        # every deck: the 52 cards, then its jokers (the red one first: RULES.md section 1)
+        deck = {k: rules.decks for k in range(52 + rules.jokers)}
+        placed: Dict[int, int] = {}
+        for cards in [*zones["hands"], *zones["face_up"], *zones["face_down"], *flat.values()]:
+            for k in cards:
+                placed[k] = placed.get(k, 0) + 1
+        for k, c in sorted(placed.items()):
+            if c > deck.get(k, 0):
+                raise ValueError(f"card {Card(k)} is placed {c} times; the {rules.decks} deck(s) hold "
+                                 f"{deck.get(k, 0)}")
+        missing = [k for k in sorted(deck) for _ in range(deck[k] - placed.get(k, 0))]
+        if rest == "draw":
+            random.Random(_seed64(seed)).shuffle(missing)
+            flat["draw_pile"] = missing + flat["draw_pile"]
+        else:
+            flat["burned"] = flat["burned"] + missing
+        empty = [q for q in range(n) if not (zones["hands"][q] or zones["face_up"][q] or zones["face_down"][q])]
+        finish = list(empty) if finish_order is None else list(finish_order)
+        if current_player is None:
+            still = [q for q in range(n) if q not in finish]
+            current_player = still[0] if still else 0
+        text = lambda ks: [str(Card(k)) for k in ks]  # noqa: E731
+        d = {"format": STATE_FORMAT, "rules": rules.to_dict(), "num_players": n, "dealer": self._dealer,
+             "max_moves": self._max_moves, "phase": "play", "current_player": current_player, "move_count": 0,
+             "truncated": False, "finish_order": finish, "hands": [text(h) for h in zones["hands"]],
+             "known": [text(h) for h in zones["known"]], "face_up": [text(h) for h in zones["face_up"]],
+             "face_down": [text(h) for h in zones["face_down"]], "pile": text(flat["pile"]),
+             "draw_pile": text(flat["draw_pile"]), "burned": text(flat["burned"]), "history": []}
+        return State.from_dict(d)
+
     def observation_tensor_shape(self) -> List[int]:
         """Shape of ``State.observation_tensor(p)`` for this game."""
         return [_core.observation_size(self._num_players)]
@@ -318,6 +397,23 @@ class Game:
 
 
 _seed64 = seed64
+
+
+def _position_cards(x: Any, where: str) -> List[int]:
+    """Card kinds of Game.position's cards: a string of card texts, or a list of texts or Cards."""
+    if isinstance(x, Card):
+        return [x.kind]
+    if isinstance(x, str):
+        x = x.replace(",", " ").split()
+    if not isinstance(x, (list, tuple)):
+        raise TypeError(f"{where}: cards are a string such as '4c 4d' or a list of cards, not {type(x).__name__}")
+    out = []
+    for c in x:
+        try:
+            out.append(Card(c).kind)
+        except (TypeError, ValueError) as exc:
+            raise type(exc)(f"{where}: {exc}") from None
+    return out
 
 
 def _check_dealer(dealer: int, num_players: int) -> int:
