@@ -316,3 +316,16 @@ def test_position_errors_name_the_problem():
 def test_position_seats_without_cards_are_out():
     s = Game(3, "classic").position(hands=["4c", "", "6h"], pile="3s")
     assert s.finish_order() == [1] and s.current_player() == 0
+
+
+def test_apply_without_undo_keeps_nothing():
+    s = Game(2).new_initial_state(seed=6)
+    t = s.clone()
+    assert s.apply(s.legal_actions()[0], undo=False) == t.apply(t.legal_actions()[0])
+    assert s == t and s.undo_depth() == 0 and t.undo_depth() == 1
+    with pytest.raises(ValueError, match="nothing to undo"):
+        s.undo()
+    s.apply(s.legal_actions()[0])
+    s.apply(s.legal_actions()[0], undo=False)
+    with pytest.raises(ValueError, match=r"apply\(undo=False\)"):
+        s.undo()

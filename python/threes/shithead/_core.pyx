@@ -446,8 +446,8 @@ cdef class StateBase:
         if snap is None:
             raise ValueError("nothing to undo: undo() takes back moves made with apply()")
         if snap._hlen + 1 != self._hlen:
-            raise ValueError("cannot undo: the last move was made with apply_action(), which keeps no undo "
-                             "record (use apply())")
+            raise ValueError("cannot undo: the last move was made with apply_action() or apply(undo=False), "
+                             "which keep no undo record (use apply())")
         self._restore_from(snap)
 
     def _undo_depth(self):

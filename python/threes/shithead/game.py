@@ -489,16 +489,17 @@ class State(_core.StateBase):
         game is over. ``str(move)`` is its notation (what ``apply`` takes), ``move.text`` the move in words."""
         return [self.decode_action(a) for a in self.legal_actions()]
 
-    def apply(self, move: Union[str, Move, int]) -> List[Event]:
+    def apply(self, move: Union[str, Move, int], *, undo: bool = True) -> List[Event]:
         """Plays ``move`` for the seat to move and returns what it did, in order (threes.events: cards
         played, burned, drawn, picked up, a blind card turned, plays again, out, game over).
 
         ``move`` is notation (``"4x1"``, ``"10x2"``, ``"pickup"``, ``"blind 0"``, ``"swap 48J"``), a
         :class:`Move` or an action id. An illegal move raises and changes nothing. Unlike ``apply_action``
         (the fast call for search, which it otherwise equals), ``apply`` keeps the state before the move, so
-        that :meth:`undo` can take it back."""
-        return from_core(self._apply_events(self._move_id(move), True), _EVENT_KINDS, _SOURCES, _EVENT_DETAILS,
-                         Card)
+        that :meth:`undo` can take it back; ``undo=False`` keeps nothing (a server that never takes moves
+        back: the kept states cost about 2 KB a move)."""
+        return from_core(self._apply_events(self._move_id(move), bool(undo)), _EVENT_KINDS, _SOURCES,
+                         _EVENT_DETAILS, Card)
 
     def undo(self) -> None:
         """Takes back the last move made with :meth:`apply`, restoring the exact state before it (history

@@ -466,7 +466,7 @@ class State(_core.StateBase):
         ``str(move)`` is its notation (what ``apply`` takes), ``move.text`` the move in words."""
         return [self.decode_action(a) for a in self.legal_actions()]
 
-    def apply(self, move: Union[str, Move, int]) -> List[Event]:
+    def apply(self, move: Union[str, Move, int], *, undo: bool = True) -> List[Event]:
         """Plays ``move`` for the seat to move and returns what it did, in order (threes.events: the draw,
         the discard, going out with the melds, the last turns, the round scored with every hand, the next
         round, game over).
@@ -474,14 +474,16 @@ class State(_core.StateBase):
         ``move`` is notation (``"stock"``, ``"take"``, ``"discard 7h"``, ``"out 10h"``), a :class:`Move` or
         an action id. An illegal move raises and changes nothing. Unlike ``apply_action`` (the fast call for
         search, which it otherwise equals), ``apply`` keeps the state before the move, so that :meth:`undo`
-        can take it back."""
+        can take it back; ``undo=False`` keeps nothing (a server that never takes moves back: the kept states
+        cost about 2 KB a move)."""
         if isinstance(move, str):
             a = self.string_to_action(move)
         elif isinstance(move, Move):
             a = self.encode_move(move)
         else:
             a = move
-        return from_core(self._apply_events(a, True), _EVENT_KINDS, _EVENT_SOURCES, _EVENT_DETAILS, kind_to_card)
+        return from_core(self._apply_events(a, bool(undo)), _EVENT_KINDS, _EVENT_SOURCES, _EVENT_DETAILS,
+                         kind_to_card)
 
     def undo(self) -> None:
         """Takes back the last move made with :meth:`apply`, restoring the exact state before it (history and
