@@ -184,3 +184,47 @@ def test_undo_restores_the_exact_state_chance_included():
     for a in actions:
         s.apply(a)
     assert s == end and s.to_dict() == end.to_dict()
+
+
+def built(hands, discard, seed=1, **options):
+    """A round-1 position of a 2-player game (wild 3s): the given hands and discard pile, the rest of the deck
+    in the stock, seat 0 to draw."""
+    d = tt.Game(2, **options).new_initial_state(seed=seed).to_dict()
+    full = collections.Counter(r + s for r in "A23456789TJQK" for s in "cdhs")
+    used = collections.Counter(c for h in hands for c in h.split()) + collections.Counter(discard.split())
+    assert not used - full
+    d.update(hands=[h.split() for h in hands], discard=discard.split(), stock=sorted((full - used).elements()),
+             current=0, dealer=1, turns=[1, 0], phase=0)
+    return tt.State.from_dict(d)
+
+
+def test_built_take_go_out_last_turn_and_round_scored():
+    s = built(["4h 5h 6h", "Kc Kd 9s"], "2c 7h")
+    ev = s.apply("take")
+    assert [(e.kind, e.source, e.cards) for e in ev] == [("draw", "discard", (Card("7h"),))]
+    ev = s.apply("out 4h")
+    assert kinds(ev) == ["go_out", "discard", "last_turns"]
+    assert ev[0].melds == (("run", tuple(Card(c) for c in "5h 6h 7h".split())),)
+    assert ev[1].cards == (Card("4h"),) and ev[2].value == 1
+    ev = s.apply("stock")
+    drawn = ev[0]
+    assert drawn.kind == "draw" and drawn.private and drawn.view(0).cards == () and len(drawn.view(1).cards) == 1
+    ev = s.apply("discard 9s")
+    assert kinds(ev) == ["discard", "round_end", "score", "score", "round"]
+    end, out, other, new = ev[1], ev[2], ev[3], ev[4]
+    assert end.value == 1 and end.detail == "went_out"
+    assert (out.seat, out.value, out.detail) == (0, 0, "out")
+    hand = sorted([Card("Kc"), Card("Kd"), drawn.cards[0]])
+    assert other.seat == 1 and sorted(other.cards) == hand and other.value == s.round_scores()[0][1]
+    assert new.value == 2 and s.round() == 2
+
+
+def test_built_taken_card_cannot_be_discarded_and_undo_takes_back_the_take():
+    s = built(["4h 5h 6h", "Kc Kd 9s"], "2c 7h")
+    before = s.clone()
+    s.apply("take")
+    assert "discard 7h" not in [str(m) for m in s.legal_moves()]    # T-2
+    with pytest.raises(IllegalActionError):
+        s.apply("discard 7h")
+    s.undo()
+    assert s == before
