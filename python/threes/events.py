@@ -119,15 +119,22 @@ def from_core(raw: Sequence[tuple], kinds: Sequence[str], sources: Sequence[Opti
     source and detail codes and its card-code converter: the one place both games turn core events into
     Event values."""
     out = []
+    new = object.__new__
     for kind, seat, source, detail, private, cards, value, melds in raw:
-        cs = tuple(card(c) for c in cards)
-        groups, at = [], 0
-        for t, n in melds:
-            groups.append((_MELD_TYPES[t], cs[at:at + n]))
-            at += n
-        count = value if kinds[kind] == "reshuffle" else len(cs)
-        out.append(Event(kinds[kind], seat, cs, count, sources[source], details[detail],
-                         None if kinds[kind] in _NO_VALUE else value, tuple(groups), private))
+        cs = tuple(map(card, cards))
+        groups = ()
+        if melds:
+            at, found = 0, []
+            for t, n in melds:
+                found.append((_MELD_TYPES[t], cs[at:at + n]))
+                at += n
+            groups = tuple(found)
+        name = kinds[kind]
+        e = new(Event)  # the fields set as the dataclass's __init__ sets them, without its per-field checks
+        e.__dict__.update(kind=name, seat=seat, cards=cs, count=value if name == "reshuffle" else len(cs),
+                          source=sources[source], detail=details[detail],
+                          value=None if name in _NO_VALUE else value, melds=groups, private=private)
+        out.append(e)
     return out
 
 

@@ -11,7 +11,7 @@ import numpy as np
 
 from threes.shithead import _core
 from threes.args import check_keys, seed64
-from threes.cards import _KIND, _TEXT, RANKS, Card, card_kind, rank_index
+from threes.cards import _KIND, _TEXT, CARDS, RANKS, Card, card_kind, rank_index
 from threes.errors import IllegalActionError
 from threes.events import Event, from_core
 from threes.shithead.rules import Rules
@@ -499,7 +499,7 @@ class State(_core.StateBase):
         that :meth:`undo` can take it back; ``undo=False`` keeps nothing (a server that never takes moves
         back: the kept states cost about 2 KB a move)."""
         return from_core(self._apply_events(self._move_id(move), bool(undo)), _EVENT_KINDS, _SOURCES,
-                         _EVENT_DETAILS, Card)
+                         _EVENT_DETAILS, CARDS.__getitem__)
 
     def undo(self) -> None:
         """Takes back the last move made with :meth:`apply`, restoring the exact state before it (history

@@ -483,7 +483,7 @@ class State(_core.StateBase):
         else:
             a = move
         return from_core(self._apply_events(a, bool(undo)), _EVENT_KINDS, _EVENT_SOURCES, _EVENT_DETAILS,
-                         kind_to_card)
+                         _CARD_OF.__getitem__)
 
     def undo(self) -> None:
         """Takes back the last move made with :meth:`apply`, restoring the exact state before it (history and
