@@ -729,6 +729,13 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE", help="override a rule")
     p.add_argument("--no-color", action="store_true", default=argparse.SUPPRESS, help="plain text output")
     p.set_defaults(func=cmd_rules)
+
+    # the multiplayer web table (threes.web; the [web] extra is imported only when it starts)
+    from threes.web.cli import add_arguments as _serve_arguments, cmd_serve
+
+    p = sub.add_parser("serve", help="a multiplayer web table: people and bots in the browser (the [web] extra)")
+    _serve_arguments(p)
+    p.set_defaults(func=cmd_serve)
     return ap
 
 
