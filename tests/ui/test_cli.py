@@ -516,12 +516,22 @@ def faces(cards) -> list:
 
 
 def _table_rows(screen: str) -> dict:
-    """Rows of the last table on a screen: label -> [hand, face up, face down, status] cells."""
+    """Rows of the last table on a screen: label -> [hand, face up, face down, status] cells. A row rich
+    wrapped onto more lines (a narrow terminal) is joined back: its continuation lines have an empty seat
+    cell."""
     rows = {}
+    last = None
     for line in screen.splitlines():
         cells = line.split("\u2502")
-        if len(cells) == 7 and (cells[1].strip() == "you" or cells[1].strip().startswith("seat ")):
-            rows[cells[1].strip()] = [c.strip() for c in cells[2:6]]
+        if len(cells) != 7:
+            last = None if not line.startswith(("\u2502", "\u2503")) else last
+            continue
+        label = cells[1].strip()
+        if label == "you" or label.startswith("seat "):
+            rows[label] = [c.strip() for c in cells[2:6]]
+            last = label
+        elif not label and last is not None:
+            rows[last] = [(a + " " + c.strip()).strip() for a, c in zip(rows[last], cells[2:6])]
     return rows
 
 
@@ -535,7 +545,14 @@ def check_screen(screen: str, state, seat: int) -> None:
         q = (seat + j) % n
         label = "you" if j == 0 else f"seat {q}"
         hand, up, down, status = rows[label]
-        if j == 0:
+        if state.is_terminal():  # the end: every hand and face-down card revealed
+            tokens = hand.split()
+            if j:
+                assert tokens and tokens[-1] == f"({state.hand_size(q)})", (label, hand)
+                tokens = tokens[:-1]
+            assert tokens == (faces(state.hand(q)) or ["-"]), (label, hand)
+            assert BLOCK not in hand
+        elif j == 0:
             assert hand.split() == (faces(state.hand(q)) or ["-"]), (label, hand)
         else:
             tokens = hand.split()
@@ -550,13 +567,23 @@ def check_screen(screen: str, state, seat: int) -> None:
             assert (f"+{hidden - 12}" in tokens) == (hidden > 12)
         assert up.split() == (faces(state.face_up(q)) or ["-"]), (label, up)
         slots = state.face_down(q)
-        assert down.split() == [BLOCK if slots[k] is not None else "\u00b7" for k in range(cpz)], (label, down)
+        if state.is_terminal():
+            assert down.split() == [card_face(slots[k]) if slots[k] is not None else "\u00b7"
+                                    for k in range(len(slots))], (label, down)
+        else:
+            assert down.split() == [BLOCK if slots[k] is not None else "\u00b7" for k in range(cpz)], (label, down)
         if not state.is_terminal() and state.current_player() == q:
             assert status == "to move"
     if state.is_terminal():
         assert not any(line.startswith("pile: ") for line in screen.splitlines())
         return
-    pile_line = next(line for line in reversed(screen.splitlines()) if line.startswith("pile: "))
+    lines = screen.splitlines()
+    at = max(i for i, line in enumerate(lines) if line.startswith("pile: "))
+    pile_line = lines[at]
+    for line in lines[at + 1:]:  # a pile line wrapped on a narrow terminal goes on indented
+        if not line.startswith("  ") or line.startswith("  * "):
+            break
+        pile_line += "   " + line.strip()
     pile = state.pile()
     if pile:
         assert pile_line[len("pile: "):].startswith(" ".join(faces(pile[-8:]))), pile_line
@@ -569,14 +596,76 @@ def check_screen(screen: str, state, seat: int) -> None:
 _MOVE_LINE = re.compile(r"^(?:you|seat (\d+) \(([^)]*)\)): (.+)$")
 
 
-def apply_printed_moves(chunk: str, state, seat: int, bots: dict, mine=None, echoes=None) -> int:
-    """Applies the moves a chunk of output reports ("you: 7x2", "seat 1 (greedy): pickup") to the mirror.
+def _conj(who: str, verb: str) -> str:
+    """The verb as the narration conjugates it for `who` ("you play", "seat 1 (greedy) plays")."""
+    if who == "you":
+        return verb
+    return {"are": "is"}.get(verb, verb + "s")
 
-    Our own move is applied as `mine` (the notation of the move we chose) when given; the line that
+
+def expected_fragments(event, seat: int, names: list) -> list:
+    """What the narration of one Shithead event must say, written here from the event's fields (not from
+    threes.shithead.describe): who did what, with which cards; a private draw names its cards to its own
+    seat only."""
+    who = "you" if event.seat == seat else (names[event.seat] if event.seat is not None else "")
+    k = event.kind
+    if k == "swap":
+        return [f"{who} {_conj(who, 'keep')} face up: {' '.join(faces(event.cards))}"]
+    if k == "start":
+        return [f"{who} {_conj(who, 'play')} first"]
+    if k == "play":
+        return [f"{who} {_conj(who, 'play')} {' '.join(faces(event.cards))}"]
+    if k == "blind":
+        out = [f"{who} {_conj(who, 'turn')} over {card_face(event.cards[0])} from face down"]
+        return out + (["it cannot be played"] if event.detail == "picked_up" else [])
+    if k == "burn":
+        return ["burns the pile", f"({len(event.cards)} card"]
+    if k == "draw":
+        if event.seat == seat:
+            return [f"you draw {' '.join(faces(event.cards))}"]
+        return [f"{who} draws {event.count} card{'s' if event.count != 1 else ''}"]
+    if k == "pickup":
+        return [f"{who} {_conj(who, 'pick')} up the pile ({len(event.cards)} card"]
+    if k == "again":
+        return [f"{who} {_conj(who, 'play')} again"]
+    if k == "out":
+        if event.detail == "last":
+            return [f"{who} {_conj(who, 'are')} the shithead"]
+        return [f"{who} {_conj(who, 'are')} out ({['1st', '2nd', '3rd'][event.value - 1] if event.value <= 3 else str(event.value) + 'th'})"]
+    if k == "stalemate":
+        return ["stalemate"]
+    if k == "truncated":
+        return ["move cap"]
+    return ["the game is over"]
+
+
+def narration_after(lines: list, i: int) -> list:
+    """The sentences printed under the move line lines[i]: each starts on a line indented by two spaces, a
+    wrapped sentence goes on over lines indented by four."""
+    out = []
+    for line in lines[i + 1:]:
+        if line.startswith("    ") and out:
+            out[-1] += " " + line.strip()
+        elif line.startswith("  ") and not line.startswith(("   ", "  * ")):
+            out.append(line.strip())
+        else:
+            break
+    return out
+
+
+def apply_printed_moves(chunk: str, state, seat: int, bots: dict, mine=None, echoes=None, seen=None) -> int:
+    """Applies the moves a chunk of output reports ("you: 7x2", "seat 1 (greedy): pickup") to the mirror
+    (with apply, which gives their events) and checks the narration printed under each move tells each
+    event from our seat's point of view (expected_fragments); `seen` collects the events' kinds (and
+    "burn+again", "blind failed") met.
+
+    Our own move is applied as `mine` (the label of the move we chose) when given; the line that
     reports it is recorded in `echoes` as (printed, chosen)."""
     applied = 0
-    for line in chunk.splitlines():
-        m = _MOVE_LINE.match(line.strip())
+    names = ["you" if q == seat else f"seat {q} ({bots[q]})" for q in range(state.num_players())]
+    lines = chunk.splitlines()
+    for i, line in enumerate(lines):
+        m = _MOVE_LINE.match(line)  # move lines are not indented; the narration under them is
         if not m:
             continue
         who = seat if m[1] is None else int(m[1])
@@ -586,23 +675,60 @@ def apply_printed_moves(chunk: str, state, seat: int, bots: dict, mine=None, ech
         if m[1] is None and mine is not None:
             if echoes is not None:
                 echoes.append((m[3], mine))
-            state.apply_action(state.string_to_action(mine))
+            events = state.apply(state.string_to_action(mine))
             mine = None
         else:
-            state.apply_action(state.string_to_action(m[3]))
+            events = state.apply(state.string_to_action(m[3]))
+        sentences = narration_after(lines, i)
+        told = " ".join(sentences)
+        for e in events:
+            for fragment in expected_fragments(e, seat, names):
+                assert fragment in told, (line, e, fragment, told)
+            if e.kind == "draw" and e.seat != seat:  # the whole sentence: no card of another seat's draw named
+                assert expected_fragments(e, seat, names)[0] in sentences, (e, sentences)
+            if seen is not None:
+                seen.add(e.kind)
+                if e.kind == "blind" and e.detail == "picked_up":
+                    seen.add("blind failed")
+        if any(e.kind == "burn" for e in events) and any(e.kind == "again" for e in events) and seen is not None:
+            assert re.search(r"burns the pile \(\d+ cards?\): (you play|seat \d+ \(\S+\) plays) again", told), told
+            seen.add("burn+again")
         applied += 1
     assert mine is None, "our move was not reported"
     return applied
 
 
 def parse_moves(screen: str) -> list:
-    line = next(line for line in reversed(screen.splitlines()) if line.startswith("your moves: "))
-    return re.findall(r"\[(\d+)\] (.+?)  ", line + "  ")
+    """The numbered moves listed last on a screen: [(number, label)], the list joined back when it was
+    wrapped over several lines (its continuation lines are indented)."""
+    lines = screen.splitlines()
+    start = max(i for i, line in enumerate(lines) if line.startswith("your moves: "))
+    text = lines[start][len("your moves: "):]
+    for line in lines[start + 1:]:
+        if not line.startswith("  ") or line.startswith("  * "):
+            break
+        text += "  " + line.strip()
+    return re.findall(r"\[(\d+)\] (.+?)(?=  \[|$)", text.strip())
 
 
-def spawn_play(*args: str, env=None) -> pexpect.spawn:
+def move_label(state, action: int) -> str:
+    """A move as the list must show it (written here from the Move): ranks as the screen shows them (10x2,
+    JKx1, up 10x1) and a swap as "keep face up: 4 8 J"."""
+    move = state.decode_action(action)
+    if move.kind == "swap":
+        return "keep face up: " + " ".join({"T": "10", "X": "JK"}.get(r, r) for r in move.face_up)
+    text = state.action_to_string(action)
+    if move.kind == "play":
+        text = text.replace("Tx", "10x").replace("Xx", "JKx")
+    return text
+
+
+def spawn_play(*args: str, env=None, columns: int = 400) -> pexpect.spawn:
+    env = dict(env or _env())
+    if columns != 400:
+        env["COLUMNS"] = str(columns)
     child = pexpect.spawn(sys.executable, ["-m", "threes", "play", *args], encoding="utf-8", timeout=60,
-                          env=env or _env(), dimensions=(60, 400))
+                          env=env, dimensions=(60, columns))
     child.delaybeforesend = None  # the prompt is already there: no need for pexpect's 50 ms pause
     return child
 
@@ -633,13 +759,14 @@ def _notation_variant(notation: str, k: int) -> str:
 
 
 def play_scripted_game(preset: str, players: int, seed: int, bots: str = "greedy", seat: int = 0,
-                       bad_inputs: bool = True):
-    """Plays a whole game as `seat`, checking every screen against a mirror of the true state.
+                       bad_inputs: bool = True, seen=None, columns: int = 400, transcript=None):
+    """Plays a whole game as `seat`, checking every screen against a mirror of the true state and the
+    narration of every move against its events (`seen` collects the kinds met).
 
     Returns (the output after the last move, the mirror, exit status, number of our turns, and the
     "you: ..." lines as (printed, chosen) pairs)."""
     child = spawn_play("--players", str(players), "--seed", str(seed), "--bots", bots, "--seat", str(seat),
-                       "--rules", preset, "--no-color")
+                       "--rules", preset, "--no-color", columns=columns)
     rng = random.Random(seed)
     specs = bots.split(",")
     if len(specs) == 1:
@@ -654,18 +781,21 @@ def play_scripted_game(preset: str, players: int, seed: int, bots: str = "greedy
     while True:
         i = child.expect_exact(["your move> ", pexpect.EOF])
         chunk = _read(child)
+        if transcript is not None:
+            transcript.append(chunk)
         assert "Traceback" not in chunk, chunk
         if turns == 0:
-            assert f"threes play: {preset} rules, {players} players, you are seat {seat}" in chunk
-        apply_printed_moves(chunk, state, seat, bot_names, mine, echoes)
+            assert f"threes play: {preset} rules, {players} players, you are seat {seat}" in " ".join(chunk.split())
+        apply_printed_moves(chunk, state, seat, bot_names, mine, echoes, seen)
         if i == 1:
             break
         turns += 1
         assert turns < 3000, "the game does not end"
         assert not state.is_terminal() and state.current_player() == seat
         check_screen(chunk, state, seat)
+        check_explanation(chunk, state, seat)
         listed = parse_moves(chunk)
-        legal = [state.action_to_string(a) for a in state.legal_actions()]
+        legal = [move_label(state, a) for a in state.legal_actions()]
         assert [int(k) for k, _ in listed] == list(range(1, len(legal) + 1))
         assert [m for _, m in listed] == legal
         if bad_inputs and turns == 1:
@@ -675,7 +805,8 @@ def play_scripted_game(preset: str, players: int, seed: int, bots: str = "greedy
             expect_reprompt(child, str(len(legal) + 1), f"no move number {len(legal) + 1}")
             expect_reprompt(child, "blind 7", "cannot read 'blind 7'")
             expect_reprompt(child, "")
-            expect_reprompt(child, "help", "Type the number in brackets", "pickup", "swap 7TA")
+            expect_reprompt(child, "help", "Type the number in brackets", "pickup", "swap 7TA", "keep face up",
+                            "'rules'")
             if state.phase.value == "swap":
                 # well formed, but no play is legal while the players choose their face-up cards
                 expect_reprompt(child, "3x1", "3x1 is not legal now", "choose one of the moves listed")
@@ -700,11 +831,59 @@ def play_scripted_game(preset: str, players: int, seed: int, bots: str = "greedy
     return chunk, state, child.exitstatus, turns, echoes
 
 
+def _explanation(screen: str) -> list:
+    """The explanation lines ("  * ...") printed before the last move list, joined where wrapped."""
+    lines = screen.splitlines()
+    start = max(i for i, line in enumerate(lines) if line.startswith("your moves: "))
+    out = []
+    for line in lines[:start]:
+        if line.startswith("  * "):
+            out.append(line[4:])
+        elif line.startswith("    ") and out:
+            out[-1] += " " + line.strip()
+        else:
+            out = [] if not line.startswith("  ") else out
+    return out
+
+
+def check_explanation(screen: str, state, seat: int) -> None:
+    """The explanation says the rule on the top with the ranks the engine lets follow, names every held rank
+    that cannot be played, and says why the only move is to pick up (checked against the engine here)."""
+    said = _explanation(screen)
+    assert said, screen
+    text = " ".join(said)
+    if state.phase.value == "swap":
+        assert text.startswith("swap: choose which"), said
+        return
+    top = state.effective_top()
+    face = {"T": "10", "X": "JK"}
+    if top is None:
+        assert "play any card" in said[0], said
+    else:
+        assert said[0].startswith(f"{face.get(top, top)} on top"), said
+        ranks = "23456789TJQKA" + ("X" if state.rules.jokers else "")
+        natural = [face.get(r, r) for r in ranks if state.is_playable(r) and r not in state.rules.wild]
+        if natural:
+            assert f"({' '.join(natural)})" in said[0], (said[0], natural)
+    source = state.hand(seat) or state.face_up(seat)
+    if source and top is not None:
+        for r in sorted({c.rank for c in source}):
+            if not state.is_playable(r):
+                assert "can't be played on" in text and re.search(
+                    rf"\b(a|an) {re.escape({'T': '10', 'J': 'Jack', 'Q': 'Queen', 'K': 'King', 'A': 'Ace', 'X': 'joker'}.get(r, r))}\b",
+                    text), (r, said)
+    moves = [state.action_to_string(a) for a in state.legal_actions()]
+    if moves == ["pickup"] and source:
+        assert "you must pick up the pile" in text, said
+        assert ("then you play again" in text) == state.rules.pickup_then_play, said
+
+
 def check_game_end(final: str, state, players: int, seat: int, bots: dict) -> None:
     assert state.is_terminal()
     check_screen(final, state, seat)
-    m = re.search(r"^finishing order: (.+)$", final, re.M)
+    m = re.search(r"^finishing order: (.+(?:\n  .+)*)$", final, re.M)
     assert m, final
+    m = [None, " ".join(m[1].split())]
     order = state.finish_order()
     names = ["you" if q == seat else f"seat {q} ({bots[q]})" for q in range(players)]
     assert m[1] == ", ".join(f"{k + 1}. {names[q]}" for k, q in enumerate(order))

@@ -321,8 +321,10 @@ def explain_moves(state: Any, seat: int) -> List[str]:
         return lines
     lines.append(top_rule(state))
     burn = _burn_line(state)
-    if burn:
-        lines.append(burn)
+    run_rank, run_len = state.top_run()
+    held = {c.rank for c in state.hand(seat) or state.face_up(seat)}
+    if burn and (run_len >= 2 or held & set(rules.burn) or cp != seat):
+        lines.append(burn)  # when it matters: a run on top, or a burn card held
     if cp != seat:
         lines.append(f"seat {cp} is to move")
         return lines

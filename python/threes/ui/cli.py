@@ -32,13 +32,11 @@ from threes._version import __version__
 from threes import registry
 from threes.shithead import _core
 from threes.bots import bot_view, make_bot
-from threes.errors import IllegalActionError
 from threes.shithead.game import Game, State
 from threes.shithead.rollouts import POLICIES, rollouts
 from threes.shithead.rules import FIELDS, INT_FIELDS, PRESETS, Rules
-from threes.ui.text import end_note
+from threes.ui.text import card_face, end_note, rank_face
 
-_SUIT_SYMBOL = {"c": "\u2663", "d": "\u2666", "h": "\u2665", "s": "\u2660"}
 _RED = {"d", "h", "r"}
 
 
@@ -339,12 +337,9 @@ def cmd_tournament(args: argparse.Namespace, con: Console) -> int:
 
 # ---------------------------------------------------------------------- play --
 def card_text(card) -> Text:
+    """A card as the screen shows it (threes.ui.text.card_face), red for hearts, diamonds and the red joker."""
     s = str(card)
-    rank, suit = s[0], s[1]
-    face = ("10" if rank == "T" else rank) + _SUIT_SYMBOL.get(suit, "\u2605")
-    if rank == "X":
-        face = "JK\u2605"
-    return Text(face, style="bold red" if suit in _RED else "bold")
+    return Text(card_face(card), style="bold red" if s[1] in _RED else "bold")
 
 
 def _cards_text(cards, empty: str = "-") -> Text:
@@ -356,8 +351,9 @@ def _cards_text(cards, empty: str = "-") -> Text:
     return out if cards else Text(empty, style="dim")
 
 
-def render_table(state: State, seat: int) -> Table:
-    """The table as seat `seat` sees it: hidden cards face down."""
+def render_table(state: State, seat: int, reveal: bool = False) -> Table:
+    """The table as seat `seat` sees it: hidden cards face down; with
+    `reveal` (the end of the game) every hand and face-down card shown."""
     obs = state.observation(seat)
     n = state.num_players()
     t = Table(title=f"{state.rules.name} rules - {state.phase.value} phase - move {state.move_number()}",
@@ -367,8 +363,12 @@ def render_table(state: State, seat: int) -> Table:
     for j in range(n):
         q = (seat + j) % n
         name = "you" if j == 0 else f"seat {q}"
-        if j == 0:
+        if j == 0 and not reveal:
             hand = _cards_text(obs.hand)
+        elif reveal:
+            hand = _cards_text(state.hand(q))
+            if j:
+                hand.append(f"  ({state.hand_size(q)})", style="dim")
         else:
             known = list(obs.known_in_hand[j])
             hand = _cards_text(known, empty="")
@@ -378,8 +378,15 @@ def render_table(state: State, seat: int) -> Table:
                 if hidden > 12:
                     hand.append(f" +{hidden - 12}", style="blue")
             hand.append(f"  ({obs.hand_sizes[j]})", style="dim")
-        down = Text(" ".join("\u2588" if k in obs.face_down_slots[j] else "\u00b7" for k in
-                             range(state.rules.cards_per_zone)), style="blue")
+        if reveal:
+            down = Text()
+            for k, c in enumerate(state.face_down(q)):
+                if k:
+                    down.append(" ")
+                down.append_text(card_text(c) if c is not None else Text("\u00b7", style="blue"))
+        else:
+            down = Text(" ".join("\u2588" if k in obs.face_down_slots[j] else "\u00b7" for k in
+                                 range(state.rules.cards_per_zone)), style="blue")
         status = ""
         if j in obs.finish_order:
             k = obs.finish_order.index(j)
@@ -390,65 +397,187 @@ def render_table(state: State, seat: int) -> Table:
     return t
 
 
-def _pile_line(state: State) -> Text:
+def _pile_units(state: State) -> List[Text]:
+    """The pile line's parts, each kept whole when the line wraps."""
     pile = state.pile()
-    line = Text("pile: ")
-    line.append_text(_cards_text(pile[-8:], empty="(empty)"))
+    first = Text("pile: ")
+    first.append_text(_cards_text(pile[-8:], empty="(empty)"))
     if len(pile) > 8:
-        line.append(f"  ({len(pile)} cards)", style="dim")
+        first.append(f"  ({len(pile)} cards)", style="dim")
+    units = [first]
     top = state.effective_top()
     run_rank, run_len = state.top_run()
-    line.append(f"   top: {top or 'open'}")
+    units.append(Text(f"top: {top or 'open'}"))
     if run_rank and run_len > 1:
-        line.append(f"   run: {run_len} x {run_rank}")
-    line.append(f"   draw pile: {state.draw_pile_size()}   burned: {len(state.burned())}")
-    return line
+        units.append(Text(f"run: {run_len} x {run_rank}"))
+    units.append(Text(f"draw pile: {state.draw_pile_size()}"))
+    units.append(Text(f"burned: {len(state.burned())}"))
+    return units
 
 
-def _play_human_move(con: Console, read, state, help_text: str) -> bool:
-    """Lists the legal moves with numbers, asks until a legal one is typed
-    (its number or notation) and plays it; False when the player quits (quit,
-    or end of input)."""
-    legal = state.legal_actions()
-    moves = Text("your moves: ")
-    for i, a in enumerate(legal):
-        moves.append(f"[{i + 1}] ", style="cyan")
-        moves.append(state.action_to_string(a) + "  ")
-    con.print(moves)
-    while True:
-        try:
-            text = read("your move> ").strip()
-        except EOFError:
-            con.print("\nbye")
-            return False
-        if not text:
-            continue
-        if text.lower() in ("q", "quit", "exit"):
-            con.print("bye")
-            return False
-        if text.lower() in ("h", "help", "?"):
-            con.print(help_text)
-            continue
-        if text.isdigit():
-            k = int(text)
-            if not 1 <= k <= len(legal):
-                con.print(f"[red]no move number {k}: choose 1 to {len(legal)}[/red]")
-                continue
-            action = legal[k - 1]
+def _split_unit(unit: Text, room: int) -> List[Text]:
+    """A unit too wide for a line, cut into pieces at its spaces (a word
+    wider than the line stays whole: it is never cut)."""
+    words = unit.split(" ", allow_blank=False)
+    pieces: List[Text] = []
+    for w in words:
+        if pieces and pieces[-1].cell_len + 1 + w.cell_len <= room:
+            pieces[-1].append(" ")
+            pieces[-1].append_text(w)
         else:
+            pieces.append(w.copy())
+    return pieces
+
+
+def wrap_units(units: Sequence[Any], width: int, sep: str = "  ", indent: int = 2, first: int = 0) -> List[Text]:
+    """Lines of at most `width` cells holding the units (Text or str) in
+    order, `sep` between two units on a line; a unit is never cut unless it
+    is wider than a line, and then only at its spaces; every line after the
+    first starts with `indent` spaces (the first with `first`). So no card,
+    move or word is ever broken, whatever the width."""
+    width = max(20, width)
+    lines: List[Text] = []
+    line = Text(" " * first)
+    empty = True
+    for u in units:
+        unit = u if isinstance(u, Text) else Text(str(u))
+        pieces = [unit] if unit.cell_len <= width - indent else _split_unit(unit, width - indent)
+        for k, piece in enumerate(pieces):
+            gap = (" " if k else sep)
+            if not empty and line.cell_len + len(gap) + piece.cell_len > width:
+                lines.append(line)
+                line, empty = Text(" " * indent), True
+            if not empty:
+                line.append(gap)
+            line.append_text(piece)
+            empty = False
+    if not empty or not lines:
+        lines.append(line)
+    return lines
+
+
+def _say(con: Console, text: Any, indent: int = 2, first: int = 0, style: Optional[str] = None) -> None:
+    """Prints a sentence (str or Text) wrapped between its words at the console's width."""
+    t = text if isinstance(text, Text) else Text(str(text), style=style or "")
+    for line in wrap_units([t], con.width, indent=indent, first=first):
+        con.print(line, no_wrap=True, overflow="ignore", crop=False)
+
+
+def _print_units(con: Console, units: Sequence[Any], sep: str = "  ", indent: int = 2) -> None:
+    for line in wrap_units(units, con.width, sep=sep, indent=indent):
+        con.print(line, no_wrap=True, overflow="ignore", crop=False)
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.lower().replace(",", " ").split())
+
+
+def _move_label(state, action: int) -> str:
+    """A move as the list shows it, which is also what may be typed: its
+    notation with ranks as the screen shows them (``10x2``, ``up JKx1``),
+    and a swap decision as "keep face up: 4 8 J" (the ranks kept face up)."""
+    move = state.decode_action(action)
+    kind = getattr(move, "kind", None)
+    if kind == "swap":
+        return "keep face up: " + " ".join(rank_face(r) for r in move.face_up)
+    text = state.action_to_string(action)
+    if kind == "play" and move.rank in ("T", "X"):
+        return text.replace(f"{move.rank}x", f"{rank_face(move.rank)}x")
+    card = getattr(move, "card", None)
+    if kind in ("discard", "out") and card is not None and card.rank == "T":
+        return f"{kind} 10{card.suit}"
+    return text
+
+
+class _Table:
+    """What both games' play loops share: the game's hooks (narration,
+    explanation, rules in words), the seats' names and the console."""
+
+    def __init__(self, con: Console, state, seat: int, bots: Sequence[Any]):
+        info = registry.game_of(state)
+        self.con, self.seat = con, seat
+        self.narrate_all = info.hook("narrate_all")
+        self.explain = info.hook("explain")
+        self.rules_text = info.hook("rules_text")
+        self.names = ["you" if q == seat else f"seat {q} ({bots[q].name})" for q in range(len(bots))]
+
+    def play(self, state, action: int, label: str) -> List[Any]:
+        """Plays an action, prints who played it (its notation) and narrates its events from the human's seat."""
+        who = self.names[state.current_player()]
+        events = state.apply(action, undo=False)  # no takebacks at this table: nothing kept
+        self.con.print(f"{who}: {label}", highlight=False, markup=False)
+        for sentence in self.narrate_all(events, self.seat, self.names):
+            _say(self.con, sentence, indent=4, first=2)
+        return events
+
+    def explain_now(self, state) -> None:
+        for line in self.explain(state, self.seat):
+            _say(self.con, "* " + line, indent=4, first=2, style="dim")
+
+    def show_rules(self, state) -> None:
+        for line in self.rules_text(state):
+            _say(self.con, line, indent=4)
+
+    def human_move(self, read, state, help_text: str) -> Optional[Tuple[int, str]]:
+        """Lists the legal moves with numbers, asks until a legal one is typed
+        (its number, its notation or the label listed); returns (action,
+        label), or None when the player quits (quit, or end of input).
+        ``rules`` prints the table's rules, ``why`` the explanation again,
+        ``help`` the notation."""
+        legal = state.legal_actions()
+        labels = [_move_label(state, a) for a in legal]
+        units = []
+        for i, label in enumerate(labels):
+            unit = Text("your moves: " if not i else "")
+            unit.append(f"[{i + 1}]", style="cyan")
+            unit.append(" " + label)
+            units.append(unit)
+        _print_units(self.con, units)
+        by_label = {_norm(label): a for a, label in zip(legal, labels)}
+        while True:
             try:
-                action = state.string_to_action(text)
-            except (TypeError, ValueError) as exc:
-                con.print(Text(f"cannot read {text!r}: {exc}", style="red"))
+                text = read("your move> ").strip()
+            except EOFError:
+                self.con.print("\nbye")
+                return None
+            if not text:
                 continue
-        said = state.action_to_string(action)  # read against the position it is played in
-        try:
-            state.apply_action(action)
-        except IllegalActionError:
-            con.print(Text(f"{said} is not legal now: choose one of the moves listed", style="red"))
-            continue
-        con.print(f"you: {said}")
-        return True
+            low = text.lower()
+            if low in ("q", "quit", "exit"):
+                self.con.print("bye")
+                return None
+            if low in ("h", "help", "?"):
+                _say(self.con, help_text + " Also: 'rules' (the rules of this table), 'why' (why these moves), "
+                               "'quit'.")
+                continue
+            if low == "rules":
+                self.show_rules(state)
+                continue
+            if low == "why":
+                self.explain_now(state)
+                continue
+            if text.isdigit():
+                k = int(text)
+                if not 1 <= k <= len(legal):
+                    self.con.print(f"[red]no move number {k}: choose 1 to {len(legal)}[/red]")
+                    continue
+                action = legal[k - 1]
+            elif _norm(text) in by_label:
+                action = by_label[_norm(text)]
+            else:
+                try:
+                    action = state.string_to_action(text)
+                except (TypeError, ValueError) as exc:
+                    self.con.print(Text(f"cannot read {text!r}: {exc}", style="red"))
+                    continue
+            if action not in legal:
+                try:
+                    said = _move_label(state, action)  # read against the position it is played in
+                except (TypeError, ValueError):
+                    said = text
+                self.con.print(Text(f"{said} is not legal now: choose one of the moves listed", style="red"))
+                continue
+            return action, labels[legal.index(action)]
 
 
 def cmd_play(args: argparse.Namespace, con: Console, read=input) -> int:
@@ -457,6 +586,11 @@ def cmd_play(args: argparse.Namespace, con: Console, read=input) -> int:
 
         args.seed = secrets.randbelow(10**9)  # short enough to type back in
     return _command(args, "play")(args, con, read)
+
+
+_SH_HELP = ("Type the number in brackets, or the notation: 7x2 (two 7s; 10x2 or Tx2 for tens, JKx1 or Xx1 for a "
+            "joker), up 7x1 (from face up), blind 0 (turn over slot 0), pickup, and in the swap phase the move as "
+            "listed, keep face up: 7 10 A (or swap 7TA: keep 7, 10 and A face up, the rest in your hand).")
 
 
 def sh_play(args: argparse.Namespace, con: Console, read=input) -> int:
@@ -481,31 +615,32 @@ def sh_play(args: argparse.Namespace, con: Console, read=input) -> int:
     for q in range(n):
         bots.append(None if q == args.seat else next(it))
     state = game.new_initial_state(args.seed)
-    con.print(f"threes play: {game.rules.name} rules, {n} players, you are seat {args.seat}; "
+    table = _Table(con, state, args.seat, bots)
+    _say(con, f"threes play: {game.rules.name} rules, {n} players, you are seat {args.seat}; "
               f"bots: {', '.join(getattr(b, 'name', '?') for b in others)}; seed {args.seed} (replay it with "
-              f"--seed {args.seed}). Type a move's number or notation, 'help' or 'quit'.")
+              f"--seed {args.seed}). Type a move's number or notation, 'help', 'rules' or 'quit'.")
     while not state.is_terminal():
         p = state.current_player()
         if p != args.seat:
             a = bots[p].step(bot_view(bots[p], state, p, rng.getrandbits(64)))
-            con.print(f"seat {p} ({bots[p].name}): {state.action_to_string(a)}")
-            state.apply_action(a)
+            table.play(state, a, _move_label(state, a))
             continue
         con.print()
         con.print(render_table(state, args.seat))
-        con.print(_pile_line(state))
-        if not _play_human_move(con, read, state,
-                                "Type the number in brackets, or the notation: 7x2 (two 7s; 10x2 or Tx2 for tens, "
-                                "JKx1 or Xx1 for a joker), up 7x1 (from face up), blind 0 (turn over slot 0), "
-                                "pickup, swap 7TA (keep 7, T, A face up)."):
+        _print_units(con, _pile_units(state), sep="   ")
+        table.explain_now(state)
+        chosen = table.human_move(read, state, _SH_HELP)
+        if chosen is None:
             return 0  # quit (or end of input): a normal exit
+        table.play(state, *chosen)
     con.print()
-    con.print(render_table(state, args.seat))
+    con.print("every card, face down and in every hand:")
+    con.print(render_table(state, args.seat, reveal=True))
     order = state.finish_order()
-    names = ["you" if q == args.seat else f"seat {q} ({bots[q].name})" for q in range(n)]
+    names = table.names
     if state.is_truncated():
         con.print(end_note(state, state.move_number()))
-    con.print("finishing order: " + ", ".join(f"{k + 1}. {names[q]}" for k, q in enumerate(order)))
+    _say(con, "finishing order: " + ", ".join(f"{k + 1}. {names[q]}" for k, q in enumerate(order)))
     if not state.is_truncated() and order and order[-1] == args.seat:
         con.print("you are the shithead!")
     return 0
@@ -593,10 +728,31 @@ def tt_simulate(args: argparse.Namespace, con: Console) -> int:
     return 0
 
 
+_TT_HELP = ("Type the number in brackets, or: stock (draw from the stock), take (the top discard), discard 7h "
+            "(10h or Th for a ten), out 7h (go out, discarding 7h).")
+
+
+def _tt_seats_line(state, table: "_Table") -> List[Text]:
+    """One unit per other seat: its name, hand size, the cards known to be in it, its total."""
+    obs = state.observation(table.seat)
+    units = []
+    for q in range(state.num_players()):
+        if q == table.seat:
+            continue
+        u = Text(f"{table.names[q]}: {obs.hand_sizes[q]} cards")
+        if obs.known[q]:
+            u.append(" (known: ")
+            u.append_text(_cards_text(obs.known[q]))
+            u.append(")")
+        u.append(f", total {obs.scores[q]}")
+        units.append(u)
+    return units
+
+
 def tt_play(args: argparse.Namespace, con: Console, read=input) -> int:
     import random
 
-    from threes.three_thirteen import game as tt
+    from threes.three_thirteen.describe import hand_melds
 
     game = _tt_game(args)
     n = game.num_players()
@@ -613,39 +769,51 @@ def tt_play(args: argparse.Namespace, con: Console, read=input) -> int:
     bots = [None if q == args.seat else next(others) for q in range(n)]
     rng = random.Random(args.seed)
     state = game.new_initial_state(args.seed)
-    con.print(f"threes play: Three Thirteen, {n} players, you are seat {args.seat}; seed {args.seed} (replay it "
-              f"with --seed {args.seed}). Type a move's number or notation (stock, take, discard 7h, out 7h), "
-              "'help' or 'quit'.")
-    shown_round = 0
+    table = _Table(con, state, args.seat, bots)
+    names = table.names
+    _say(con, f"threes play: Three Thirteen, {n} players, you are seat {args.seat}; bots: "
+              f"{', '.join(names[q] for q in range(n) if q != args.seat)}; seed {args.seed} (replay it with "
+              f"--seed {args.seed}). Type a move's number or notation (stock, take, discard 7h, out 7h), 'help', "
+              "'rules' or 'quit'.")
+    con.print(f"\n[bold]round 1[/bold]: 3 cards, wild {state.wild_rank()}")
+
+    def after(events) -> None:
+        if any(e.kind == "round_end" for e in events):
+            totals = state.scores()
+            _say(con, "totals: " + ", ".join(f"{names[q]} {totals[q]}" for q in range(n)))
+
     while not state.is_terminal():
         p = state.current_player()
-        if state.round() != shown_round:
-            shown_round = state.round()
-            con.print(f"\n[bold]round {shown_round}[/bold]: {shown_round + 2} cards, wild {state.wild_rank()}; "
-                      f"scores {state.scores()}")
         if p != args.seat:
             a = bots[p].step(bot_view(bots[p], state, p, rng.getrandbits(64)))
-            con.print(f"seat {p} ({bots[p].name}): {state.action_to_string(a)}")
-            state.apply_action(a)
+            after(table.play(state, a, _move_label(state, a)))
             continue
+        con.print()
         hand = Text("your hand: ")
-        for i, c in enumerate(state.hand(args.seat)):
-            hand.append((" " if i else "") + c.rank.replace("T", "10") + _SUIT_SYMBOL.get(c.suit, "\u2605"),
-                        style="bold red" if c.suit in _RED else "bold")
-        con.print(hand, f"  deadwood {state.deadwood(args.seat)}")
+        hand.append_text(_cards_text(state.hand(args.seat)))
+        _say(con, hand)
+        _say(con, hand_melds(state, args.seat), indent=4, first=2)
         pile = state.discard_pile()
-        con.print(f"discard top: {pile[-1] if pile else '-'}   stock: {state.stock_size()}")
-        if not _play_human_move(con, read, state,
-                                "Type the number in brackets, or: stock (draw from the stock), take (the top "
-                                "discard), discard 7h, out 7h (go out, discarding 7h)."):
+        top = Text("discard top: ")
+        top.append_text(card_text(pile[-1]) if pile else Text("-"))
+        _print_units(con, [top, Text(f"stock: {state.stock_size()}")] + _tt_seats_line(state, table), sep="   ")
+        table.explain_now(state)
+        chosen = table.human_move(read, state, _TT_HELP)
+        if chosen is None:
             return 0  # quit (or end of input): a normal exit
+        after(table.play(state, *chosen))
     if state.is_truncated():
         con.print(end_note(state, len(state.history())))
+    con.print("\nevery hand, with its melds:")
+    for q in range(n):
+        line = Text(f"{names[q]}: ")
+        line.append_text(_cards_text(state.hand(q)))
+        _say(con, line, indent=4, first=2)
+        _say(con, hand_melds(state, q), indent=6, first=4)
     totals = state.scores()
     order = sorted(range(n), key=lambda q: totals[q])
-    names = ["you" if q == args.seat else f"seat {q} ({bots[q].name})" for q in range(n)]
-    con.print("final totals: " + ", ".join(f"{names[q]} {totals[q]}" for q in order))
-    con.print("finishing order: " + ", ".join(f"{k + 1}. {names[q]}" for k, q in enumerate(order)))
+    _say(con, "final totals: " + ", ".join(f"{names[q]} {totals[q]}" for q in order))
+    _say(con, "finishing order: " + ", ".join(f"{k + 1}. {names[q]}" for k, q in enumerate(order)))
     return 0
 
 
