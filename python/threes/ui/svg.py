@@ -29,6 +29,24 @@ deterministic. Its elements carry classes for styling and for tests:
   ``<g class="face-down">``; ``<g class="pile" data-count="n">``,
   ``<g class="draw-pile" data-count="n">`` (one back for the whole draw pile)
   and ``<g class="burned" data-count="n">`` (the burned cards as a count only).
+
+**The last move.** Both games mark the move that led to the position: a
+caption ``<text class="last-move-caption">`` in the header ("last move:
+seat 2 plays 4\u2663 4\u2666; seat 2 draws 1 card"), the extra class token
+``last-move`` (and an underline bar, ``<rect class="last-move-mark">``) on
+the cards it put on the table (Shithead: the cards just played, while they
+lie on top of the pile; Three Thirteen: the card just discarded, on top of
+the discard pile, or the card just taken from it, in the taker's hand), and
+the token ``last-mover`` on the seat that made it. ``render(state,
+events=...)`` takes the events of that move (what ``state.apply`` returned):
+the caption is then their narration (threes.shithead.describe,
+threes.three_thirteen.describe) as the observer sees them
+(``Event.view``), naming the seat. Without events the marker is read off
+``state.history()``: its last action's notation ("last move: 4x2"), the
+same cards marked, and the seat only where the position tells it (Three
+Thirteen within a round; a Shithead swap decision). Either way it uses only
+public facts (the actions, the pile, the discard pile), so an observer's
+picture still depends only on what the observer can see.
 """
 from __future__ import annotations
 
@@ -80,6 +98,7 @@ _BACK = "#1e3a8a"
 _BACK_LINE = "#5b8def"
 _SHITHEAD = "#ffab91"
 _WILD = "#7b1fa2"
+_LAST_MOVE = "#00acc1"
 
 _FONT = 'font-family="DejaVu Sans, Arial, Helvetica, sans-serif"'
 _SUIT_SYMBOL = {"c": "\u2663", "d": "\u2666", "h": "\u2665", "s": "\u2660"}
@@ -206,8 +225,21 @@ def _card_face(x: float, y: float, card: Card, extra: Sequence[str] = ()) -> str
         parts.append(_text(CARD_W / 2 + 4, CARD_H / 2 + 14, symbol, 24, colour, "middle"))
     if "wild" in extra:
         parts.append(_text(CARD_W - 4, 13, _STAR, 11, _WILD, "end", cls="wild-mark"))
+    if "last-move" in extra:
+        parts.append(f'<rect class="last-move-mark" x="4" y="{CARD_H - 5}" width="{CARD_W - 8}" height="3" '
+                     f'rx="1.5" fill="{_LAST_MOVE}"/>')
     parts.append("</g>")
     return "".join(parts)
+
+
+def _caption(parts: List[str], caption: Optional[str], y: float, chars: int) -> float:
+    """The last move's caption, wrapped, from baseline y; returns the height it takes."""
+    if not caption:
+        return 0
+    lines = textwrap.wrap(caption, chars)
+    for i, line in enumerate(lines):
+        parts.append(_text(_MARGIN, y + 16 * i, line, 12, _HIGHLIGHT, cls="last-move-caption"))
+    return 16 * len(lines)
 
 
 def _card_back(x: float, y: float) -> str:
@@ -292,11 +324,13 @@ def _status(state: "State") -> str:
     return f"game over: {order} (seat {out[-1]} is the shithead)" if out else "game over"
 
 
-def render(state: Any, observer: Optional[int] = None, size: Optional[float] = None) -> str:
+def render(state: Any, observer: Optional[int] = None, size: Optional[float] = None,
+           events: Optional[Sequence[Any]] = None) -> str:
     """The table of ``state``, a state of any registered game, as a
     standalone SVG document (a string). The drawing is the game's own (the
     ``svg`` hook of its threes.registry entry): render_shithead,
-    render_three_thirteen. observer and size: as render_shithead.
+    render_three_thirteen. observer, size and events (the last move's
+    events, for its marker): as render_shithead.
 
     Raises TypeError for an object that is not a state of a registered game."""
     try:
@@ -307,10 +341,71 @@ def render(state: Any, observer: Optional[int] = None, size: Optional[float] = N
     draw = info.hook("svg")
     if draw is None:
         raise TypeError(f"{info.title} has no SVG drawing (no svg hook in its registry entry)")
-    return draw(state, observer=observer, size=size)
+    if events is None:
+        return draw(state, observer=observer, size=size)
+    return draw(state, observer=observer, size=size, events=events)
 
 
-def render_shithead(state: "State", observer: Optional[int] = None, size: Optional[float] = None) -> str:
+def _last_move_caption(state: Any, observer: Optional[int], events: Optional[Sequence[Any]],
+                       label: Optional[str]) -> Optional[str]:
+    """The last move's caption: the events' narration as the observer sees them (the game's narrate_all hook),
+    else the notation of the last action."""
+    if events is not None:
+        narrate = registry.game_of(state).hook("narrate_all")
+        said = narrate(list(events), observer) if narrate is not None else []
+        return "last move: " + "; ".join(said) if said else None
+    return None if label is None else f"last move: {label}"
+
+
+def _rank_label(rank: str) -> str:
+    return "JK" if rank == "X" else _RANK_LABEL.get(rank, rank)
+
+
+def _sh_last_move(state: "State", observer: Optional[int],
+                  events: Optional[Sequence[Any]]) -> Tuple[Optional[str], Optional[int], set]:
+    """(caption, the seat that moved or None, indexes of the pile's cards the move put there) of a
+    Shithead state's last move, from its events or else from history() and the position (public facts only)."""
+    pile = state.pile()
+    rank: Optional[str] = None
+    count = 0
+    mover: Optional[int] = None
+    label: Optional[str] = None
+    if events is not None:
+        events = list(events)
+        if not events:
+            return None, None, set()
+        mover = events[0].seat
+        for e in events:
+            if e.kind == "play" and e.cards:
+                rank, count = e.cards[-1].rank, len(e.cards)
+                break
+            if e.kind == "blind" and e.detail == "played" and e.cards:
+                rank, count = e.cards[0].rank, 1
+                break
+    else:
+        history = state.history()
+        if not history:
+            return None, None, set()
+        move = state.get_game().decode_action(history[-1])
+        if move.kind == "swap":
+            label = "keep face up: " + " ".join(_rank_label(r) for r in move.face_up)
+            cp = state.current_player()
+            mover = (cp - 1) % state.num_players() if state.phase.value == "swap" else state.dealer
+        elif move.kind == "play":
+            label = f"{_rank_label(move.rank)}x{move.count}"
+            rank, count = move.rank, move.count
+        else:
+            label = str(move)
+            if move.kind == "blind" and pile:  # played (a failed blind card is picked up with the pile)
+                rank, count = pile[-1].rank, 1
+    marked: set = set()
+    if rank is not None and 0 < count <= len(pile) and all(c.rank == rank for c in pile[len(pile) - count:]):
+        marked = set(range(len(pile) - count, len(pile)))  # still on top: not burned, not picked up
+    return _last_move_caption(state, observer, events, label), mover, marked
+
+
+def render_shithead(state: "State", observer: Optional[int] = None, size: Optional[float] = None,
+                    events: Optional[Sequence[Any]] = None) -> str:
     """A Shithead table as a standalone SVG document (a string).
 
     observer  None: every card face up, the true cards (face-down zones and
@@ -319,6 +414,9 @@ def render_shithead(state: "State", observer: Optional[int] = None, size: Option
               their publicly known cards, every face-down slot is a back.
     size      the width in pixels (the height follows); None for the natural
               size. The viewBox is the same either way.
+    events    the events of the move that led here (``state.apply``'s
+              list) for the last-move marker (see the module docstring);
+              None: the marker is read off ``state.history()``.
 
     Raises TypeError for a non-int observer (bool included) and ValueError
     for a seat out of range.
@@ -336,6 +434,7 @@ def render_shithead(state: "State", observer: Optional[int] = None, size: Option
     terminal = state.is_terminal()
     truncated = state.is_truncated()
     out = state.finish_order()
+    caption, mover, marked = _sh_last_move(state, p_obs, events)
 
     # ---- what each seat shows: lists of ("face", card, extra) / ("back",) --
     seats = []
@@ -402,6 +501,7 @@ def render_shithead(state: "State", observer: Optional[int] = None, size: Option
     lines = textwrap.wrap(f"{_status(state)} \u2014 {view}", chars)
     for i, line in enumerate(lines):
         parts.append(_text(_MARGIN, y + 36 + 16 * i, line, 12, _MUTED))
+    y += _caption(parts, caption, y + 36 + 16 * len(lines), chars)
     parts.append("</g>")
     y += 48 + 16 * (len(lines) - 1)
 
@@ -422,7 +522,7 @@ def render_shithead(state: "State", observer: Optional[int] = None, size: Option
     if pile:
         for i, c in enumerate(pile):
             dx, dy = pile_fan.at(i)
-            extra = ("top",) if i == len(pile) - 1 else ()
+            extra = (("top",) if i == len(pile) - 1 else ()) + (("last-move",) if i in marked else ())
             parts.append(_card_face(x_pile + dx, card_y + dy, c, extra))
     else:
         parts.append(_slot(x_pile, card_y, "empty"))
@@ -439,7 +539,7 @@ def render_shithead(state: "State", observer: Optional[int] = None, size: Option
     for q, (hand_items, up_items, down_items, status) in enumerate(seats):
         hf, uf, df = hand_fans[q], up_fans[q], down_fans[q]
         row_h = _ZONE_LABEL_H + max(hf.height, uf.height, df.height) + 16
-        lx, ly = _seat_panel(parts, q, y, width, row_h, cp, p_obs)
+        lx, ly = _seat_panel(parts, q, y, width, row_h, cp, p_obs, ["last-mover"] if q == mover else [])
         if status:
             colour = _SHITHEAD if status == "shithead" else _HIGHLIGHT
             parts.append(_text(lx, ly, status, 13, colour, bold=True, cls="place"))
@@ -497,7 +597,54 @@ def _tt_card(kind: int) -> Card:
     return Card(_TT_RANKS[kind // 4] + _TT_SUITS[kind % 4])
 
 
-def render_three_thirteen(state: Any, observer: Optional[int] = None, size: Optional[float] = None) -> str:
+def _tt_last_move(state: Any, f: Dict[str, Any], observer: Optional[int],
+                  events: Optional[Sequence[Any]]) -> Tuple[Optional[str], Optional[int], bool, bool]:
+    """(caption, the seat that moved or None, whether the discard's top card is the one just discarded,
+    whether the taken card was just taken) of a Three Thirteen state's last move, from its events or else from
+    history() and the position (public facts only)."""
+    pile = f["discard"]
+    n = f["num_players"]
+    label: Optional[str] = None
+    mover: Optional[int] = None
+    discarded: Optional[int] = None
+    took = False
+    if events is not None:
+        events = list(events)
+        if not events:
+            return None, None, False, False
+        mover = events[0].seat
+        for e in events:
+            if e.kind == "discard" and e.cards:
+                from threes.three_thirteen.game import card_to_kind
+
+                discarded = card_to_kind(e.cards[0])
+            elif e.kind == "draw" and e.source == "discard":
+                took = True
+    else:
+        history = state.history()
+        if not history:
+            return None, None, False, False
+        a = history[-1]
+        label = state.action_to_string(a)
+        if a < 2:  # a draw: the seat to move now drew it (it discards next)
+            mover = f["current"] if f["current"] >= 0 else None
+            took = a == 1
+        else:
+            discarded = (a - 2) % 54
+    # a discard that ended a round is gone with it: a new round's pile is dealt afresh (the events
+    # say so; else the turns do: a round has just begun when one seat only has had a turn)
+    if events is not None:
+        new_round = any(e.kind == "round" for e in events)
+    else:
+        new_round = f["phase"] != 2 and sum(1 for t in f["turns"] if t > 0) == 1
+    on_top = discarded is not None and not new_round and bool(pile) and pile[-1] == discarded
+    if events is None and on_top and f["current"] >= 0:
+        mover = (f["current"] - 1) % n
+    return _last_move_caption(state, observer, events, label), mover, on_top, took and f["taken_kind"] >= 0
+
+
+def render_three_thirteen(state: Any, observer: Optional[int] = None, size: Optional[float] = None,
+                          events: Optional[Sequence[Any]] = None) -> str:
     """A Three Thirteen table as a standalone SVG document (a string).
 
     observer  None: every hand face up (the true cards). A seat ``p``: what
@@ -506,6 +653,8 @@ def render_three_thirteen(state: Any, observer: Optional[int] = None, size: Opti
               (every player saw it: drawn face up, class ``known``); the
               picture then depends only on what ``p`` can see.
     size      the width in pixels (the height follows); None for the natural size.
+    events    the events of the move that led here, for the last-move marker
+              (the module docstring); None: read off ``state.history()``.
 
     Shown: the round (of 11), its wild rank (wild cards carry a star and the
     class ``wild``), the phase and who is to move, the stock (one back and its
@@ -532,6 +681,7 @@ def render_three_thirteen(state: Any, observer: Optional[int] = None, size: Opti
     taken = f["taken_kind"]
     totals = list(f["totals"])
     wilds = f"{_RANK_LABEL.get(wild, wild)}s" + (" and jokers" if state._options()["jokers"] else "")
+    caption, mover, discard_marked, taken_marked = _tt_last_move(state, f, p_obs, events)
 
     def face(kind: int, extra: Tuple[str, ...] = ()) -> _Item:
         card = _tt_card(kind)
@@ -543,12 +693,16 @@ def render_three_thirteen(state: Any, observer: Optional[int] = None, size: Opti
     for q in range(n):
         hand = f["hands"][q]
         shown = p_obs is None or q == p_obs
+        mark = ("last-move",) if taken_marked and q == cp else ()
         if shown:
             items = [face(k) for k in hand]
+            if mark and taken in hand:
+                i = list(hand).index(taken)
+                items[i] = face(taken, mark)
         else:
             items = []
             if q == cp and taken >= 0 and taken in hand:
-                items.append(face(taken, ("known",)))
+                items.append(face(taken, ("known",) + mark))
             items += [_BACK_ITEM] * (len(hand) - len(items))
         seats.append((items, shown))
 
@@ -581,6 +735,7 @@ def render_three_thirteen(state: Any, observer: Optional[int] = None, size: Opti
     lines = textwrap.wrap(f"{status} \u2014 {view}", chars)
     for i, line in enumerate(lines):
         parts.append(_text(_MARGIN, y + 36 + 16 * i, line, 12, _MUTED))
+    y += _caption(parts, caption, y + 36 + 16 * len(lines), chars)
     parts.append("</g>")
     y += 48 + 16 * (len(lines) - 1)
 
@@ -600,7 +755,7 @@ def render_three_thirteen(state: Any, observer: Optional[int] = None, size: Opti
         if len(pile) > 1:
             parts.append(f'<rect class="stack" x="{_num(x_disc + 3)}" y="{_num(card_y + 3)}" width="{CARD_W}" '
                          f'height="{CARD_H}" rx="{_RADIUS}" fill="#9e9e9e"/>')
-        _, card, extra = face(pile[-1], ("top",))
+        _, card, extra = face(pile[-1], ("top",) + (("last-move",) if discard_marked else ()))
         parts.append(_card_face(x_disc, card_y, card, extra))
     else:
         parts.append(_slot(x_disc, card_y, "empty"))
@@ -624,6 +779,7 @@ def render_three_thirteen(state: Any, observer: Optional[int] = None, size: Opti
         fan = fans[q]
         row_h = _ZONE_LABEL_H + max(fan.height, 58) + 16
         extra = (["dealer"] if q == f["dealer"] else []) + (["out"] if (f["out_mask"] >> q) & 1 else [])
+        extra += ["last-mover"] if q == mover else []
         lx, ly = _seat_panel(parts, q, y, width, row_h, cp, p_obs, extra)
         if (f["out_mask"] >> q) & 1:
             parts.append(_text(lx, ly, "went out", 13, _HIGHLIGHT, bold=True, cls="went-out"))
