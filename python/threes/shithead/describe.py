@@ -42,7 +42,7 @@ from typing import Any, List, Optional, Sequence
 from threes.cards import RANKS
 from threes.ui.text import _place, a_rank, card_face, cards_face, rank_face, rank_name
 
-__all__ = ["describe_event", "describe_events", "explain_moves", "rules_text"]
+__all__ = ["describe_event", "describe_events", "explain_moves", "rules_text", "top_rule"]
 
 _NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
 #: How many picked-up cards a sentence names before "and N more".
