@@ -9,6 +9,8 @@ PUBLIC_MODULES = (
     "threes",
     "threes.shithead",
     "threes.three_thirteen",
+    "threes.shithead.describe",
+    "threes.three_thirteen.describe",
     "threes.cards",
     "threes.events",
     "threes.errors",

@@ -30,7 +30,7 @@ swap        seat; cards: the cards it keeps face up (4.2)
 start       seat: who plays first (section 5)
 play        seat; source ``hand``, ``face_up`` or ``hand+face_up``; cards played
 blind       seat; cards: the face-down card turned; detail ``played`` or ``picked_up``
-burn        seat: whose play burned; detail ``burn_card`` or ``run``; cards burned
+burn        seat: whose play burned; detail ``burn_card`` or ``run`` (value: the run's length); cards burned
 draw        seat; count; cards drawn from the draw pile (private)
 pickup      seat; cards picked up (the pile; with a failed blind card, it too)
 again       seat: plays again (a burn, or a pick-up under pickup_then_play)
@@ -131,13 +131,13 @@ def from_core(raw: Sequence[tuple], kinds: Sequence[str], sources: Sequence[Opti
             groups = tuple(found)
         name = kinds[kind]
         e = new(Event)  # the fields set as the dataclass's __init__ sets them, without its per-field checks
+        v = None if name in _NO_VALUE or (name == "burn" and not value) else value
         e.__dict__.update(kind=name, seat=seat, cards=cs, count=value if name == "reshuffle" else len(cs),
-                          source=sources[source], detail=details[detail],
-                          value=None if name in _NO_VALUE else value, melds=groups, private=private)
+                          source=sources[source], detail=details[detail], value=v, melds=groups, private=private)
         out.append(e)
     return out
 
 
 #: kinds whose C value carries nothing
-_NO_VALUE = frozenset({"swap", "start", "play", "blind", "burn", "draw", "pickup", "again", "stalemate", "truncated",
+_NO_VALUE = frozenset({"swap", "start", "play", "blind", "draw", "pickup", "again", "stalemate", "truncated",
                        "over", "reshuffle", "discard", "go_out"})

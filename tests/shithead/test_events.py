@@ -56,7 +56,15 @@ def test_run_of_four_burns_with_detail_run():
     s = Game(2, "classic").position(hands=["9h 5c", "6h"], pile="9c 9d 9s")
     ev = s.apply("9x1")
     assert kinds(ev) == ["play", "burn", "again"]
-    assert ev[1].detail == "run" and len(ev[1].cards) == 4
+    assert ev[1].detail == "run" and len(ev[1].cards) == 4 and ev[1].value == 4
+
+
+def test_run_length_counts_the_cards_played_and_the_run_below():
+    s = Game(2, "classic").position(hands=["9h 9s 5c", "6h"], pile="4c 9c 9d")
+    ev = s.apply("9x2")
+    assert ev[1].kind == "burn" and ev[1].detail == "run" and ev[1].value == 4
+    t = Game(2, "classic").position(hands=["Tc 5c", "6h"], pile="4c")
+    assert t.apply("Tx1")[1].value is None  # a burn card: no run
 
 
 def test_no_run_burn_in_dutch():

@@ -52,6 +52,8 @@ void sh_events(const sh_state *b, const sh_state *s, int a, th_events *out) {
     if (played && s->burned_len > b->burned_len) {
       e = th_event_add(out, SH_EV_BURN, p);
       e->detail = (b->rules.burn >> rank) & 1 ? SH_EVD_BURN_CARD : SH_EVD_RUN;
+      if (e->detail == SH_EVD_RUN) /* the run's length: the cards played and the run they extend */
+        e->value = (b->run_rank == rank ? b->run_len : 0) + (m.kind == SH_MOVE_BLIND ? 1 : m.count);
       FOR_EACH_ID(id) {
         if (s->loc[id] == SH_LOC_BURNED && b->loc[id] != SH_LOC_BURNED) th_event_card(e, sh_card_kind(id));
       }

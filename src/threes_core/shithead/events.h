@@ -6,7 +6,8 @@
  *   SH_EV_START     seat: who plays first (5)
  *   SH_EV_PLAY      seat; source SH_SRC_*; cards played
  *   SH_EV_BLIND     seat; cards: the face-down card; detail SH_EVD_PLAYED or SH_EVD_PICKED_UP
- *   SH_EV_BURN      seat: whose play burned; detail SH_EVD_BURN_CARD or SH_EVD_RUN; cards burned
+ *   SH_EV_BURN      seat: whose play burned; detail SH_EVD_BURN_CARD or SH_EVD_RUN (value: the run's
+ *                   length); cards burned
  *   SH_EV_DRAW      seat; cards drawn (private)
  *   SH_EV_PICKUP    seat; cards picked up, the pile bottom first (and a failed blind card last)
  *   SH_EV_AGAIN     seat: moves again
