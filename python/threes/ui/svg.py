@@ -12,7 +12,9 @@ lists them; ``render(state, observer=p)`` draws only what seat ``p`` can see
 (RULES.md section 2): its own hand, every face-up card, the pile, the cards
 publicly known to be in each hand; the rest is drawn as card backs. The
 picture then depends only on what ``p`` can see: two states ``p`` cannot tell
-apart give the same SVG text.
+apart give the same SVG text. ``render(state, observer="public")`` draws what
+every player sees (a spectator's view): no hand but its publicly known cards,
+no face-down card, no card of the draw pile or stock.
 
 The output is a standalone SVG document (no external resources, no ids) and
 deterministic. Its elements carry classes for styling and for tests:
@@ -290,16 +292,32 @@ class _Fan:
         return (i % self.per_line) * self.step, (i // self.per_line) * _LINE_STEP
 
 
+#: the observer "public" as the drawing functions hold it: a seat that matches no seat
+_PUBLIC = -1
+
+
 def _check_observer(state: "State", observer: object) -> Optional[int]:
     if observer is None:
         return None
+    if isinstance(observer, str) and observer == "public":
+        return _PUBLIC
     if isinstance(observer, bool) or not isinstance(observer, numbers.Integral):
-        raise TypeError(f"observer must be an int seat or None, not {type(observer).__name__}")
+        raise TypeError(f"observer must be an int seat, 'public' or None, not {type(observer).__name__}")
     n = state.num_players()
     seat = int(observer)
     if not 0 <= seat < n:
-        raise ValueError(f"observer must be a seat in 0..{n - 1} or None, not {seat}")
+        raise ValueError(f"observer must be a seat in 0..{n - 1}, 'public' or None, not {seat}")
     return seat
+
+
+def _seen_by(p_obs: Optional[int]) -> str:
+    if p_obs is None:
+        return "all cards shown"
+    return "public view" if p_obs == _PUBLIC else f"as seen by seat {p_obs}"
+
+
+def _hidden_from(p_obs: int) -> str:
+    return "every player" if p_obs == _PUBLIC else f"seat {p_obs}"
 
 
 def _check_size(size: object) -> Optional[float]:
@@ -412,6 +430,8 @@ def render_shithead(state: "State", observer: Optional[int] = None, size: Option
               every hand included), as ``str(state)`` shows them. A seat
               ``p``: only what ``p`` can see; other hands are backs except
               their publicly known cards, every face-down slot is a back.
+              ``"public"``: what every player sees (a spectator): every hand
+              as backs but its publicly known cards.
     size      the width in pixels (the height follows); None for the natural
               size. The viewBox is the same either way.
     events    the events of the move that led here (``state.apply``'s
@@ -496,7 +516,7 @@ def render_shithead(state: "State", observer: Optional[int] = None, size: Option
             f" \u00b7 move {state.move_number()}")
     parts.append('<g class="header">')
     parts.append(_text(_MARGIN, y + 16, head, 16, _TEXT, bold=True))
-    view = "all cards shown" if p_obs is None else f"as seen by seat {p_obs}"
+    view = _seen_by(p_obs)
     chars = max(20, int((width - 2 * _MARGIN) / (0.62 * 12)))
     lines = textwrap.wrap(f"{_status(state)} \u2014 {view}", chars)
     for i, line in enumerate(lines):
@@ -569,7 +589,7 @@ def render_shithead(state: "State", observer: Optional[int] = None, size: Option
         y += row_h + 8
 
     legend = "gold edge: a hand card known to all \u00b7 orange edge: the pile's top \u00b7 "
-    legend += "tinted: a face-down card, shown" if p_obs is None else f"backs: hidden from seat {p_obs}"
+    legend += "tinted: a face-down card, shown" if p_obs is None else f"backs: hidden from {_hidden_from(p_obs)}"
     parts.append(_text(_MARGIN, y + 6, legend, 11, _MUTED, cls="legend"))
     y += 14
     height = y - 8 + _MARGIN
@@ -652,6 +672,7 @@ def render_three_thirteen(state: Any, observer: Optional[int] = None, size: Opti
               except the card a player took from the discard pile this turn
               (every player saw it: drawn face up, class ``known``); the
               picture then depends only on what ``p`` can see.
+              ``"public"``: every hand as backs but those known cards.
     size      the width in pixels (the height follows); None for the natural size.
     events    the events of the move that led here, for the last-move marker
               (the module docstring); None: read off ``state.history()``.
@@ -728,7 +749,7 @@ def render_three_thirteen(state: Any, observer: Optional[int] = None, size: Opti
         status = f"seat {cp} to move ({'draw from the stock or take the discard' if phase == 'draw' else 'discard'})"
         if f["out_seat"] >= 0:
             status += f"; seat {f['out_seat']} went out: the others' last turns"
-    view = "all cards shown" if p_obs is None else f"as seen by seat {p_obs}"
+    view = _seen_by(p_obs)
     parts.append('<g class="header">')
     parts.append(_text(_MARGIN, y + 16, head, 16, _TEXT, bold=True))
     chars = max(20, int((width - 2 * _MARGIN) / (0.62 * 12)))
@@ -806,7 +827,7 @@ def render_three_thirteen(state: Any, observer: Optional[int] = None, size: Opti
 
     legend = f"\u2605 a wild card ({wilds}) \u00b7 orange edge: the discard's top"
     legend += "" if p_obs is None else f" \u00b7 gold edge: a card every player saw taken \u00b7 backs: hidden " \
-                                       f"from seat {p_obs}"
+                                       f"from {_hidden_from(p_obs)}"
     parts.append(_text(_MARGIN, y + 6, legend, 11, _MUTED, cls="legend"))
     y += 14
     height = y - 8 + _MARGIN
