@@ -1,0 +1,87 @@
+"""Fixtures of the web table's tests (threes serve): the app under Starlette's TestClient, one
+database per test (tmp_path), and websocket receives bounded in time."""
+from __future__ import annotations
+
+import contextlib
+import json
+from typing import Any, Callable, Dict, List, Optional
+
+import anyio
+import pytest
+from starlette.testclient import TestClient
+
+from threes.web.app import Settings, create_app
+
+
+@pytest.fixture
+def make_client(tmp_path):
+    """``make_client(**settings)``: a started TestClient of a new app (bots move at once, no
+    turn timer and a loose rate limit unless the settings say otherwise) with its own database file."""
+    made: List[TestClient] = []
+
+    def make(**settings: Any) -> TestClient:
+        settings.setdefault("bot_delay", 0.0)
+        settings.setdefault("turn_timeout", 0.0)
+        settings.setdefault("rate", 1000.0)  # scripted players are fast; test_rate_limit sets its own
+        settings.setdefault("burst", 1000.0)
+        db = str(tmp_path / f"games{len(made)}.sqlite3")
+        client = TestClient(create_app(Settings(db_path=db, **settings)))
+        client.__enter__()
+        client.db_path = db
+        client.sessions = []
+        connect = client.websocket_connect
+
+        def websocket_connect(*args: Any, **kwargs: Any) -> Any:
+            session = connect(*args, **kwargs)
+            client.sessions.append(session)
+            return session
+
+        client.websocket_connect = websocket_connect
+        made.append(client)
+        return client
+
+    yield make
+    for c in reversed(made):
+        for session in c.sessions:  # a failed test may leave connections open: close them first
+            with contextlib.suppress(Exception):
+                session.close()
+        with contextlib.suppress(RuntimeError):
+            c.__exit__(None, None, None)
+
+
+def recv(ws: Any, timeout: float = 20.0) -> Dict[str, Any]:
+    """The next message of a TestClient websocket, within ``timeout`` seconds (else TimeoutError)."""
+
+    async def receive() -> Any:
+        with anyio.fail_after(timeout):
+            return await ws._send_rx.receive()
+
+    message = ws.portal.call(receive)
+    if message["type"] == "websocket.close":
+        raise ConnectionError(f"closed: {message.get('code')}")
+    return json.loads(message["text"])
+
+
+def recv_until(ws: Any, pred: Callable[[Dict[str, Any]], bool], limit: int = 5000,
+               seen: Optional[List[Dict[str, Any]]] = None) -> Dict[str, Any]:
+    """Receives until a message satisfies ``pred`` (at most ``limit`` messages); the messages go
+    to ``seen`` when given."""
+    for _ in range(limit):
+        msg = recv(ws)
+        if seen is not None:
+            seen.append(msg)
+        if pred(msg):
+            return msg
+    raise AssertionError("no such message")
+
+
+def send(ws: Any, msg: Any) -> None:
+    ws.send_text(msg if isinstance(msg, str) else json.dumps(msg))
+
+
+def create_table(client: TestClient, **body: Any) -> Dict[str, Any]:
+    body.setdefault("game", "shithead")
+    body.setdefault("seats", [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": "Bob"}])
+    r = client.post("/api/tables", json=body)
+    assert r.status_code == 201, r.text
+    return r.json()
