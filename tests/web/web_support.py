@@ -31,7 +31,7 @@ def server_thread(db_path: str, **settings: Any) -> Iterator[str]:
 
     from threes.web.app import Settings, create_app
 
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)  # TCP_NODELAY on connections
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     sock.listen(256)
@@ -210,7 +210,8 @@ def check_frame(frame: Dict[str, Any], viewer: Optional[int], states: List[Any],
     bad = _over(drawn, seen_after)
     if bad:
         problems.append(f"SVG at move {m} draws {bad} hidden from {viewer}")
-    bad = _set_over(text_cards(re.sub(r'data-card="[^"]+"', "", svg)) + face_cards(svg), seen_after)
+    titles = re.findall(r"<title>([^<]*)</title>", svg)
+    bad = _set_over([c for t in titles for c in text_cards(t)] + face_cards(svg), seen_after)
     if bad:
         problems.append(f"SVG text at move {m} names {bad} hidden from {viewer}")
     for entry in frame["log"]:

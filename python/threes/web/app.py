@@ -206,7 +206,10 @@ def create_app(settings: Settings) -> Starlette:
                     with contextlib.suppress(Exception):
                         await websocket.close(code=1013, reason="too far behind: reconnect")
                     return
-                await websocket.send_text(text)
+                try:
+                    await websocket.send_text(text)
+                except Exception:  # the client went away: the reader sees it too
+                    return
 
         task = asyncio.get_running_loop().create_task(writer())
         try:

@@ -92,7 +92,8 @@ def cmd_serve(args: argparse.Namespace, con: Any = None) -> int:
         return _fail(f"--db {db}: {exc}")
     try:
         family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
-        sock = socket.socket(family, socket.SOCK_STREAM)
+        sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)  # proto TCP: asyncio sets TCP_NODELAY
+        # on the accepted connections only then (Nagle and delayed ACKs would hold frames 40 ms)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((args.host, args.port))
         sock.listen(256)
