@@ -25,7 +25,7 @@ from typing import Any, Callable, Dict, List, Optional, Set
 from threes.web import views
 from threes.web.protocol import ProtocolError, TokenBucket, error, parse_message
 from threes.web.storage import Storage
-from threes.web.tables import MAX_SEED, MoveRecord, Table, TableError, TableSpec
+from threes.web.tables import MoveRecord, Table, TableError, TableSpec
 
 __all__ = ["Settings", "Client", "Hub"]
 
@@ -232,7 +232,7 @@ class Hub:
         table = self._seated(client)
         if not table.over:
             raise TableError("not_over", "the game is still on")
-        table.new_game(secrets.randbelow(MAX_SEED + 1))
+        table.new_game()
         self.storage.save_table(table.id, table.spec.to_dict(), [s.secret_hash for s in table.seats],
                                 table.game_number, table.seed, table.created_at)
         self._broadcast(table, [])

@@ -14,7 +14,8 @@ whole number) that the server's reply repeats. Client -> server:
 ``{"type": "back"}``
     the person is back: the stand-in bot stops playing the seat.
 ``{"type": "rematch"}``
-    after a game is over, deal the next one (a new random seed; seated people only).
+    after a game is over, deal the table's next one (seated people only; its seed follows
+    from the table's: ``threes.web.tables.game_seed``).
 ``{"type": "ping"}``
     answered by ``{"type": "pong"}``.
 

@@ -27,7 +27,7 @@ from threes import registry
 from threes.bots import ISMCTSBot, PolicyBot, bot_view, make_bot
 
 __all__ = ["TableError", "SeatSpec", "TableSpec", "Seat", "MoveRecord", "Table", "parse_options", "bot_specs",
-           "MAX_SEATS", "MAX_SEED", "new_secret", "secret_hash"]
+           "MAX_SEATS", "MAX_SEED", "new_secret", "secret_hash", "game_seed", "game_result", "move_label"]
 
 #: At most this many seats at a table (the page's layout; every game allows at least 2).
 MAX_SEATS = 8
@@ -199,6 +199,7 @@ class TableSpec:
     seats: Tuple[SeatSpec, ...]
     seed: int
     max_moves: Optional[int] = None
+    seed_chosen: bool = False  #: the creator chose the seed (so the creator can know the deals)
 
     def build_game(self) -> Any:
         """The engine's Game."""
@@ -207,13 +208,14 @@ class TableSpec:
     def to_dict(self) -> Dict[str, Any]:
         """A JSON-ready dict (no secrets: they are not part of the spec)."""
         return {"game": self.game, "options": self.options, "seats": [s.to_dict() for s in self.seats],
-                "seed": self.seed, "max_moves": self.max_moves}
+                "seed": self.seed, "max_moves": self.max_moves, "seed_chosen": self.seed_chosen}
 
     @classmethod
     def from_dict(cls, d: Dict[str, Any]) -> "TableSpec":
         """The inverse of :meth:`to_dict`."""
         return cls(d["game"], dict(d["options"]), tuple(SeatSpec(s["kind"], s["name"], s.get("bot"))
-                                                         for s in d["seats"]), int(d["seed"]), d.get("max_moves"))
+                                                         for s in d["seats"]), int(d["seed"]), d.get("max_moves"),
+                   bool(d.get("seed_chosen", False)))
 
     @classmethod
     def create(cls, game: Any, preset: Any = None, rules: Any = None, seats: Any = None, seed: Any = None,
@@ -254,6 +256,7 @@ class TableSpec:
             specs.append(SeatSpec(kind, name.strip(), bot))
         if not any(s.kind == "person" for s in specs):
             raise TableError("bad_seats", "a table needs at least one person")
+        chosen = seed is not None
         if seed is None:
             seed = secrets.randbelow(MAX_SEED + 1)
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
@@ -261,7 +264,7 @@ class TableSpec:
         if max_moves is not None and (isinstance(max_moves, bool) or not isinstance(max_moves, int)
                                       or not 1 <= max_moves <= 100_000):
             raise TableError("bad_rules", "max_moves must be a whole number in 1..100000 or null")
-        spec = cls(info.name, options, tuple(specs), seed, max_moves)
+        spec = cls(info.name, options, tuple(specs), seed, max_moves, chosen)
         game_obj = spec.build_game()
         for q, s in enumerate(specs):
             if s.bot == "net" and (info.name != "shithead" or game_obj.num_players() != 4):
@@ -334,6 +337,16 @@ class MoveRecord:
     events: List[Any] = field(default_factory=list)
 
 
+def game_seed(table_seed: int, game_number: int) -> int:
+    """The seed of a table's n-th game: the table's seed for the first, then a hash of the
+    table's seed and n (so the table's seed decides every deal, and rematches need no new
+    randomness; 0..MAX_SEED)."""
+    if game_number <= 1:
+        return int(table_seed)
+    digest = hashlib.blake2b(f"threes-table:{int(table_seed)}:{int(game_number)}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") & MAX_SEED
+
+
 def _has_apply(state: Any) -> bool:
     return callable(getattr(state, "apply", None))
 
@@ -357,7 +370,7 @@ class Table:
         self.created_at = time.time() if created_at is None else created_at
         self.game_number = game_number - 1
         self.updated_at = self.created_at
-        self.new_game(spec.seed if seed is None else seed)
+        self.new_game(seed)
 
     @classmethod
     def create(cls, table_id: str, spec: TableSpec, standin: str = "greedy") -> Tuple["Table", List[Optional[str]]]:
@@ -368,10 +381,11 @@ class Table:
         return table, plain
 
     # -- games ---------------------------------------------------------------
-    def new_game(self, seed: int) -> None:
-        """Deals the next game from ``seed``: the same seed deals the same game."""
+    def new_game(self, seed: Optional[int] = None) -> None:
+        """Deals the table's next game: from ``seed``, by default :func:`game_seed` of the
+        table's seed and the game's number (the same seed deals the same game)."""
         self.game_number += 1
-        self.seed = int(seed)
+        self.seed = game_seed(self.spec.seed, self.game_number) if seed is None else int(seed)
         self.state = self.game.new_initial_state(seed=self.seed)
         self.moves: List[MoveRecord] = []
         self.started_at = time.time()
@@ -533,6 +547,7 @@ class Table:
     def summary(self) -> Dict[str, Any]:
         """A public summary for the lobby (no card, no secret, no seed of a game in progress)."""
         return {"table": self.id, "game": self.spec.game, "title": self.info.title, "options": self.spec.options,
+                "seed_chosen": self.spec.seed_chosen,
                 "seats": [s.public() for s in self.seats], "game_number": self.game_number,
                 "move_number": self.move_number, "to_move": self.to_move(), "over": self.over,
                 "seed": self.seed if self.over else None}

@@ -92,6 +92,7 @@ def state_frame(table: Table, viewer: Optional[int], records: Sequence[MoveRecor
         "seats": [s.public() for s in table.seats], "svg": table_svg(table, viewer),
         "log": [narrate_move(table, r, viewer) for r in recs[-300:]], "history": history,
         "moves": [], "hints": [], "over": over, "result": None, "seed": None,
+        "seed_chosen": table.spec.seed_chosen,
     }
     if viewer is not None and viewer == to_move and not over:
         frame["moves"] = table.legal_moves()

@@ -271,6 +271,7 @@
           } }, m.label));
       }
       for (const h of f.hints || []) hints.appendChild(el("li", { text: h }));
+      if (f.seed_chosen && !f.over) hints.appendChild(el("li", { class: "seed-note", text: "The table's creator chose its seed (and so can know the deals)." }));
       drawLog(f.log, f.history);
       drawSeats();
       drawResult(f);
