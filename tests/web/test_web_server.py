@@ -62,7 +62,7 @@ def test_create_table_gives_each_person_a_secret_once(make_client):
     for s in (t["secrets"][0], t["secrets"][2]):
         assert len(s) >= 43 and re.fullmatch(r"[A-Za-z0-9_-]+", s)  # token_urlsafe(32): 256 bits
     assert t["secrets"][0] != t["secrets"][2]
-    assert [s["name"] for s in t["seats"]] == ["Ann", "greedy", "player 2"]
+    assert [s["name"] for s in t["seats"]] == ["Ann", "greedy (seat 1)", "player 2"]
     public = json.dumps([table_summary(c, t), c.get("/api/tables").json()])
     for s in (t["secrets"][0], t["secrets"][2]):
         assert s not in public

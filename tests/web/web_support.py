@@ -24,9 +24,10 @@ CHROMIUM = "/usr/bin/chromium"
 
 # ------------------------------------------------------------------ servers --
 @contextlib.contextmanager
-def server_thread(db_path: str, **settings: Any) -> Iterator[str]:
+def server_thread(db_path: str, with_app: bool = False, **settings: Any) -> Iterator[Any]:
     """A real uvicorn server of ``threes.web.app`` in a background thread, on 127.0.0.1 and a
-    free port (bound as port 0); yields its base URL and stops it (bounded: 15 s)."""
+    free port (bound as port 0); yields its base URL (and the app, ``with_app``) and stops it
+    (bounded: 15 s)."""
     import uvicorn
 
     from threes.web.app import Settings, create_app
@@ -47,7 +48,8 @@ def server_thread(db_path: str, **settings: Any) -> Iterator[str]:
             raise RuntimeError("the server did not start")
         time.sleep(0.02)
     try:
-        yield f"http://127.0.0.1:{port}"
+        url = f"http://127.0.0.1:{port}"
+        yield (url, app) if with_app else url
     finally:
         server.should_exit = True
         thread.join(15)

@@ -249,7 +249,7 @@ class TableSpec:
                 raise TableError("bad_seats", f"seat {q}: a person has no bot")
             name = s.get("name")
             if name in (None, ""):
-                name = bot if kind == "bot" else f"player {q}"
+                name = f"{bot} (seat {q})" if kind == "bot" else f"player {q}"
             if not isinstance(name, str) or not _NAME_RE.match(name.strip()):
                 raise TableError("bad_seats", f"seat {q}: a name is 1..24 characters, without <>&\"'`\\ or "
                                               "control characters")

@@ -228,7 +228,7 @@
       if (replace) { clear(log); logCount = 0; }
       for (const e of entries) {
         for (const line of e.text) {
-          log.appendChild(el("li", { "data-n": e.n }, el("span", { class: "n", text: "#" + (e.n + 1) }), line));
+          log.appendChild(el("li", { "data-n": e.n, "data-move": e.move, "data-seat": e.seat }, el("span", { class: "n", text: "#" + (e.n + 1) }), line));
           logCount++;
         }
       }
