@@ -31,6 +31,7 @@ def server_thread(db_path: str, with_app: bool = False, **settings: Any) -> Iter
     import uvicorn
 
     from threes.web.app import Settings, create_app
+    from threes.web.cli import ws_implementation
 
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)  # TCP_NODELAY on connections
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -38,7 +39,7 @@ def server_thread(db_path: str, with_app: bool = False, **settings: Any) -> Iter
     sock.listen(256)
     port = sock.getsockname()[1]
     app = create_app(Settings(db_path=db_path, **settings))
-    config = uvicorn.Config(app, log_level="warning", ws="websockets-sansio", ws_max_size=65536, lifespan="on")
+    config = uvicorn.Config(app, log_level="warning", ws=ws_implementation(), ws_max_size=65536, lifespan="on")
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()

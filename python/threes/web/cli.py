@@ -18,7 +18,7 @@ import socket
 import sys
 from typing import Any, Optional, Sequence
 
-__all__ = ["add_arguments", "cmd_serve", "main"]
+__all__ = ["add_arguments", "cmd_serve", "main", "ws_implementation"]
 
 _INSTALL = "threes serve needs the web extra: pip install 'threes-core[web]' (or pip install \".[web]\" in a checkout)"
 
@@ -71,6 +71,14 @@ def _check(args: argparse.Namespace) -> Optional[str]:
     return None
 
 
+def ws_implementation() -> str:
+    """uvicorn's websocket implementation on the websockets package: ``websockets-sansio`` where
+    this uvicorn has it (0.35 and later), else ``websockets``."""
+    import uvicorn.config
+
+    return "websockets-sansio" if "websockets-sansio" in getattr(uvicorn.config, "WS_PROTOCOLS", {}) else "websockets"
+
+
 def cmd_serve(args: argparse.Namespace, con: Any = None) -> int:
     """Runs the server until interrupted (Ctrl-C); 2 for bad options or a missing extra."""
     try:
@@ -108,7 +116,7 @@ def cmd_serve(args: argparse.Namespace, con: Any = None) -> int:
         shown = "127.0.0.1"
     print(f"threes serve: open http://{shown}:{port}/ in a browser (games are stored in {db}; Ctrl-C stops)",
           flush=True)
-    config = uvicorn.Config(app, log_level="warning", ws="websockets-sansio", ws_max_size=65536, ws_ping_interval=20,
+    config = uvicorn.Config(app, log_level="warning", ws=ws_implementation(), ws_max_size=65536, ws_ping_interval=20,
                             ws_ping_timeout=20, lifespan="on")
     server = uvicorn.Server(config)
     try:
