@@ -334,6 +334,20 @@ def test_apply_without_undo_keeps_nothing():
     with pytest.raises(ValueError, match="nothing to undo"):
         s.undo()
     s.apply(s.legal_actions()[0])
-    s.apply(s.legal_actions()[0], undo=False)
-    with pytest.raises(ValueError, match=r"apply\(undo=False\)"):
+    s.apply(s.legal_actions()[0], undo=False)  # forgets the kept state
+    assert s.undo_depth() == 0
+    with pytest.raises(ValueError, match="nothing to undo"):
         s.undo()
+
+
+@pytest.mark.parametrize("make", [lambda: Game(2).new_initial_state(seed=5),
+                                  lambda: threes.three_thirteen.Game(2).new_initial_state(seed=5)])
+def test_a_resample_keeps_no_undo_record(make):
+    # the true states before the move would tell the resampled seat the hidden cards
+    s = make()
+    for _ in range(3):
+        s.apply(s.legal_actions()[0])
+    r = s.resample_from_infostate(0, seed=99)
+    assert s.undo_depth() == 3 and r.undo_depth() == 0
+    with pytest.raises(ValueError, match="nothing to undo"):
+        r.undo()

@@ -218,7 +218,8 @@ cdef class StateBase:
     cdef Py_ssize_t _hlen
     cdef bytes _htext        # " ".join of the first _htext_n actions of the history (information_state_string)
     cdef Py_ssize_t _htext_n
-    cdef StateBase _undo     # None, or this state as it was before its last apply() (whose own _undo is the one before)
+    cdef StateBase _undo     # None, or this state as it was before its last apply() (whose own _undo is the one
+                             # before); undo() refuses when moves were made since without a record
     cdef RepLog _replog      # None, or this stretch's repetition keys older than the ring (rep_log.h),
                              # shared with clones and copied before a change when shared (copy on write)
     cdef StateBase _clone(self)

@@ -436,18 +436,18 @@ cdef class StateBase:
         cdef StateBase snap = self._clone() if keep_undo else None
         self._apply(action)
         sh_events(&before, &self.s, a, &ev)
-        if keep_undo:
-            self._undo = snap
+        self._undo = snap  # None without keep_undo: an older chain could no longer be followed (_take_back)
         return events_list(&ev)
 
     def _take_back(self):
         """Restores the state kept by the last _apply_events(keep_undo=True) (undo)."""
         cdef StateBase snap = self._undo
         if snap is None:
-            raise ValueError("nothing to undo: undo() takes back moves made with apply()")
+            raise ValueError("nothing to undo: undo() takes back moves made with apply() since the last "
+                             "apply(undo=False)")
         if snap._hlen + 1 != self._hlen:
-            raise ValueError("cannot undo: the last move was made with apply_action() or apply(undo=False), "
-                             "which keep no undo record (use apply())")
+            raise ValueError("cannot undo: the last move was made with apply_action(), which keeps no undo "
+                             "record (use apply())")
         self._restore_from(snap)
 
     def _undo_depth(self):
@@ -558,6 +558,7 @@ cdef class StateBase:
         if sh_resample(&out.s, q, &rng, &e) != TH_OK:
             raise_error(&e)
         out._replog = None  # the sample remembers no position (the true ones would tell the hidden cards)
+        out._undo = None    # nor the true states before it (undo() would bring them back)
         return out
 
     def information_state_string(self, player):

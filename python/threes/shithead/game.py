@@ -490,14 +490,17 @@ class State(_core.StateBase):
         return [self.decode_action(a) for a in self.legal_actions()]
 
     def apply(self, move: Union[str, Move, int], *, undo: bool = True) -> List[Event]:
-        """Plays ``move`` for the seat to move and returns what it did, in order (threes.events: cards
-        played, burned, drawn, picked up, a blind card turned, plays again, out, game over).
+        """Plays ``move`` for the seat to move and returns what it did, in order (threes.events: a swap
+        decision and who starts; a blind card turned, cards played, burned, drawn, picked up, plays again,
+        out, stalemate or truncation, game over).
 
         ``move`` is notation (``"4x1"``, ``"10x2"``, ``"pickup"``, ``"blind 0"``, ``"swap 48J"``), a
         :class:`Move` or an action id. An illegal move raises and changes nothing. Unlike ``apply_action``
         (the fast call for search, which it otherwise equals), ``apply`` keeps the state before the move, so
-        that :meth:`undo` can take it back; ``undo=False`` keeps nothing (a server that never takes moves
-        back: the kept states cost about 2 KB a move)."""
+        that :meth:`undo` can take it back; ``undo=False`` keeps nothing and forgets the moves kept before
+        (a server that never takes moves back: the kept states cost about 2 KB a move, more with
+        ``repetition_limit`` on: each kept state past the first 64 positions of a stretch of moves without
+        a burn or pick-up also keeps its own copy of the stretch's older repetition keys)."""
         return from_core(self._apply_events(self._move_id(move), bool(undo)), _EVENT_KINDS, _SOURCES,
                          _EVENT_DETAILS, CARDS.__getitem__)
 

@@ -158,6 +158,7 @@ cdef class StateBase:
     cdef Py_ssize_t _hlen
     cdef bytes _htext        # " ".join of the first _htext_n actions of the history (information_state_string)
     cdef Py_ssize_t _htext_n
-    cdef StateBase _undo     # None, or this state as it was before its last apply() (whose own _undo is the one before)
+    cdef StateBase _undo     # None, or this state as it was before its last apply() (whose own _undo is the one
+                             # before); undo() refuses when moves were made since without a record
     cdef int _apply(self, action) except -1
     cdef StateBase _clone(self)

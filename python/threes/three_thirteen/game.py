@@ -467,15 +467,15 @@ class State(_core.StateBase):
         return [self.decode_action(a) for a in self.legal_actions()]
 
     def apply(self, move: Union[str, Move, int], *, undo: bool = True) -> List[Event]:
-        """Plays ``move`` for the seat to move and returns what it did, in order (threes.events: the draw,
-        the discard, going out with the melds, the last turns, the round scored with every hand, the next
-        round, game over).
+        """Plays ``move`` for the seat to move and returns what it did, in order (threes.events: a reshuffle
+        and the draw; going out with the melds, the discard and the last turns; the round scored with every
+        hand, the next round; truncation, game over).
 
         ``move`` is notation (``"stock"``, ``"take"``, ``"discard 7h"``, ``"out 10h"``), a :class:`Move` or
         an action id. An illegal move raises and changes nothing. Unlike ``apply_action`` (the fast call for
         search, which it otherwise equals), ``apply`` keeps the state before the move, so that :meth:`undo`
-        can take it back; ``undo=False`` keeps nothing (a server that never takes moves back: the kept states
-        cost about 2 KB a move)."""
+        can take it back; ``undo=False`` keeps nothing and forgets the moves kept before (a server that never
+        takes moves back: the kept states cost about 2 KB a move)."""
         if isinstance(move, str):
             a = self.string_to_action(move)
         elif isinstance(move, Move):
