@@ -100,7 +100,8 @@ def test_two_people_and_two_bots_play_in_chromium(tmp_path_factory):
                 pages[q] = page
             watcher = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
             watcher.goto(f"{url}/t/{table_id}")
-            watcher.wait_for_selector("#board svg.public")
+            watcher.wait_for_selector("#board svg g.seat")
+            assert watcher.locator("#board svg g.seat.observer").count() == 0  # the public view: nobody's hand
             assert watcher.locator("#moves button").count() == 0
 
             clicks = {0: 0, 1: 0}

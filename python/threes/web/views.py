@@ -4,8 +4,10 @@ A viewer is a seat (a person at the table) or None (a spectator). For a seat
 the picture is ``threes.svg.render(state, observer=seat)`` (only what the seat
 can see), the events are ``event.view(seat)`` narrated by the game's
 ``describe`` module, and the legal moves are sent to the seat to move only.
-A spectator gets :func:`threes.web.public_svg.render_public` and
-``event.view(None)``. Nothing else of the state is put in a frame: no hand, no
+A spectator gets ``threes.svg.render(state, observer="public")`` (what every
+player sees: each hand as backs but its publicly known cards) and
+``event.view(None)``; ``render(state)`` without an observer, which shows every
+card, is never sent to anybody during a game. Nothing else of the state is put in a frame: no hand, no
 face-down card, no draw pile, no seed of a game in progress.
 """
 from __future__ import annotations
@@ -13,7 +15,6 @@ from __future__ import annotations
 from typing import Any, Dict, List, Optional, Sequence
 
 from threes import svg as _svg
-from threes.web.public_svg import render_public
 from threes.web.tables import MoveRecord, Table, describe_module
 
 __all__ = ["table_svg", "narrate_move", "state_frame", "replay_frame"]
@@ -33,9 +34,7 @@ def table_svg(table: Table, viewer: Optional[int]) -> str:
 
 def picture(state: Any, viewer: Optional[int], names: Sequence[str]) -> str:
     """``viewer``'s SVG of an engine state: the seat's own view, or the public one (viewer None)."""
-    if viewer is None:
-        return render_public(state, names)
-    return _svg.render(state, observer=viewer)
+    return _svg.render(state, observer="public" if viewer is None else viewer)
 
 
 def _narrator(game: str) -> Any:
