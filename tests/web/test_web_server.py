@@ -436,6 +436,8 @@ def test_a_restart_loses_no_table_in_progress(make_client, tmp_path):
 
     with TestClient(create_app(Settings(db_path=c.db_path, bot_delay=0, turn_timeout=0))) as c2:
         assert table_summary(c2, t)["move_number"] == frame["move_number"]
+        restored = c2.app.state.hub.tables[t["table"]]
+        assert {m.by for m in restored.moves} == {"person", "bot"}  # who chose each move is kept too
         ws2, again = join(c2, t, 0)
         assert again["svg"] == frame["svg"] and again["moves"] == frame["moves"]
         ws2.__exit__(None, None, None)

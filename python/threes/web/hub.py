@@ -97,13 +97,13 @@ class Hub:
                 spec = TableSpec.from_dict(row["spec"])
                 table = Table(row["table_id"], spec, row["secret_hashes"], self.settings.standin_bot,
                               game_number=row["game_number"], seed=row["seed"], created_at=row["created_at"])
-                table.replay_to(row["actions"])
+                table.replay_to(row["actions"], row["movers"])
             except Exception:  # a row this version cannot read: keep it, do not serve it
                 continue
             self.tables[table.id] = table
             self.clients[table.id] = set()
-            if table.over and self.storage.games(1, table.id) == []:
-                self.storage.save_game(table.record())
+            if table.over and not any(g["game_number"] == table.game_number for g in self.storage.games(500, table.id)):
+                self.storage.save_game(table.record())  # finished just before a stop
             self._schedule(table)
         self._tasks.append(asyncio.get_running_loop().create_task(self._periodic()))
 
@@ -242,7 +242,7 @@ class Hub:
     def _moved(self, table: Table, records: List[MoveRecord]) -> None:
         self.moves += len(records)
         for rec in records:
-            self.storage.add_move(table.id, table.game_number, rec.n, rec.action)
+            self.storage.add_move(table.id, table.game_number, rec.n, rec.action, rec.by)
         if table.over:
             self.storage.save_game(table.record())
         self._broadcast(table, records)

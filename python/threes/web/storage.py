@@ -15,7 +15,7 @@ is created on first use with its schema (``PRAGMA user_version`` = 1):
 ``live_tables``, ``live_moves``
     the tables in progress: their spec, the SHA-256 of each person's secret (the
     secrets themselves are never stored), the current game's number and seed, and its
-    moves so far. ``threes serve`` restores them at start, so a restart loses no game
+    moves so far (action ids, and who chose each). ``threes serve`` restores them at start, so a restart loses no game
     (moves are written in batches, at most about a second behind).
 
 The replay of a stored game is exact: the engine deals the same game from the same
@@ -65,6 +65,7 @@ CREATE TABLE IF NOT EXISTS live_moves (
     game_number INTEGER NOT NULL,
     n INTEGER NOT NULL,
     action INTEGER NOT NULL,
+    mover TEXT NOT NULL,
     PRIMARY KEY (table_id, game_number, n)
 );
 """
@@ -98,7 +99,7 @@ class Storage:
             raise RuntimeError(f"{path}: schema version {version}, this server knows {SCHEMA_VERSION}")
         self.db.executescript(_SCHEMA)
         self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-        self._pending: List[Tuple[str, int, int, int]] = []
+        self._pending: List[Tuple[str, int, int, int, str]] = []
 
     def close(self) -> None:
         """Writes what is pending and closes the file."""
@@ -175,9 +176,9 @@ class Storage:
             self.db.execute("DELETE FROM live_tables WHERE table_id=?", (table_id,))
             self.db.execute("DELETE FROM live_moves WHERE table_id=?", (table_id,))
 
-    def add_move(self, table_id: str, game_number: int, n: int, action: int) -> None:
-        """Queues a move of a game in progress (written by :meth:`flush`)."""
-        self._pending.append((table_id, game_number, n, action))
+    def add_move(self, table_id: str, game_number: int, n: int, action: int, mover: str) -> None:
+        """Queues a move of a game in progress and who chose it (written by :meth:`flush`)."""
+        self._pending.append((table_id, game_number, n, action, mover))
 
     def flush(self) -> int:
         """Writes the queued moves in one transaction; returns how many."""
@@ -185,20 +186,21 @@ class Storage:
             return 0
         rows, self._pending = self._pending, []
         with self._tx():
-            self.db.executemany("INSERT OR REPLACE INTO live_moves (table_id, game_number, n, action) "
-                                "VALUES (?,?,?,?)", rows)
+            self.db.executemany("INSERT OR REPLACE INTO live_moves (table_id, game_number, n, action, mover) "
+                                "VALUES (?,?,?,?,?)", rows)
         return len(rows)
 
     def live_tables(self) -> List[Dict[str, Any]]:
-        """Every table in progress with its current game's moves (in order)."""
+        """Every table in progress with its current game's moves (in order) and who chose them."""
         out = []
         for row in self.db.execute("SELECT * FROM live_tables ORDER BY created_at").fetchall():
             d = dict(row)
             d["spec"] = json.loads(d["spec"])
             d["secret_hashes"] = json.loads(d["secret_hashes"])
-            d["actions"] = [r[0] for r in self.db.execute(
-                "SELECT action FROM live_moves WHERE table_id=? AND game_number=? ORDER BY n",
-                (d["table_id"], d["game_number"]))]
+            moves = self.db.execute("SELECT action, mover FROM live_moves WHERE table_id=? AND game_number=? "
+                                    "ORDER BY n", (d["table_id"], d["game_number"])).fetchall()
+            d["actions"] = [r[0] for r in moves]
+            d["movers"] = [r[1] for r in moves]
             d["created_at"] = datetime.fromisoformat(d["created_at"]).timestamp()
             out.append(d)
         return out

@@ -403,10 +403,11 @@ class Table:
             bot.time_limit = ISMCTS_TIME_LIMIT
         return bot
 
-    def replay_to(self, actions: Sequence[int]) -> None:
-        """Replays recorded actions of the current game (a restart of the server), by ``bot``."""
-        for a in actions:
-            self._apply(self.state.current_player(), int(a), "bot")
+    def replay_to(self, actions: Sequence[int], movers: Optional[Sequence[str]] = None) -> None:
+        """Replays recorded actions of the current game (a restart of the server) and who chose them."""
+        for k, a in enumerate(actions):
+            by = movers[k] if movers is not None and k < len(movers) else "bot"
+            self._apply(self.state.current_player(), int(a), by)
 
     @property
     def over(self) -> bool:
