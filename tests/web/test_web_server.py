@@ -488,3 +488,19 @@ def test_serve_prints_the_address_and_creates_the_database(tmp_path):
         names = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         assert {"games", "live_tables", "live_moves"} <= names
         assert con.execute("PRAGMA user_version").fetchone()[0] == 1
+
+
+def test_a_searching_bot_thinks_off_the_event_loop(make_client):
+    c = make_client()
+    t = create_table(c, seats=[{"kind": "person"}, {"kind": "bot", "bot": "ismcts:30"}], seed=17)
+    ws, frame = join(c, t, 0)
+    seen = []
+    for _ in range(6):
+        frame = recv_until(ws, lambda m: m["type"] == "state" and (m["moves"] or m["over"]), seen=seen) \
+            if not frame["moves"] else frame
+        send(ws, {"type": "act", "action": frame["moves"][0]["id"], "move_number": frame["move_number"]})
+        send(ws, {"type": "ping", "ref": "alive"})  # answered while the bot searches
+        frame = recv_until(ws, lambda m: m["type"] == "state", seen=seen)
+    assert any(e["by"] == "bot" for m in seen if m["type"] == "state" for e in m["log"])
+    assert any(m.get("ref") == "alive" for m in seen)
+    ws.__exit__(None, None, None)

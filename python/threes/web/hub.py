@@ -17,17 +17,21 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import secrets
 import time
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional, Set
 
+from threes.bots import PolicyBot
 from threes.web import views
 from threes.web.protocol import ProtocolError, TokenBucket, error, parse_message
 from threes.web.storage import Storage
 from threes.web.tables import MoveRecord, Table, TableError, TableSpec
 
 __all__ = ["Settings", "Client", "Hub"]
+
+_log = logging.getLogger("threes.web")
 
 
 @dataclass
@@ -122,11 +126,14 @@ class Hub:
     async def _periodic(self) -> None:
         while True:
             await asyncio.sleep(self.settings.flush_interval)
-            self.storage.flush()
-            now = time.time()
-            for tid, table in list(self.tables.items()):
-                if table.over and not self.clients.get(tid) and now - table.updated_at > self.settings.idle_seconds:
-                    self._close_table(tid)
+            try:
+                self.storage.flush()
+                now = time.time()
+                for tid, table in list(self.tables.items()):
+                    if table.over and not self.clients.get(tid) and now - table.updated_at > self.settings.idle_seconds:
+                        self._close_table(tid)
+            except Exception:  # e.g. a full disk: keep serving, say so, try again
+                _log.exception("writing the tables in progress failed")
 
     def _close_table(self, tid: str) -> None:
         self.tables.pop(tid, None)
@@ -182,6 +189,10 @@ class Hub:
         except TableError as exc:
             self.errors += 1
             client.send(error(exc.code, exc.message, ref))
+        except Exception:  # a bug must not take the connection or the table down with it
+            self.errors += 1
+            _log.exception("a message failed")
+            client.send(error("internal", "the server failed on this message; nothing changed", ref))
 
     def _on_ping(self, client: Client, msg: Dict[str, Any]) -> None:
         client.send({"type": "pong", "ref": msg.get("ref")})
@@ -307,6 +318,9 @@ class Hub:
         async def think() -> None:
             try:
                 action = await asyncio.to_thread(bot.step, view)
+            except Exception:  # a failing bot must not stop the table: the C greedy policy moves instead
+                _log.exception("bot %s failed at table %s", getattr(bot, "name", bot), table.id)
+                action = PolicyBot("greedy", seed=key[1]).step(table.state) if self._current(table, key) else -1
             finally:
                 self._thinking.pop(table.id, None)
             self._bot_moved(table, key, q, action)

@@ -25,7 +25,7 @@ Server -> client: ``welcome`` (the seat joined, the table's public summary),
 ``pong``. Error codes: ``too_large``, ``bad_json``, ``bad_message``,
 ``unknown_type``, ``rate_limited``, ``no_table``, ``bad_secret``,
 ``already_joined``, ``not_joined``, ``spectator``, ``not_your_turn``, ``stale``,
-``illegal``, ``game_over``, ``not_over``, ``overloaded``.
+``illegal``, ``game_over``, ``not_over``, ``internal`` (a server bug; nothing changed).
 """
 from __future__ import annotations
 
