@@ -43,6 +43,14 @@ def _shoot(page, shots, name: str) -> str:
     return path
 
 
+def _end_checks(page) -> None:
+    """At the end every card is shown (the game hides nothing any more): no back is drawn."""
+    assert page.locator("#board svg g.pile").count() == 1
+    assert page.locator("#board svg g.seat").count() == 4
+    assert page.locator("#board svg g.card.back").count() == 0
+    assert page.locator("#moves button").count() == 0
+
+
 def _table_checks(page, seat, my_turn: bool) -> None:
     """The page shows the table as the seat sees it: its own hand face up, the pile, the move
     buttons on its turn, and no other seat's hidden hand card."""
@@ -50,7 +58,8 @@ def _table_checks(page, seat, my_turn: bool) -> None:
     assert svg.count() == 1
     me = page.locator(f'#board svg g.seat.observer[data-seat="{seat}"]')
     assert me.count() == 1
-    assert me.locator("g.hand g.card[data-card]").count() >= 0
+    assert me.locator("g.hand g.card[data-card]").count() + me.locator("g.face-up g.card[data-card]").count() \
+        + me.locator("g.face-down g.card").count() >= 1
     assert page.locator("#board svg g.pile").count() == 1
     assert page.locator("#board svg g.draw-pile").count() == 1
     others_faces = page.locator(f'#board svg g.seat:not([data-seat="{seat}"]) g.hand g.card[data-card]:not(.known)')
@@ -138,7 +147,7 @@ def test_two_people_and_two_bots_play_in_chromium(tmp_path_factory):
             for q, page in pages.items():
                 page.wait_for_selector("#finish-order li")
                 assert page.locator("#finish-order li").count() == 4
-                _table_checks(page, q, False)
+                _end_checks(page)
                 _shoot(page, shots, f"seat{q}-end.png")
                 assert page.locator("#log li").count() > 20
             watcher.wait_for_selector("#finish-order li")

@@ -140,6 +140,8 @@ def visible(state: Any, viewer: Optional[int]) -> collections.Counter:
     game = registry.game_of(state).name
     seen: collections.Counter = collections.Counter()
     n = state.num_players()
+    if state.is_terminal():  # a finished game hides nothing any more: its every card is shown
+        return collections.Counter(str(c) for c in all_cards(state))
     if game == "shithead":
         for q in range(n):
             seen.update(str(c) for c in state.face_up(q))
@@ -158,6 +160,17 @@ def visible(state: Any, viewer: Optional[int]) -> collections.Counter:
             else:
                 seen.update(str(c) for c in obs.known[q])
     return seen
+
+
+def all_cards(state: Any) -> List[Any]:
+    """Every card of a position, wherever it lies."""
+    n = state.num_players()
+    if registry.game_of(state).name == "shithead":
+        out = [c for q in range(n) for c in state.hand(q) + state.face_up(q)]
+        out += [c for q in range(n) for c in state.face_down(q) if c is not None]
+        return out + state.pile() + state.burned() + state.draw_pile()
+    d = state.to_dict()
+    return [c for h in d["hands"] for c in h] + d["stock"] + d["discard"]
 
 
 def revealed_by(before: Any, after: Any, action: int) -> collections.Counter:

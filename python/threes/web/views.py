@@ -7,7 +7,8 @@ can see), the events are ``event.view(seat)`` narrated by the game's
 A spectator gets ``threes.svg.render(state, observer="public")`` (what every
 player sees: each hand as backs but its publicly known cards) and
 ``event.view(None)``; ``render(state)`` without an observer, which shows every
-card, is never sent to anybody during a game. Nothing else of the state is put in a frame: no hand, no
+card, is sent only once the game is over (to everyone, as the stored game's
+replay shows it). Nothing else of the state is put in a frame: no hand, no
 face-down card, no draw pile, no seed of a game in progress.
 """
 from __future__ import annotations
@@ -21,7 +22,10 @@ __all__ = ["table_svg", "narrate_move", "state_frame", "replay_frame"]
 
 
 def table_svg(table: Table, viewer: Optional[int]) -> str:
-    """The table as ``viewer`` may see it (cached per position and viewer)."""
+    """The table as ``viewer`` may see it (cached per position and viewer). Once the game is over
+    every card is shown to everyone (``render(state)``), as the replay of the stored game shows it."""
+    if table.over:
+        viewer = "all"  # type: ignore[assignment]
     key = (table.game_number, table.move_number, viewer)
     cache = table.__dict__.setdefault("_svg_cache", {})
     hit = cache.get(key)
@@ -33,7 +37,12 @@ def table_svg(table: Table, viewer: Optional[int]) -> str:
 
 
 def picture(state: Any, viewer: Optional[int], names: Sequence[str]) -> str:
-    """``viewer``'s SVG of an engine state: the seat's own view, or the public one (viewer None)."""
+    """``viewer``'s SVG of an engine state: the seat's own view, the public one (viewer None), or
+    every card (``"all"``: a finished game only)."""
+    if viewer == "all":
+        if not state.is_terminal():
+            raise ValueError("every card is shown only once the game is over")
+        return _svg.render(state)
     return _svg.render(state, observer="public" if viewer is None else viewer)
 
 
