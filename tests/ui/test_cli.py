@@ -619,6 +619,8 @@ def expected_fragments(event, seat: int, names: list) -> list:
         out = [f"{who} {_conj(who, 'turn')} over {card_face(event.cards[0])} from face down"]
         return out + (["it cannot be played"] if event.detail == "picked_up" else [])
     if k == "burn":
+        if event.detail == "run" and event.value:  # a run says how long it was: "four Jacks in a row burn the pile"
+            return [" in a row burn the pile", f"({len(event.cards)} card"]
         return ["burns the pile", f"({len(event.cards)} card"]
     if k == "draw":
         if event.seat == seat:
@@ -691,7 +693,8 @@ def apply_printed_moves(chunk: str, state, seat: int, bots: dict, mine=None, ech
                 if e.kind == "blind" and e.detail == "picked_up":
                     seen.add("blind failed")
         if any(e.kind == "burn" for e in events) and any(e.kind == "again" for e in events) and seen is not None:
-            assert re.search(r"burns the pile \(\d+ cards?\): (you play|seat \d+ \(\S+\) plays) again", told), told
+            assert re.search(r"(burns|in a row burn) the pile \(\d+ cards?\): (you play|seat \d+ \(\S+\) plays) "
+                             r"again", told), told
             seen.add("burn+again")
         applied += 1
     assert mine is None, "our move was not reported"
