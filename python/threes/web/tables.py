@@ -347,10 +347,6 @@ def game_seed(table_seed: int, game_number: int) -> int:
     return int.from_bytes(digest, "big") & MAX_SEED
 
 
-def _has_apply(state: Any) -> bool:
-    return callable(getattr(state, "apply", None))
-
-
 class Table:
     """A table: the spec, the seats, the current game (engine state) and its move records.
 
@@ -508,11 +504,8 @@ class Table:
     # -- the engine ----------------------------------------------------------------
     def _apply(self, seat: int, action: int, by: str) -> MoveRecord:
         text = self.state.action_to_string(action)
-        if _has_apply(self.state):
-            events = list(self.state.apply(action))
-        else:  # an engine from before events: the move is applied all the same
-            self.state.apply_action(action)
-            events = []
+        # the move's events; no undo record (a table never takes a move back: it would cost ~2 KB a move)
+        events = list(self.state.apply(action, undo=False))
         rec = MoveRecord(len(self.moves), seat, action, text, by, events)
         self.moves.append(rec)
         self.updated_at = time.time()
