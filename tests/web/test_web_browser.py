@@ -17,7 +17,7 @@ import pytest
 from PIL import Image
 from playwright.sync_api import sync_playwright
 
-from web_support import CHROMIUM, get, greedy_choice, server_thread
+from web_support import CHROMIUM, ensure_chromium, get, greedy_choice, server_thread
 
 SEED = 4242
 TIME_LIMIT = 300  # seconds for the whole game
@@ -69,7 +69,7 @@ def _table_checks(page, seat, my_turn: bool) -> None:
 
 
 def test_two_people_and_two_bots_play_in_chromium(tmp_path_factory):
-    assert os.path.exists(CHROMIUM), "Debian's chromium is needed (.ci/run installs it with apt-get)"
+    ensure_chromium()
     shots = str(tmp_path_factory.mktemp("screenshots"))
     db = str(tmp_path_factory.mktemp("browserdb") / "games.sqlite3")
     with server_thread(db, with_app=True, bot_delay=0.05, turn_timeout=0.0, rate=100.0, burst=100.0) as (url, app), \
