@@ -40,42 +40,17 @@ from __future__ import annotations
 from typing import Any, List, Optional, Sequence
 
 from threes.cards import RANKS
-from threes.ui.text import _place, a_rank, card_face, cards_face, rank_face, rank_name
+from threes.ui.text import _cards_count, _place, _verb, _who, a_rank, card_face, cards_face, rank_face, rank_name
 
 __all__ = ["describe_event", "describe_events", "explain_moves", "rules_text", "top_rule"]
 
 _NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
 #: How many picked-up cards a sentence names before "and N more".
 _PICKUP_NAMED = 12
-_IRREGULAR = {"are": "is", "have": "has"}
-
 
 def _number(n: int) -> str:
     return _NUMBERS[n] if 0 <= n < len(_NUMBERS) else str(n)
 
-
-def _cards_count(n: int) -> str:
-    return f"{n} card" + ("" if n == 1 else "s")
-
-
-def _verb(you: bool, base: str) -> str:
-    """The verb for "you" (the base form) or for a seat (third person)."""
-    if you:
-        return base
-    if base in _IRREGULAR:
-        return _IRREGULAR[base]
-    return base + ("es" if base.endswith(("s", "sh", "ch", "x", "o")) else "s")
-
-
-def _who(seat: Optional[int], viewer: Optional[int], names: Optional[Sequence[str]]):
-    """(name, is_you) of a seat for the viewer."""
-    if seat is None:
-        return "nobody", False
-    if viewer is not None and seat == viewer:
-        return "you", True
-    if names is not None and 0 <= seat < len(names) and names[seat]:
-        return str(names[seat]), False
-    return f"seat {seat}", False
 
 
 def _list(words: Sequence[str], last: str = "and") -> str:

@@ -38,36 +38,12 @@ from __future__ import annotations
 
 from typing import Any, List, Optional, Sequence
 
-from threes.ui.text import card_face, cards_face, rank_name
+from threes.ui.text import _cards_count, _verb, _who, card_face, cards_face, rank_name
 
 __all__ = ["describe_event", "describe_events", "explain_moves", "hand_melds", "rules_text"]
 
 #: Three Thirteen's ranks, A low (round k's wild rank is RANKS[k + 1]).
 _RANKS = "A23456789TJQK"
-_IRREGULAR = {"are": "is", "have": "has"}
-
-
-def _verb(you: bool, base: str) -> str:
-    if you:
-        return base
-    if base in _IRREGULAR:
-        return _IRREGULAR[base]
-    return base + ("es" if base.endswith(("s", "sh", "ch", "x", "o")) else "s")
-
-
-def _who(seat: Optional[int], viewer: Optional[int], names: Optional[Sequence[str]]):
-    if seat is None:
-        return "nobody", False
-    if viewer is not None and seat == viewer:
-        return "you", True
-    if names is not None and 0 <= seat < len(names) and names[seat]:
-        return str(names[seat]), False
-    return f"seat {seat}", False
-
-
-def _cards_count(n: int) -> str:
-    return f"{n} card" + ("" if n == 1 else "s")
-
 
 def _melds_text(melds: Sequence[Any]) -> str:
     """``run 3♣ 4♣ 5♣ · set 7♥ 7♦ 7♠``."""

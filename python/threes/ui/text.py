@@ -12,7 +12,7 @@ joined by spaces), ``rank_face`` (``10``, ``K``, ``JK``) and ``rank_name``
 ``an 8``, ``an Ace``)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, List, Optional
+from typing import Any, List, Optional, Sequence, TYPE_CHECKING
 
 from threes.places import MOVE_CAP, STALEMATE, end_reason
 
@@ -57,6 +57,33 @@ def a_rank(rank: str) -> str:
     """A rank's name after its article: ``a 7``, ``an 8``, ``an Ace``, ``a King``."""
     name = rank_name(rank)
     return ("an " if name[0] in "8A" else "a ") + name
+
+
+_IRREGULAR = {"are": "is", "have": "has"}
+
+
+def _verb(you: bool, base: str) -> str:
+    """The verb for "you" (the base form) or for a seat (third person): the narration's one conjugation."""
+    if you:
+        return base
+    if base in _IRREGULAR:
+        return _IRREGULAR[base]
+    return base + ("es" if base.endswith(("s", "sh", "ch", "x", "o")) else "s")
+
+
+def _who(seat: Optional[int], viewer: Optional[int], names: Optional[Sequence[str]]):
+    """(name, is_you) of a seat for the viewer: "you", names[seat], or "seat N"; "nobody" for None."""
+    if seat is None:
+        return "nobody", False
+    if viewer is not None and seat == viewer:
+        return "you", True
+    if names is not None and 0 <= seat < len(names) and names[seat]:
+        return str(names[seat]), False
+    return f"seat {seat}", False
+
+
+def _cards_count(n: int) -> str:
+    return f"{n} card" + ("" if n == 1 else "s")
 
 
 def _place(k: int) -> str:
