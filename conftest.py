@@ -123,3 +123,42 @@ def pytest_xdist_make_scheduler(config, log):
             return "ray" if nodeid.startswith(RAY_TEST_PATHS) else nodeid
 
     return RayOnOneWorker(config, log)
+
+
+# A test marked ``exclusive`` (the web load test: its p99 is a property of an
+# otherwise idle machine) runs alone: under pytest-xdist every other test holds
+# a shared lock while it runs, the exclusive one takes it exclusively. A gate
+# lock in front keeps the exclusive test from waiting forever behind a stream
+# of shared holders: it takes the gate first, and new tests wait at the gate
+# until it is done; a test already running finishes first. One lock file per
+# run (pytest-xdist's run id); without fcntl (Windows) the marker does nothing.
+def _lock_paths():
+    import tempfile
+
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID") or f"pid{os.getpid()}"
+    base = os.path.join(tempfile.gettempdir(), f"threes-tests-{run}")
+    return base + ".gate", base + ".lock"
+
+
+@pytest.fixture(autouse=True)
+def _machine_share(request):
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows
+        yield
+        return
+    exclusive = request.node.get_closest_marker("exclusive") is not None
+    gate_path, lock_path = _lock_paths()
+    gate = os.open(gate_path, os.O_CREAT | os.O_RDWR, 0o600)
+    lock = os.open(lock_path, os.O_CREAT | os.O_RDWR, 0o600)
+    try:
+        fcntl.flock(gate, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
+        fcntl.flock(lock, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
+        if not exclusive:
+            fcntl.flock(gate, fcntl.LOCK_UN)
+        yield
+    finally:
+        fcntl.flock(lock, fcntl.LOCK_UN)
+        fcntl.flock(gate, fcntl.LOCK_UN)
+        os.close(lock)
+        os.close(gate)

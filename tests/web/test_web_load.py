@@ -23,6 +23,7 @@ import sqlite3
 import time
 from typing import Any, Dict, List
 
+import pytest
 import websockets
 
 import threes
@@ -120,6 +121,7 @@ async def _run(url: str, seconds: float, stats: Stats) -> List[Dict[str, Any]]:
     return tables
 
 
+@pytest.mark.exclusive  # its p99 is a property of the machine, not of the tests beside it (conftest.py)
 def test_200_clients_on_50_tables(tmp_path, request):
     seconds = float(os.environ.get("THREES_LOAD_SECONDS", "60"))
     db = str(tmp_path / "load.sqlite3")
