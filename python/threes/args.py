@@ -37,3 +37,34 @@ def check_keys(d: Dict[Any, Any], required: Sequence[str], optional: Sequence[st
     unknown = [k for k in d if k not in required and k not in optional]
     if unknown:
         raise ValueError(f"the state dict has unknown keys: {', '.join(map(str, unknown))}")
+
+
+_DIGITS = frozenset("0123456789")
+
+
+def int_arg(value: Any, name: str, lo: int, hi: int) -> int:
+    """An integer argument of the public API, checked before it reaches C: an int (or a numpy
+    integer; not a bool) in ``lo..hi``. TypeError for another type, ValueError naming the bounds
+    for any int outside them, whatever its size or sign (never OverflowError)."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be an int, not {type(value).__name__}")
+    v = int(value)
+    if not lo <= v <= hi:
+        shown = str(v) if -10**12 < v < 10**12 else ("a negative number" if v < 0 else "a larger number")
+        raise ValueError(f"{name} must be in {lo}..{hi}, not {shown}")
+    return v
+
+
+def parse_count(text: Any, name: str, lo: int, hi: int) -> int:
+    """A whole number that comes from outside as text (a query parameter, a path part, the
+    terminal prompt): ASCII digits only (no sign, no other script's digits such as '²' or
+    '٣', which ``str.isdigit`` accepts and ``int`` refuses or reads), at most as many as ``hi``
+    has, and in ``lo..hi``; ValueError naming the bounds otherwise (``lo`` >= 0)."""
+    if not isinstance(text, str):
+        raise TypeError(f"{name} must be text, not {type(text).__name__}")
+    if not text or len(text) > len(str(hi)) or not _DIGITS.issuperset(text):
+        raise ValueError(f"{name} must be a whole number in {lo}..{hi}")
+    v = int(text)
+    if not lo <= v <= hi:
+        raise ValueError(f"{name} must be a whole number in {lo}..{hi}, not {v}")
+    return v
