@@ -66,11 +66,14 @@ def test_create_table_gives_each_person_a_secret_once(make_client):
     public = json.dumps([table_summary(c, t), c.get("/api/tables").json()])
     for s in (t["secrets"][0], t["secrets"][2]):
         assert s not in public
-    assert table_summary(c, t)["seed"] is None  # the deal stays hidden while the game is on
+    # a seed the creator chose is public from the start: every seat is told the deal may be known
+    assert table_summary(c, t)["seed"] == 42 and table_summary(c, t)["seed_chosen"] is True
     tt = create_table(c, game="3-13", seats=[{"kind": "person"}, {"kind": "bot", "bot": "random"}],
                       rules={"ace": "either", "decks": "2"})
     assert tt["game"] == "three_thirteen" and tt["options"] == {"ace": "either", "decks": 2}
-    assert 0 <= tt["seed"] < 2**53
+    # a seed nobody chose is told to nobody, the creator included, while the game is on
+    assert tt["seed"] is None and tt["seed_chosen"] is False
+    assert table_summary(c, tt)["seed"] is None
 
 
 @pytest.mark.parametrize("body, code", [

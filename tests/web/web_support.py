@@ -55,7 +55,8 @@ def server_thread(db_path: str, with_app: bool = False, **settings: Any) -> Iter
     sock.listen(256)
     port = sock.getsockname()[1]
     app = create_app(Settings(db_path=db_path, **settings))
-    config = uvicorn.Config(app, log_level="warning", ws=ws_implementation(), ws_max_size=65536, lifespan="on")
+    config = uvicorn.Config(app, log_level="warning", ws=ws_implementation(), ws_max_size=65536, lifespan="on",
+                            proxy_headers=False)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()

@@ -8,12 +8,18 @@ Routes:
 * ``GET /api/meta``: the games, presets, rules, options and bots a table may have.
 * ``POST /api/tables``: create a table (JSON: ``game``, ``preset``, ``rules``, ``seats``,
   ``seed``, ``max_moves``; see :meth:`threes.web.tables.TableSpec.create`). The answer
-  holds each person's seat secret, given out this once: the join links.
+  (201, once the table is durable) holds each person's seat secret, given out this once: the
+  join links; and the seed only if the creator chose it. 429 over the address's limits (with
+  ``Retry-After``), 503 when the server is full or cannot save.
 * ``GET /api/tables``, ``GET /api/tables/{table}``: public summaries (no card, no secret).
 * ``GET /api/games``, ``GET /api/games/{id}``: stored finished games (seed, rules, actions,
   result); ``GET /api/games/{id}/replay?step=K&view=all|public|SEAT``: the game after K
   moves, drawn for that view, with the move's narration.
 * ``WS /ws``: the protocol of :mod:`threes.web.protocol`.
+
+Every ``/api`` route is under the address's request limit (429 with ``Retry-After``); numbers in
+paths and queries are ASCII digits within bounds (:func:`threes.args.parse_count`): 400
+``bad_request`` otherwise, 404 for a game id that is not one.
 """
 from __future__ import annotations
 
@@ -31,9 +37,11 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from threes import registry
+from threes.args import parse_count
 from threes.web import views
-from threes.web.hub import Client, Hub, Settings
+from threes.web.hub import Client, Hub, RateLimited, Settings
 from threes.web.protocol import MAX_MESSAGE_BYTES, MAX_REQUEST_BYTES
+from threes.web.storage import Storage
 from threes.web.tables import MAX_SEATS, MAX_SEED, TableError, TableSpec, bot_specs
 
 __all__ = ["create_app", "Settings"]
@@ -67,8 +75,8 @@ class _SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
-def _err(code: str, message: str, status: int = 400) -> JSONResponse:
-    return JSONResponse({"error": code, "message": message}, status_code=status)
+def _err(code: str, message: str, status: int = 400, headers: Optional[Dict[str, str]] = None) -> JSONResponse:
+    return JSONResponse({"error": code, "message": message}, status_code=status, headers=headers)
 
 
 def _meta() -> Dict[str, Any]:
@@ -94,10 +102,19 @@ def _meta() -> Dict[str, Any]:
     return {"games": games, "max_seats": MAX_SEATS, "max_seed": MAX_SEED, "max_message_bytes": MAX_MESSAGE_BYTES}
 
 
+def _addr(conn: Any) -> str:
+    """The peer address of a request or websocket (the per-address limits' key)."""
+    client = conn.client
+    return client.host if client is not None and client.host else "unknown"
+
+
 async def _body(request: Request) -> Any:
     length = request.headers.get("content-length")
-    if length is not None and (not length.isdigit() or int(length) > MAX_REQUEST_BYTES):
-        raise TableError("too_large", f"a request is at most {MAX_REQUEST_BYTES} bytes")
+    if length is not None:
+        try:
+            parse_count(length.strip(), "content-length", 0, MAX_REQUEST_BYTES)
+        except ValueError:
+            raise TableError("too_large", f"a request is at most {MAX_REQUEST_BYTES} bytes") from None
     data = b""
     async for chunk in request.stream():
         data += chunk
@@ -109,14 +126,16 @@ async def _body(request: Request) -> Any:
         raise TableError("bad_json", "the body is not JSON") from None
 
 
-def create_app(settings: Settings) -> Starlette:
+def create_app(settings: Settings, storage: Optional[Storage] = None) -> Starlette:
     """The application (a Starlette ASGI app) for ``settings``; its ``state.hub`` is the
-    :class:`threes.web.hub.Hub`, started and stopped with the app's lifespan."""
+    :class:`threes.web.hub.Hub`, started and stopped with the app's lifespan. ``storage``: an open
+    :class:`threes.web.storage.Storage` of ``settings.db_path`` (``threes serve`` opens it first, so
+    that a database in use is refused before the server listens); else the hub opens it."""
     hub_box: Dict[str, Hub] = {}
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette):
-        hub = Hub(settings)
+        hub = Hub(settings, storage)
         hub_box["hub"] = hub
         app.state.hub = hub
         await hub.start()
@@ -132,6 +151,18 @@ def create_app(settings: Settings) -> Starlette:
         return FileResponse(os.path.join(STATIC, "index.html"), media_type="text/html; charset=utf-8",
                             headers={"cache-control": "no-store"})
 
+    def limited(handler: Any) -> Any:
+        """An API route under the address's request limit (429 with Retry-After over it)."""
+
+        async def guarded(request: Request) -> Response:
+            wait = hub_of(request).limits.take(_addr(request), "request")
+            if wait is not None:
+                return _err("rate_limited", "too many requests from this address: slow down", 429,
+                            {"retry-after": str(wait)})
+            return await handler(request)
+
+        return guarded
+
     async def meta(request: Request) -> Response:
         return JSONResponse(_meta())
 
@@ -145,10 +176,12 @@ def create_app(settings: Settings) -> Starlette:
                 raise TableError("bad_message", f"unknown fields: {', '.join(sorted(map(str, extra)))[:200]}")
             spec = TableSpec.create(body.get("game", "shithead"), body.get("preset"), body.get("rules"),
                                     body.get("seats"), body.get("seed"), body.get("max_moves"))
-            out = hub_of(request).create_table(spec)
+            out = await hub_of(request).create_table(spec, _addr(request))
+        except RateLimited as exc:
+            return _err(exc.code, exc.message, 429, {"retry-after": str(exc.retry_after)})
         except TableError as exc:
             return _err(exc.code, exc.message, 413 if exc.code == "too_large" else
-                        503 if exc.code == "overloaded" else 400)
+                        503 if exc.code in ("overloaded", "storage") else 400)
         return JSONResponse(out, status_code=201, headers={"cache-control": "no-store"})
 
     async def list_tables(request: Request) -> Response:
@@ -162,42 +195,55 @@ def create_app(settings: Settings) -> Starlette:
         return JSONResponse(t.summary())
 
     def _limit(request: Request) -> int:
-        raw = request.query_params.get("limit", "50")
-        return max(1, min(500, int(raw))) if raw.isdigit() else 50
+        raw = request.query_params.get("limit")
+        return 50 if raw is None else parse_count(raw, "limit", 1, 500)
 
     async def list_games(request: Request) -> Response:
-        return JSONResponse({"games": hub_of(request).storage.games(_limit(request))})
+        try:
+            limit = _limit(request)
+        except ValueError as exc:
+            return _err("bad_request", str(exc))
+        games = await asyncio.to_thread(hub_of(request).storage.games, limit)
+        return JSONResponse({"games": games})
 
-    def _stored(request: Request) -> Optional[Dict[str, Any]]:
-        raw = request.path_params["game"]
-        if not raw.isdigit() or len(raw) > 12:
+    async def _stored(request: Request) -> Optional[Dict[str, Any]]:
+        try:
+            game_id = parse_count(request.path_params["game"], "game", 1, 10**12)
+        except ValueError:
             return None
-        return hub_of(request).storage.game(int(raw))
+        return await asyncio.to_thread(hub_of(request).storage.game, game_id)
 
     async def get_game(request: Request) -> Response:
-        rec = _stored(request)
+        rec = await _stored(request)
         if rec is None:
             return _err("no_game", "no such stored game", 404)
         return JSONResponse(rec)
 
     async def replay(request: Request) -> Response:
-        rec = _stored(request)
+        rec = await _stored(request)
         if rec is None:
             return _err("no_game", "no such stored game", 404)
-        raw_step = request.query_params.get("step", "0")
         view = request.query_params.get("view", "all")
-        if not raw_step.isdigit() or len(raw_step) > 7:
-            return _err("bad_message", "step: a move number")
-        if view not in ("all", "public") and not (view.isdigit() and int(view) < rec["num_players"]):
-            return _err("bad_message", "view: all, public or a seat")
-        seat = int(view) if view.isdigit() else None
-        frame = await asyncio.to_thread(views.replay_frame, rec, int(raw_step), seat, view == "all")
+        try:
+            step = parse_count(request.query_params.get("step", "0"), "step", 0, len(rec["actions"]))
+            seat = None if view in ("all", "public") else parse_count(view, "view (all, public or a seat)", 0,
+                                                                        rec["num_players"] - 1)
+        except ValueError as exc:
+            return _err("bad_request", str(exc))
+        frame = await asyncio.to_thread(views.replay_frame, rec, step, seat, view == "all")
         return JSONResponse(frame)
 
     async def ws(websocket: WebSocket) -> None:
         hub: Hub = websocket.app.state.hub
+        addr = _addr(websocket)
         await websocket.accept()
-        client = Client(hub.settings)
+        if not hub.limits.connect(addr):
+            with contextlib.suppress(Exception):
+                await websocket.send_text(json.dumps({"type": "error", "code": "rate_limited", "ref": None,
+                                                      "message": "too many connections from this address"}))
+                await websocket.close(code=1013, reason="too many connections from this address")
+            return
+        client = Client(hub.settings, addr=addr)
 
         async def writer() -> None:
             while True:
@@ -222,6 +268,7 @@ def create_app(settings: Settings) -> Starlette:
             pass
         finally:
             hub.disconnect(client)
+            hub.limits.disconnect(addr)
             if not task.done():
                 # let the writer send what is queued (an error reply, say) before it stops
                 client.queue.put_nowait(None) if not client.queue.full() else None
@@ -233,13 +280,13 @@ def create_app(settings: Settings) -> Starlette:
         Route("/", page),
         Route("/t/{table}", page),
         Route("/replay/{game}", page),
-        Route("/api/meta", meta),
-        Route("/api/tables", create_table, methods=["POST"]),
-        Route("/api/tables", list_tables, methods=["GET"]),
-        Route("/api/tables/{table}", get_table),
-        Route("/api/games", list_games),
-        Route("/api/games/{game}", get_game),
-        Route("/api/games/{game}/replay", replay),
+        Route("/api/meta", limited(meta)),
+        Route("/api/tables", limited(create_table), methods=["POST"]),
+        Route("/api/tables", limited(list_tables), methods=["GET"]),
+        Route("/api/tables/{table}", limited(get_table)),
+        Route("/api/games", limited(list_games)),
+        Route("/api/games/{game}", limited(get_game)),
+        Route("/api/games/{game}/replay", limited(replay)),
         WebSocketRoute("/ws", ws),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

@@ -6,14 +6,20 @@ then says how to install it (exit status 2)::
 
     threes serve [--host 127.0.0.1] [--port 8000] [--db PATH] [--turn-timeout SECONDS]
                  [--bot-delay SECONDS] [--standin-bot SPEC] [--rate PER_SECOND] [--burst N]
-                 [--max-tables N]
+                 [--max-tables N] [--unjoined-ttl SECONDS] [--address-creates PER_MINUTE]
+                 [--address-tables N] [--address-joins PER_MINUTE] [--address-connections N]
+                 [--address-rate PER_SECOND] [--address-requests PER_SECOND]
+    threes serve --db PATH --backup FILE     # an online backup of the database, then exit
+    threes serve --db PATH --status          # the tables by state (and any kept aside), then exit
 
 It prints the address to open (``--port 0`` takes a free port, and the printed address names it).
+A second server on the same ``--db`` is refused (exit status 2).
 """
 from __future__ import annotations
 
 import argparse
 import math
+import signal
 import socket
 import sys
 from typing import Any, Optional, Sequence
@@ -29,7 +35,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
     p.add_argument("--host", default="127.0.0.1",
                    help="address to listen on (default 127.0.0.1: this machine only; 0.0.0.0 opens it to the network)")
-    p.add_argument("--port", type=int, default=8000, help="port (default 8000; 0: any free port)")
+    p.add_argument("--port", type=_port, default=8000, help="port (default 8000; 0: any free port)")
     p.add_argument("--db", default=None, metavar="PATH",
                    help=f"the SQLite file of stored games, created on first use (default {default_db_path()})")
     p.add_argument("--turn-timeout", type=float, default=60.0, metavar="SECONDS",
@@ -42,7 +48,62 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rate", type=float, default=20.0, metavar="PER_SECOND",
                    help="messages a connection may send per second (default 20) ...")
     p.add_argument("--burst", type=float, default=40.0, metavar="N", help="... and at once (default 40)")
-    p.add_argument("--max-tables", type=int, default=500, metavar="N", help="tables at once (default 500)")
+    p.add_argument("--max-tables", type=_count, default=500, metavar="N", help="tables at once (default 500)")
+    p.add_argument("--unjoined-ttl", type=_seconds, default=300.0, metavar="SECONDS",
+                   help="a table none of whose people has joined is closed after this long (default 300)")
+    p.add_argument("--address-creates", type=_positive, default=10.0, metavar="PER_MINUTE",
+                   help="tables one address may create per minute, and at once (default 10)")
+    p.add_argument("--address-tables", type=_count, default=20, metavar="N",
+                   help="tables one address may hold that are not finished (default 20)")
+    p.add_argument("--address-joins", type=_positive, default=120.0, metavar="PER_MINUTE",
+                   help="joins one address may make per minute (default 120)")
+    p.add_argument("--address-connections", type=_count, default=64, metavar="N",
+                   help="websockets one address may hold open (default 64)")
+    p.add_argument("--address-rate", type=_positive, default=100.0, metavar="PER_SECOND",
+                   help="messages one address may send per second over all its connections (default 100)")
+    p.add_argument("--address-requests", type=_positive, default=50.0, metavar="PER_SECOND",
+                   help="API requests one address may make per second (default 50)")
+    p.add_argument("--backup", default=None, metavar="FILE",
+                   help="write an online backup of the database to FILE (a new file) and exit; safe while a "
+                        "server runs")
+    p.add_argument("--status", action="store_true",
+                   help="print the database's tables by state (and any kept aside, with why) and exit")
+
+
+def _number(text: str, kind: type, lo: float, hi: float) -> Any:
+    try:
+        v = kind(text)
+    except (TypeError, ValueError):
+        raise argparse.ArgumentTypeError(f"a number in {lo:g}..{hi:g}, not {text!r}") from None
+    if not (math.isfinite(v) and lo <= v <= hi):
+        raise argparse.ArgumentTypeError(f"a number in {lo:g}..{hi:g}, not {text!r}")
+    return v
+
+
+def _count(text: str) -> int:
+    from threes.args import parse_count
+
+    try:
+        return parse_count(text.strip(), "N", 1, 10**9)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _seconds(text: str) -> float:
+    return _number(text, float, 0.0, 86400.0 * 365)
+
+
+def _positive(text: str) -> float:
+    return _number(text, float, 0.001, 1e9)
+
+
+def _port(text: str) -> int:
+    from threes.args import parse_count
+
+    try:
+        return parse_count(text.strip(), "--port", 0, 65535)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _fail(message: str) -> int:
@@ -59,8 +120,6 @@ def _check(args: argparse.Namespace) -> Optional[str]:
             return f"--{name.replace('_', '-')} must be a number of seconds in 0..86400, not {v}"
     if not (math.isfinite(args.rate) and args.rate > 0) or not (math.isfinite(args.burst) and args.burst >= 1):
         return "--rate must be > 0 and --burst at least 1"
-    if args.max_tables < 1:
-        return "--max-tables must be at least 1"
     from threes.bots import make_bot
 
     try:
@@ -91,11 +150,26 @@ def cmd_serve(args: argparse.Namespace, con: Any = None) -> int:
     if problem:
         return _fail(problem)
     from threes.web.app import Settings, create_app
-    from threes.web.storage import Storage, default_db_path
+    from threes.web.storage import DatabaseInUse, Storage, backup, default_db_path, status_report
 
     db = args.db or default_db_path()
+    if args.backup is not None or args.status:
+        try:
+            if args.status:
+                print(status_report(db))
+            if args.backup is not None:
+                n = backup(db, args.backup)
+                print(f"threes serve: {db} backed up to {args.backup} ({n} finished games)")
+        except (OSError, ValueError, RuntimeError, Exception) as exc:
+            return _fail(f"--db {db}: {exc}")
+        return 0
+    if hasattr(signal, "SIGXFSZ"):
+        # past a file-size limit, writes fail (EFBIG) and storage says so, instead of the process dying
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     try:
-        Storage(db).close()  # created on first use, with its schema; a bad path fails here, not later
+        storage = Storage(db)  # held until the server stops: a second server on this --db is refused
+    except DatabaseInUse as exc:
+        return _fail(str(exc))
     except Exception as exc:
         return _fail(f"--db {db}: {exc}")
     try:
@@ -106,17 +180,23 @@ def cmd_serve(args: argparse.Namespace, con: Any = None) -> int:
         sock.bind((args.host, args.port))
         sock.listen(256)
     except OSError as exc:
+        storage.close()
         return _fail(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}")
     port = sock.getsockname()[1]
     settings = Settings(db_path=db, turn_timeout=args.turn_timeout, bot_delay=args.bot_delay, rate=args.rate,
-                        burst=args.burst, standin_bot=args.standin_bot, max_tables=args.max_tables)
-    app = create_app(settings)
+                        burst=args.burst, standin_bot=args.standin_bot, max_tables=args.max_tables,
+                        unjoined_ttl=args.unjoined_ttl, address_creates=args.address_creates,
+                        address_tables=args.address_tables, address_joins=args.address_joins,
+                        address_connections=args.address_connections, address_rate=args.address_rate,
+                        address_requests=args.address_requests)
+    app = create_app(settings, storage)
     shown = f"[{args.host}]" if family == socket.AF_INET6 else args.host
     if args.host in ("0.0.0.0", "::"):
         shown = "127.0.0.1"
     print(f"threes serve: open http://{shown}:{port}/ in a browser (games are stored in {db}; Ctrl-C stops)",
           flush=True)
     config = uvicorn.Config(app, log_level="warning", ws=ws_implementation(), ws_max_size=65536, ws_ping_interval=20,
+                            proxy_headers=False,  # the per-address limits key on the real peer, never on a header
                             ws_ping_timeout=20, lifespan="on")
     server = uvicorn.Server(config)
     try:
@@ -125,6 +205,7 @@ def cmd_serve(args: argparse.Namespace, con: Any = None) -> int:
         pass
     finally:
         sock.close()
+        storage.close()  # a no-op when the app's lifespan closed it
     return 0
 
 

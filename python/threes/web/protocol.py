@@ -14,22 +14,27 @@ whole number) that the server's reply repeats. Client -> server:
 ``{"type": "back"}``
     the person is back: the stand-in bot stops playing the seat.
 ``{"type": "rematch"}``
-    after a game is over, deal the table's next one (seated people only; its seed follows
-    from the table's: ``threes.web.tables.game_seed``).
+    after a game is over, deal the table's next one (seated people only; its seed is new,
+    from the operating system's cryptographic source: ``threes.web.tables.draw_seed``).
 ``{"type": "ping"}``
     answered by ``{"type": "pong"}``.
 
 Server -> client: ``welcome`` (the seat joined, the table's public summary),
-``state`` (the table as the viewer may see it, see :func:`threes.web.views.state_frame`),
-``error`` (``code``, ``message``, ``ref``: the message changed nothing) and
+``state`` (the table as the viewer may see it, see :func:`threes.web.views.state_frame`;
+sent only once the move it shows is durable), ``seats`` (who is connected or away),
+``storage`` (``ok`` false: the server cannot save moves now and the tables wait; ``ok`` true:
+it can again), ``error`` (``code``, ``message``, ``ref``: the message changed nothing) and
 ``pong``. Error codes: ``too_large``, ``bad_json``, ``bad_message``,
-``unknown_type``, ``rate_limited``, ``no_table``, ``bad_secret``,
-``already_joined``, ``not_joined``, ``spectator``, ``not_your_turn``, ``stale``,
-``illegal``, ``game_over``, ``not_over``, ``internal`` (a server bug; nothing changed).
+``unknown_type``, ``rate_limited`` (this connection's or this address's limit),
+``no_table``, ``bad_secret``, ``already_joined``, ``not_joined``, ``spectator``,
+``not_your_turn``, ``stale``, ``illegal``, ``game_over``, ``not_over``, ``storage``
+(the last move is not saved yet: the table waits), ``internal`` (a server bug; nothing
+changed).
 """
 from __future__ import annotations
 
 import json
+import math
 import re
 import time
 from typing import Any, Dict, Optional
@@ -142,6 +147,14 @@ class TokenBucket:
             self.tokens -= 1.0
             return True
         return False
+
+    def retry_after(self) -> int:
+        """Whole seconds until the next message may pass (at least 1)."""
+        return max(1, int(math.ceil((1.0 - self.tokens) / self.rate)))
+
+    def full(self) -> bool:
+        """True when the bucket has refilled (its owner has been quiet)."""
+        return self.tokens + (self.clock() - self.stamp) * self.rate >= self.burst
 
 
 def error(code: str, message: str, ref: Optional[Any] = None) -> Dict[str, Any]:

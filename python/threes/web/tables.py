@@ -14,6 +14,7 @@ event loop.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import importlib
@@ -27,7 +28,7 @@ from threes import registry
 from threes.bots import ISMCTSBot, PolicyBot, bot_view, make_bot
 
 __all__ = ["TableError", "SeatSpec", "TableSpec", "Seat", "MoveRecord", "Table", "parse_options", "bot_specs",
-           "MAX_SEATS", "MAX_SEED", "new_secret", "secret_hash", "game_seed", "game_result", "move_label"]
+           "MAX_SEATS", "MAX_SEED", "new_secret", "secret_hash", "draw_seed", "game_result", "move_label"]
 
 #: At most this many seats at a table (the page's layout; every game allows at least 2).
 MAX_SEATS = 8
@@ -69,7 +70,7 @@ def _as_int(name: str, value: Any) -> int:
         raise TableError("bad_rules", f"{name} takes a whole number, not {value!r}")
     if isinstance(value, int):
         return value
-    if isinstance(value, str) and re.fullmatch(r"\s*\d{1,4}\s*", value):
+    if isinstance(value, str) and re.fullmatch(r"\s*[0-9]{1,4}\s*", value):
         return int(value)
     raise TableError("bad_rules", f"{name} takes a whole number, not {value!r}")
 
@@ -152,15 +153,28 @@ def _build_game(game: str, options: Dict[str, Any], num_players: int, max_moves:
         raise TableError("bad_rules", str(exc)) from None
 
 
+@functools.lru_cache(maxsize=None)
+def _bot_specs(game: str) -> Tuple[str, ...]:
+    info = registry.get(game)
+    out = []
+    for spec in list(info.policies) + [b for b, _ in info.bots] + ["ismcts:200", "ismcts:1000"]:
+        try:
+            make_bot(spec, seed=0, game=info.name)
+        except Exception:  # not available here: not offered
+            continue
+        out.append(spec)
+    return tuple(out)
+
+
 def bot_specs(game: str) -> List[str]:
     """The bot specs a table of ``game`` offers (``make_bot`` specs): the C policies, the game's
-    own bots, ``ismcts:N`` (N up to MAX_ISMCTS_ITERATIONS)."""
-    info = registry.get(game)
-    return list(info.policies) + [b for b, _ in info.bots] + ["ismcts:200", "ismcts:1000"]
+    own bots, ``ismcts:N`` (N up to MAX_ISMCTS_ITERATIONS); only those this server can make (a
+    bot whose weights are missing or damaged is not offered; checked once per process)."""
+    return list(_bot_specs(registry.get(game).name))
 
 
 def _check_bot(game: str, spec: Any) -> str:
-    if not isinstance(spec, str) or not re.fullmatch(r"[a-z_]{1,16}(:\d{1,6})?", spec.strip().lower()):
+    if not isinstance(spec, str) or not re.fullmatch(r"[a-z_]{1,16}(:[0-9]{1,6})?", spec.strip().lower()):
         raise TableError("bad_seats", f"a bot is named by a spec such as 'greedy' or 'ismcts:500', not {spec!r}")
     spec = spec.strip().lower()
     name, _, arg = spec.partition(":")
@@ -170,8 +184,8 @@ def _check_bot(game: str, spec: Any) -> str:
         make_bot(spec, seed=0, game=game)
     except (TypeError, ValueError) as exc:
         raise TableError("bad_seats", str(exc)) from None
-    if name == "net" and registry.get(game).name == "shithead":
-        pass  # the packaged network plays 4-player Shithead; checked when the table is built
+    except Exception as exc:  # e.g. the net bot's weights are missing or damaged: this server cannot offer it
+        raise TableError("bad_seats", f"the bot {spec!r} cannot be made on this server: {exc}") from None
     return spec
 
 
@@ -337,14 +351,10 @@ class MoveRecord:
     events: List[Any] = field(default_factory=list)
 
 
-def game_seed(table_seed: int, game_number: int) -> int:
-    """The seed of a table's n-th game: the table's seed for the first, then a hash of the
-    table's seed and n (so the table's seed decides every deal, and rematches need no new
-    randomness; 0..MAX_SEED)."""
-    if game_number <= 1:
-        return int(table_seed)
-    digest = hashlib.blake2b(f"threes-table:{int(table_seed)}:{int(game_number)}".encode(), digest_size=8).digest()
-    return int.from_bytes(digest, "big") & MAX_SEED
+def draw_seed() -> int:
+    """A new game's seed (0..MAX_SEED) from the operating system's cryptographic source: it depends
+    on nothing public, so no one can compute a deal from what the server has published (issue 37)."""
+    return secrets.randbelow(MAX_SEED + 1)
 
 
 class Table:
@@ -352,11 +362,16 @@ class Table:
 
     ``act`` (a person's move) and ``bot_move`` (a bot's) are the only ways the state
     changes; both return the :class:`MoveRecord`. ``new_game`` starts the next game
-    (rematch) with a new seed."""
+    (rematch) with a new seed.
+
+    The first game is dealt from the spec's seed; every later one from :func:`draw_seed`. A seed
+    the creator chose (``seed_chosen``) is shown to every seat; any other is published only once
+    its game is over."""
 
     def __init__(self, table_id: str, spec: TableSpec, secret_hashes: Sequence[Optional[str]],
                  standin: str = "greedy", game_number: int = 1, seed: Optional[int] = None,
-                 created_at: Optional[float] = None):
+                 created_at: Optional[float] = None, seed_chosen: Optional[bool] = None, creator: str = "",
+                 joined: bool = False):
         self.id = table_id
         self.spec = spec
         self.info = registry.get(spec.game)
@@ -364,24 +379,30 @@ class Table:
         self.seats = [Seat(q, s, h) for q, (s, h) in enumerate(zip(spec.seats, secret_hashes))]
         self.standin_spec = standin
         self.created_at = time.time() if created_at is None else created_at
+        self.creator = creator      #: the address that created the table (per-address limits)
+        self.joined = joined        #: a person has joined (a table nobody joins expires)
         self.game_number = game_number - 1
         self.updated_at = self.created_at
-        self.new_game(seed)
+        if seed is None and game_number == 1:
+            seed, seed_chosen = spec.seed, spec.seed_chosen
+        self.new_game(seed, bool(seed_chosen))
 
     @classmethod
-    def create(cls, table_id: str, spec: TableSpec, standin: str = "greedy") -> Tuple["Table", List[Optional[str]]]:
+    def create(cls, table_id: str, spec: TableSpec, standin: str = "greedy",
+               creator: str = "") -> Tuple["Table", List[Optional[str]]]:
         """A new table and each seat's secret (None for bots): the only time secrets exist in
         clear; the table keeps their hashes."""
         plain = [new_secret() if s.kind == "person" else None for s in spec.seats]
-        table = cls(table_id, spec, [None if p is None else secret_hash(p) for p in plain], standin)
+        table = cls(table_id, spec, [None if p is None else secret_hash(p) for p in plain], standin, creator=creator)
         return table, plain
 
     # -- games ---------------------------------------------------------------
-    def new_game(self, seed: Optional[int] = None) -> None:
-        """Deals the table's next game: from ``seed``, by default :func:`game_seed` of the
-        table's seed and the game's number (the same seed deals the same game)."""
+    def new_game(self, seed: Optional[int] = None, seed_chosen: bool = False) -> None:
+        """Deals the table's next game: from ``seed`` (a restored game's, or the first game's), by
+        default a new one from :func:`draw_seed`."""
         self.game_number += 1
-        self.seed = game_seed(self.spec.seed, self.game_number) if seed is None else int(seed)
+        self.seed = draw_seed() if seed is None else int(seed)
+        self.seed_chosen = bool(seed_chosen) and seed is not None  #: the creator chose this game's seed
         self.state = self.game.new_initial_state(seed=self.seed)
         self.moves: List[MoveRecord] = []
         self.started_at = time.time()
@@ -534,17 +555,24 @@ class Table:
         """The finished (or current) game as storage keeps it."""
         return {"table_id": self.id, "game_number": self.game_number, "game": self.spec.game,
                 "options": self.spec.options, "max_moves": self.spec.max_moves, "seed": self.seed,
+                "seed_chosen": self.seed_chosen,
                 "num_players": len(self.seats), "seats": [s.spec.to_dict() for s in self.seats],
                 "actions": [m.action for m in self.moves], "by": [m.by for m in self.moves],
                 "result": self.result(), "started_at": self.started_at, "finished_at": self.finished_at}
 
     def summary(self) -> Dict[str, Any]:
-        """A public summary for the lobby (no card, no secret, no seed of a game in progress)."""
+        """A public summary for the lobby (no card, no secret, no seed of a game in progress unless
+        the creator chose it)."""
         return {"table": self.id, "game": self.spec.game, "title": self.info.title, "options": self.spec.options,
-                "seed_chosen": self.spec.seed_chosen,
+                "seed_chosen": self.seed_chosen,
                 "seats": [s.public() for s in self.seats], "game_number": self.game_number,
                 "move_number": self.move_number, "to_move": self.to_move(), "over": self.over,
-                "seed": self.seed if self.over else None}
+                "seed": self.public_seed()}
+
+    def public_seed(self) -> Optional[int]:
+        """The current game's seed where everyone may know it: once the game is over, or when the
+        creator chose it (then every seat is shown it before play); else None."""
+        return self.seed if self.over or self.seed_chosen else None
 
 
 def game_result(state: Any) -> Dict[str, Any]:

@@ -9,7 +9,9 @@ player sees: each hand as backs but its publicly known cards) and
 ``event.view(None)``; ``render(state)`` without an observer, which shows every
 card, is sent only once the game is over (to everyone, as the stored game's
 replay shows it). Nothing else of the state is put in a frame: no hand, no
-face-down card, no draw pile, no seed of a game in progress.
+face-down card, no draw pile, no seed of a game in progress (but a seed the creator chose,
+which every seat is shown from the start, so that nobody plays a deal another may know without
+being told).
 """
 from __future__ import annotations
 
@@ -99,15 +101,15 @@ def state_frame(table: Table, viewer: Optional[int], records: Sequence[MoveRecor
         "to_move": to_move, "phase": str(getattr(table.state.phase, "value", table.state.phase)),
         "seats": [s.public() for s in table.seats], "svg": table_svg(table, viewer),
         "log": [narrate_move(table, r, viewer) for r in recs[-300:]], "history": history,
-        "moves": [], "hints": [], "over": over, "result": None, "seed": None,
-        "seed_chosen": table.spec.seed_chosen,
+        "moves": [], "hints": [], "over": over, "result": None,
+        # the seed: once the game is over, or from the start when the creator chose it (every seat is told)
+        "seed": table.public_seed(), "seed_chosen": table.seed_chosen,
     }
     if viewer is not None and viewer == to_move and not over:
         frame["moves"] = table.legal_moves()
         frame["hints"] = _hints(table, viewer)
     if over:
         frame["result"] = table.result()
-        frame["seed"] = table.seed
     return frame
 
 
