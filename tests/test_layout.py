@@ -120,6 +120,19 @@ def test_specifications_and_licence_are_in_the_repository():
     assert "## What each player knows" in (ROOT / "docs/three_thirteen/RULES.md").read_text()
 
 
+def test_specification_copies_carry_the_amendments():
+    """docs/ holds byte-identical copies of the shared specifications; these are
+    the amendments D-18 (a stalemate on the cap's last move) and T-10 (the pool
+    kept when the table can tell a discard came from it)."""
+    shithead = (ROOT / "docs/shithead/RULES.md").read_text(encoding="utf-8")
+    assert "**D-18 A stalemate on the last allowed move.**" in shithead
+    assert "When the move that makes the k-th occurrence is also the last move the cap allows" in shithead
+    assert "0 = off, else 2 to 255" in shithead
+    three_thirteen = (ROOT / "docs/three_thirteen/RULES.md").read_text(encoding="utf-8")
+    assert "- **T-10** Forgetting the pool" in three_thirteen
+    assert "the pool loses that card and is kept" in three_thirteen
+
+
 def test_no_absolute_machine_paths_in_the_repository():
     files = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
     pattern = re.compile(r"(^|[^A-Za-z0-9_.])/(work|farm|root|home|tmp)/[A-Za-z]")
