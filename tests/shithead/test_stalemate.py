@@ -16,6 +16,7 @@ import pytest
 
 import threes
 from threes.bots import PolicyBot
+from threes.places import MOVE_CAP, STALEMATE, end_reason
 from threes.shithead.rules import Rules
 
 FULL_DECK = threes.Game(2).new_initial_state(seed=1).to_dict()
@@ -198,3 +199,106 @@ def test_resampling_forgets_the_true_positions():
         s.apply_action(a)
     assert s._repetitions()
     assert s.resample_from_infostate(0, seed=1)._repetitions() == []
+
+
+def _stuck_actions_to_stalemate(limit: int, seed: int):
+    """The actions of a random stuck game with the rule `limit`, up to the move
+    that ends it as a stalemate (that move is the last one)."""
+    s, bot, actions = stuck_position(limit), PolicyBot("random", seed=seed), []
+    while not s.is_terminal():
+        actions.append(bot.step(s))
+        s.apply_action(actions[-1])
+    assert s.is_stalemate() and s.move_number() == len(actions) > 1
+    return actions
+
+
+@pytest.mark.parametrize("limit", [2, 3])
+def test_7_D18_a_kth_occurrence_on_the_caps_last_move_is_a_stalemate(limit):
+    """RULES.md section 7, D-18: when the move that makes a position's k-th
+    occurrence is also the last move max_moves allows, the game is a
+    stalemate, not truncated at the cap (returns alike); one move less of cap
+    and the same game is cut by the cap."""
+    actions = _stuck_actions_to_stalemate(limit, seed=limit)
+    end = len(actions)
+    s = stuck_position(limit, max_moves=end)
+    for a in actions[:-1]:
+        assert not s.is_terminal()
+        s.apply_action(a)
+    events = [e.kind for e in s.apply(actions[-1])]
+    assert s.move_number() == end == s.to_dict()["max_moves"]
+    assert s.is_terminal() and s.is_stalemate() and s.is_truncated()  # a stalemate is also truncated (as always)
+    assert end_reason(s) == STALEMATE
+    assert s.returns() == [0.0, 0.0]
+    assert events[-2:] == ["stalemate", "over"] and "truncated" not in events
+    t = threes.State.from_dict(s.to_dict())  # the record of such an ending is accepted as it is
+    assert t == s and t.is_stalemate() and t.move_number() == t.to_dict()["max_moves"]
+
+    cut = stuck_position(limit, max_moves=end - 1)
+    for a in actions[:-2]:
+        assert not cut.is_terminal()
+        cut.apply_action(a)
+    assert [e.kind for e in cut.apply(actions[-2])][-2:] == ["truncated", "over"]
+    assert cut.is_terminal() and cut.is_truncated() and not cut.is_stalemate()
+    assert cut.move_number() == end - 1 and end_reason(cut) == MOVE_CAP
+    assert cut.returns() == s.returns()
+
+
+@pytest.mark.parametrize("policy", ["random", "greedy", ["random", "heuristic"]])
+def test_7_D18_rollouts_report_a_stalemate_on_the_caps_last_move(policy):
+    """The C batches' own move loops (the random playouts, two games in
+    flight, and the policies' steps on the counts) end a game whose k-th
+    occurrence falls on the cap's last move as a stalemate too."""
+    seed, n = 5, 8
+    free = threes.rollouts(stuck_position(3), n, policy=policy, seed=seed, threads=1)
+    assert free.stalemate.all()
+    for i in range(n):
+        end = int(free.moves[i])
+        at = threes.rollouts(stuck_position(3, max_moves=end), n, policy=policy, seed=seed, threads=1)
+        assert (int(at.moves[i]), bool(at.stalemate[i]), bool(at.truncated[i])) == (end, True, True), (i, end)
+        cut = threes.rollouts(stuck_position(3, max_moves=end - 1), n, policy=policy, seed=seed, threads=1)
+        assert (int(cut.moves[i]), bool(cut.stalemate[i]), bool(cut.truncated[i])) == (end - 1, False, True), i
+
+
+def test_7_D18_a_dealt_game_stalemated_on_the_caps_last_move():
+    """The same in real games from the deal (swap phase included): greedy
+    two-player threes games with repetition_limit 2, replayed with the cap
+    on the stalemate's move, and on the move before it."""
+    rules = Rules.preset("threes", repetition_limit=2)
+    found = 0
+    for seed in range(40):
+        s = threes.Game(2, rules).new_initial_state(seed)
+        bots = [PolicyBot("greedy", seed=seed + q) for q in range(2)]
+        actions = []
+        while not s.is_terminal():
+            actions.append(bots[s.current_player()].step(s))
+            s.apply_action(actions[-1])
+        if not s.is_stalemate():
+            continue
+        found += 1
+        end = len(actions)
+        for cap, stalemate in ((end, True), (end - 1, False)):
+            t = threes.Game(2, rules, cap).new_initial_state(seed)
+            for a in actions[:cap]:
+                t.apply_action(a)
+            assert t.is_terminal() and t.is_truncated() and t.move_number() == cap
+            assert t.is_stalemate() == stalemate, (seed, cap)
+            assert t.returns() == s.returns()
+        if found == 3:
+            break
+    assert found == 3
+
+
+def test_3_repetition_limit_1_is_refused():
+    """RULES.md section 3 and 7: repetition_limit is 0 (off) or 2 to 255; 1
+    would end every game at its first position, and is refused everywhere a
+    rule set comes in."""
+    with pytest.raises(ValueError, match="repetition_limit"):
+        Rules.preset("threes", repetition_limit=1)
+    with pytest.raises(ValueError, match="repetition_limit"):
+        Rules(**{**Rules.preset("classic").to_dict(), "repetition_limit": 1})
+    d = stuck_position(2).to_dict()
+    d["rules"]["repetition_limit"] = 1
+    with pytest.raises(ValueError, match="repetition_limit"):
+        threes.State.from_dict(d)
+    for ok in (0, 2, 255):
+        assert Rules.preset("threes", repetition_limit=ok).repetition_limit == ok

@@ -57,6 +57,8 @@
  *   7 stalemate by repetition sh_record_position, sh_repetition_key, rep_log.h
  *                                                       test_repetition_key.py, test_repetition_exact.py,
  *                                                       test_stalemate.py
+ *   D-18 stalemate on the cap's last move
+ *                             end_move (state.c)        test_stalemate.py (test_7_D18_*)
  *   D-16 table limits         SH_MAX_PLAYERS, sh_rules_validate
  *                                                       test_5_rank_suit_unlisted_suits_*, test_bounds.py
  *   all rules, every move     the reference model tests/reference/shithead_model.py

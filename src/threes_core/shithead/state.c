@@ -620,15 +620,6 @@ static void apply_swap(sh_state *s, int p, const sh_move *m) {
   }
 }
 
-SH_HOT void end_move(sh_state *s) {
-  s->move_count++;
-  if (s->move_count >= s->max_moves && s->phase != SH_PHASE_OVER) {
-    s->phase = SH_PHASE_OVER;
-    s->truncated = 1;
-    s->current = SH_NO_SEAT;
-  }
-}
-
 /* ------------------------------------------------ positions, repetition -- */
 
 static inline uint64_t fnv_byte(uint64_t h, unsigned b) { return (h ^ (b & 0xFFu)) * UINT64_C(0x100000001b3); }
@@ -807,28 +798,37 @@ SH_HOT void record_position(sh_state *s) {
 
 void sh_record_position(sh_state *s) { record_position(s); }
 
-static inline int repetitions_on(const sh_state *s) { return TH_UNLIKELY(s->rules.repetition_limit != 0); }
-
-static inline void after_full_move(sh_state *s) {
-  if (repetitions_on(s)) record_position(s);
+/* After every move: the move is counted; with `track` (repetition_limit > 0)
+ * the position reached is recorded, which may end the game as a stalemate;
+ * only then is the move cap checked. So when the move that makes a
+ * position's k-th occurrence is also the last one the cap allows, the game is
+ * a stalemate, not truncated at the cap (RULES.md section 7, D-18), as a
+ * last allowed move that finishes the game is a normal finish. */
+SH_HOT void end_move(sh_state *s, int track) {
+  s->move_count++;
+  if (track) record_position(s);
+  if (s->move_count >= s->max_moves && s->phase != SH_PHASE_OVER) {
+    s->phase = SH_PHASE_OVER;
+    s->truncated = 1;
+    s->current = SH_NO_SEAT;
+  }
 }
+
+static inline int repetitions_on(const sh_state *s) { return TH_UNLIKELY(s->rules.repetition_limit != 0); }
 
 void sh_do_play(sh_state *s, int rank, int count) {
   play(s, s->current, rank, count, 1, 1);
-  end_move(s);
-  after_full_move(s);
+  end_move(s, repetitions_on(s));
 }
 
 void sh_do_blind(sh_state *s, int slot) {
   play_blind(s, s->current, slot, 1, 1);
-  end_move(s);
-  after_full_move(s);
+  end_move(s, repetitions_on(s));
 }
 
 void sh_do_pickup(sh_state *s) {
   pick_up(s, s->current, 1);
-  end_move(s);
-  after_full_move(s);
+  end_move(s, repetitions_on(s));
 }
 
 /* With the rule on, the same steps keep pile_hash and record the position;
@@ -836,29 +836,26 @@ void sh_do_pickup(sh_state *s) {
 void sh_fast_play(sh_state *s, int rank, int count) {
   if (repetitions_on(s)) {
     play(s, s->current, rank, count, 0, 1);
-    end_move(s);
-    record_position(s);
+    end_move(s, 1);
     return;
   }
   play(s, s->current, rank, count, 0, 0);
-  end_move(s);
+  end_move(s, 0);
 }
 
 void sh_fast_blind(sh_state *s, int slot) {
   if (repetitions_on(s)) {
     play_blind(s, s->current, slot, 0, 1);
-    end_move(s);
-    record_position(s);
+    end_move(s, 1);
     return;
   }
   play_blind(s, s->current, slot, 0, 0);
-  end_move(s);
+  end_move(s, 0);
 }
 
 void sh_fast_pickup(sh_state *s) {
   pick_up(s, s->current, 0); /* clears pile_hash either way */
-  end_move(s);
-  if (repetitions_on(s)) record_position(s);
+  end_move(s, repetitions_on(s));
 }
 
 /* One uniformly random move of seat p in the play phase, on the counts only;
@@ -923,8 +920,7 @@ SH_HOT void playout(sh_state *s, th_rng *rng, int bounded, uint32_t move_limit, 
   int p = s->current;
   while (s->phase == SH_PHASE_PLAY && (!bounded || s->move_count < move_limit)) {
     p = fast_random_move(s, p, &local, (const uint64_t(*)[2])bytes, track);
-    end_move(s);
-    if (track) record_position(s); /* a stalemate ends the loop */
+    end_move(s, track); /* a stalemate ends the loop */
   }
   *rng = local;
 }
@@ -957,12 +953,9 @@ SH_HOT int playout2(sh_state *a, th_rng *rng_a, sh_state *b, th_rng *rng_b, uint
   for (uint32_t k = 0; k < max_moves && a->phase == SH_PHASE_PLAY && b->phase == SH_PHASE_PLAY; k++) {
     pa = fast_random_move(a, pa, &ra, (const uint64_t(*)[2])bytes_a, track);
     pb = fast_random_move(b, pb, &rb, (const uint64_t(*)[2])bytes_b, track);
-    end_move(a);
-    end_move(b);
-    if (track) { /* tracking a game without the rule is harmless; it records nothing */
-      if (a->rules.repetition_limit) record_position(a);
-      if (b->rules.repetition_limit) record_position(b);
-    }
+    /* with `track`, only a game with the rule records its positions */
+    end_move(a, track && a->rules.repetition_limit);
+    end_move(b, track && b->rules.repetition_limit);
   }
   *rng_a = ra;
   *rng_b = rb;
@@ -981,8 +974,7 @@ void sh_do_swap(sh_state *s, const uint8_t *face_up) {
   m.count = s->rules.cards_per_zone;
   memcpy(m.face_up, face_up, m.count);
   apply_swap(s, s->current, &m);
-  end_move(s);
-  after_full_move(s);
+  end_move(s, repetitions_on(s));
 }
 
 void sh_apply_legal(sh_state *s, int a) {
