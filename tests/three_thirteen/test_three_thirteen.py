@@ -1706,3 +1706,106 @@ def test_T9_ambiguous_discard_dissolves_the_pool():
         r = s.resample_from_infostate(1, seed)
         assert r.information_state_string(1) == s.information_state_string(1)
         assert len(r.to_dict()["pool_hand"][0]) == 1
+
+
+def _pool_of(d):
+    """The pool's multiset, from a dict: the stock and every hand's pool cards."""
+    pool = Counter(d["stock"])
+    for h in d["pool_hand"]:
+        pool.update(h)
+    return pool
+
+
+def _assert_observations_exact(s, observers, seeds=range(6)):
+    """Every resample from each observer's information state gives the same
+    information state, observation and tensor, and keeps the pool."""
+    d = s.to_dict()
+    for q in observers:
+        info, obs, tensor = s.information_state_string(q), _obsd(s, q), s.observation_tensor(q)
+        for seed in seeds:
+            r = s.resample_from_infostate(q, seed)
+            r._check()
+            rd = r.to_dict()
+            assert r.information_state_string(q) == info and _obsd(r, q) == obs
+            assert np.array_equal(r.observation_tensor(q), tensor)
+            assert rd["pool_active"] == d["pool_active"]
+            assert [len(h) for h in rd["pool_hand"]] == [len(h) for h in d["pool_hand"]]
+            if d["pool_active"]:
+                assert _pool_of(rd) == _pool_of(d)  # the pool's cards move among its places only
+
+
+def test_T10_a_discard_from_a_hand_of_pool_cards_keeps_the_pool():
+    """docs/three_thirteen/RULES.md, What each player knows, T-10: seat 2's
+    only hidden cards are two pool cards (3h, Th; its other two cards are
+    known) and it discards the 3h. Another 3h lies hidden in seat 1's hand,
+    outside the pool, but none of seat 2's own hidden cards that could be a
+    3h is outside the pool: the table can tell the 3h came from the pool,
+    which loses it and is kept."""
+    hands = ["5c 7h 8h", "3h 4s 9c", "3h Th Kd 9d"]
+    s = build(3, hands=hands, discard="Jd 5s", stock_top="2c", current=2, phase=1)
+    d = s.to_dict()
+    d.update({"pool_active": True, "pool_hand": [[], [], ["3h", "Th"]], "known": [[], [], ["9d", "Kd"]]})
+    s = tt.State.from_dict(d)
+    pool = _pool_of(s.to_dict())
+    assert pool["3h"] == 1  # seat 2's: the other 3h is seat 1's, and it is no pool card
+    assert _obsd(s, 0)["pool_held"] == [0, 0, 2] and _obsd(s, 0)["known"][2] == ["9d", "Kd"]
+    s.apply_action(discard_id("3h"))
+    s._check()
+    for q in range(3):
+        o = _obsd(s, q)
+        assert o["pool"] is not None, "the pool was dropped although the table can tell"
+        assert Counter(o["pool"]) == pool - Counter(["3h"])
+        assert o["pool_held"] == [0, 0, 1]
+    assert _obsd(s, 2)["own_pool"] == ["Th"] and s.to_dict()["pool_hand"] == [[], [], ["Th"]]
+    assert s.to_dict()["known"][2] == ["9d", "Kd"]
+    _assert_observations_exact(s, range(3))
+    # with one of seat 2's hidden cards outside the pool (the Kd no longer
+    # known), that card could be a 3h: the table cannot tell, the pool goes
+    d["known"] = [[], [], ["9d"]]
+    s = tt.State.from_dict(d)
+    s.apply_action(discard_id("3h"))
+    assert _obsd(s, 0)["pool"] is None and _obsd(s, 0)["pool_held"] == [0, 0, 0]
+    s._check()
+    _assert_observations_exact(s, range(3))
+
+
+def _hidden_outside_pool(d, q, card):
+    return Counter(d["hands"][q])[card] - Counter(d["known"][q])[card] - Counter(d["pool_hand"][q])[card]
+
+
+def test_T10_random_games_keep_the_pool_when_the_discarder_holds_only_pool_cards():
+    """The T-10 position in real games: random four-player games (two decks),
+    searched for a discard by a player whose hidden cards are all pool cards,
+    of a card of which another copy lies hidden outside the pool in another
+    player's hand. Each time the pool loses that card and is kept, and the
+    observations stay exact."""
+    n, found = 4, []
+    for seed in range(40):
+        s = tt.Game(n).new_initial_state(seed)
+        bots = [PolicyBot("random", seed=seed + q) for q in range(n)]
+        while not s.is_terminal() and len(found) < 2:
+            p = s.current_player()
+            a = bots[p].step(s)
+            # the whole record only for discards with a pool (the knowledge alone is cheap)
+            d = s.to_dict() if FIRST_DISCARD <= a < FIRST_OUT and s._knowledge()["pool_active"] else None
+            s.apply_action(a)
+            if d is None or not d["pool_active"]:
+                continue
+            card = str(tt.kind_to_card(a - FIRST_DISCARD))
+            own_outside = len(d["hands"][p]) - len(d["known"][p]) - len(d["pool_hand"][p])
+            if own_outside or card in d["known"][p]:
+                continue
+            if not any(_hidden_outside_pool(d, q, card) for q in range(n) if q != p):
+                continue  # no copy outside the pool: kept before T-10 too
+            after = s.to_dict()
+            assert after["pool_active"], (seed, s.move_number())
+            assert _pool_of(after) == _pool_of(d) - Counter([card])
+            assert [len(h) for h in after["pool_hand"]] == [len(h) - (q == p) for q, h in enumerate(d["pool_hand"])]
+            assert Counter(after["pool_hand"][p]) == Counter(d["pool_hand"][p]) - Counter([card])
+            s._check()
+            if not s.is_terminal():
+                _assert_observations_exact(s, range(n), seeds=range(3))
+            found.append((seed, s.move_number(), p, card))
+        if len(found) >= 2:
+            break
+    assert len(found) >= 2, found

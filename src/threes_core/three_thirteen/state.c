@@ -246,19 +246,29 @@ static void dissolve_pool(tt_state *s) {
 }
 
 /* Seat p discards a card of kind k (still in its hand): the public record
- * (state.h, KNOWLEDGE). */
+ * (state.h, KNOWLEDGE; T-10). */
 static void record_discard(tt_state *s, int p, int k) {
   if (s->known[p][k]) {
     s->known[p][k]--;
     return;
   }
   if (!s->pool_active || !tt_pool_held(s, p)) return; /* not a pool card */
-  int hidden_outside = 0; /* copies of k hidden outside the pool, in any hand */
+  /* p's own hidden cards outside the pool: a count everyone knows. */
+  int own_outside = s->hand_len[p] - tt_known_len(s, p) - tt_pool_held(s, p);
+  /* The copies of k hidden outside the pool, in any hand: public too (with
+   * a pool every stock card is a pool card, so they are the copies of k
+   * neither on the discard pile nor known nor in the pool). One of p's own
+   * hidden cards outside the pool could be this k only when both are > 0. */
+  int hidden_outside = 0;
   for (int q = 0; q < s->num_players; q++) hidden_outside += s->hand[q][k] - s->known[q][k] - s->pool_hand[q][k];
-  if (hidden_outside == 0) {
-    s->pool_hand[p][k]--; /* every hidden k is a pool card: so was this one (> 0: p held one) */
+  if (own_outside == 0 || hidden_outside == 0) {
+    /* None of p's hidden cards that could be a k is outside the pool: the
+     * card came from it, and the pool loses it and is kept (T-10). p held it
+     * as a pool card: own_outside == 0 makes every unknown k of p one, and
+     * hidden_outside == 0 every hidden k anywhere. */
+    s->pool_hand[p][k]--;
   } else if (tt_pool_count(s, k) > 0) {
-    dissolve_pool(s); /* a pool card or not: the public record cannot say */
+    dissolve_pool(s); /* a pool card or not: the public record cannot say (T-10) */
   }
 }
 

@@ -28,8 +28,11 @@
  *   A pool card leaves the pool when it is discarded, or when its holder goes
  *   out (the hand is shown). When q discards kind k, not known, while holding
  *   pool cards and the pool holds a k, the table can tell that the card was
- *   a pool card only when no k lies hidden outside the pool (then it is one:
- *   always so with one deck); otherwise the public record cannot say, and the
+ *   a pool card when none of q's own hidden cards that could be a k is
+ *   outside the pool (T-10): q holds no hidden card outside the pool (all of
+ *   them were drawn from the reshuffled stock), or no k lies hidden outside
+ *   the pool in any hand (always so with one deck). Then the pool loses that
+ *   card and is kept. Otherwise the public record cannot say, and the
  *   pool is DISSOLVED (pool_active 0, pool_hand cleared): its cards become
  *   ordinary hidden cards. This forgets information but never contradicts
  *   it: every position consistent with the record before is consistent with

@@ -50,11 +50,14 @@
  *   End of game             tt_returns, tt_standings
  *                           test_game_end_and_returns_with_a_tie, test_returns_rank_by_total_with_shared_places
  *   What each player        known / pool_active / pool_hand (state.h), record_discard, show_hand (state.c),
- *   knows, T-9              tt_pool_count, tt_pool_held, tt_state_check
+ *   knows, T-9, T-10        tt_pool_count, tt_pool_held, tt_state_check
  *                           test_T9_taken_discard_stays_known, test_T9_reshuffled_stock_is_a_known_pool,
  *                           test_T9_shown_hand_of_a_player_out_is_known,
  *                           test_T9_another_copy_discarded_forgets_the_known_one,
- *                           test_T9_ambiguous_discard_dissolves_the_pool; C "Three Thirteen knowledge"
+ *                           test_T9_ambiguous_discard_dissolves_the_pool,
+ *                           test_T10_a_discard_from_a_hand_of_pool_cards_keeps_the_pool,
+ *                           test_T10_random_games_keep_the_pool_when_the_discarder_holds_only_pool_cards;
+ *                           C "Three Thirteen knowledge"
  *     resampling            tt_resample (determinize.h)
  *                           test_T9_resample_keeps_known_cards_and_infostate, test_resample_from_infostate;
  *                           C "Three Thirteen games", "Three Thirteen knowledge"
