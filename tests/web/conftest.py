@@ -33,6 +33,12 @@ def make_client(tmp_path):
         settings.setdefault("turn_timeout", 0.0)
         settings.setdefault("rate", 1000.0)  # scripted players are fast; test_rate_limit sets its own
         settings.setdefault("burst", 1000.0)
+        # every TestClient comes from one address ("testclient"): loose per-address limits unless a
+        # test of those limits sets its own
+        for name, loose in (("address_creates", 10_000.0), ("address_tables", 10_000),
+                            ("address_joins", 100_000.0), ("address_connections", 10_000),
+                            ("address_rate", 100_000.0), ("address_requests", 100_000.0)):
+            settings.setdefault(name, loose)
         db = str(tmp_path / f"games{len(made)}.sqlite3")
         client = TestClient(create_app(Settings(db_path=db, **settings)))
         client.__enter__()

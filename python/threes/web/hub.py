@@ -439,9 +439,9 @@ class Hub:
 
     def _on_rematch(self, client: Client, msg: Dict[str, Any]) -> None:
         table = self._seated(client)
-        self._waiting(table)
-        if not table.over:
+        if not table.over:  # whatever is being written, a game in progress has no rematch
             raise TableError("not_over", "the game is still on")
+        self._waiting(table)
         table.new_game()
         record = {"op": "game", "table": table.id, "game_number": table.game_number, "seed": table.seed,
                   "seed_chosen": table.seed_chosen}
