@@ -776,6 +776,41 @@ def _int_field(d: Dict[str, Any], key: str, default: Any) -> Any:
     return v
 
 
+def _check_progress(rules: Rules, n: int, dealer: int, phase: str, current: int, move_count: int,
+                    history: List[int]) -> None:
+    """The fields of a state dict that the C setup cannot check against each other, checked against
+    how a game gets there (ValueError naming them): the history is the last ``len(history)`` moves
+    (all of them since the deal, or since a position was built by from_dict or Game.position), so
+    it lists at most ``move_count`` actions; swap decisions come first (the swap phase has one per
+    seat, in turn from the seat after the dealer): in the swap phase every action so far was one,
+    ``move_count`` counts them and the seat to move follows from it (the C setup checks the cards:
+    ``cards_per_zone`` in each seat's hand, face up and face down). Run once the C setup has
+    accepted the position (its errors come first). Every state that legal moves reach from a state
+    from_dict accepts passes these checks again, so ``from_dict(s.to_dict())`` never fails."""
+    if len(history) > move_count:
+        raise ValueError(f"history lists {len(history)} actions, more than the {move_count} moves played "
+                         "(move_count)")
+    raw = rules._raw()
+    k = rules.cards_per_zone
+    first_swap = _core.encode_move(raw, 3, 0, 0, 0, (0,) * k)  # swap decisions are the last ids
+    swaps = [a >= first_swap for a in history]
+    if phase == "swap":
+        if move_count >= n:
+            raise ValueError(f"move_count {move_count} in the swap phase: its {n} swap decisions are moves "
+                             f"0..{n - 1}")
+        expected = (dealer + 1 + move_count) % n
+        if current != expected:
+            raise ValueError(f"current_player {current} in the swap phase: after {move_count} swap decisions "
+                             f"with dealer {dealer}, seat {expected} decides")
+        if not all(swaps):
+            raise ValueError("history lists a move that is not a swap decision in the swap phase")
+    else:
+        if swaps != sorted(swaps, reverse=True):
+            raise ValueError("history lists a swap decision after a play: the swap decisions come first")
+        if sum(swaps) > n:
+            raise ValueError(f"history lists {sum(swaps)} swap decisions; a game of {n} has {n}")
+
+
 def _state_from_dict(cls, d: Dict[str, Any]) -> State:
     if not isinstance(d, dict):
         raise TypeError(f"State.from_dict takes a dict, not {type(d).__name__}")
@@ -845,5 +880,7 @@ def _state_from_dict(cls, d: Dict[str, Any]) -> State:
     cards += [(_core.ZONE_PILE, 0, k, 0) for k in _card_list(d["pile"], "pile")]
     cards += [(_core.ZONE_DRAW, 0, k, 0) for k in _card_list(d["draw_pile"], "draw_pile")]
     cards += [(_core.ZONE_BURNED, 0, k, 0) for k in _card_list(d["burned"], "burned")]
-    return cls._setup(rules._raw(), n, dealer, max_moves, cards, ("swap", "play", "over").index(phase),
-                      current, move_count, truncated, list(finish), list(history), stalemate, list(repetitions))
+    st = cls._setup(rules._raw(), n, dealer, max_moves, cards, ("swap", "play", "over").index(phase),
+                    current, move_count, truncated, list(finish), list(history), stalemate, list(repetitions))
+    _check_progress(rules, n, dealer, phase, current, move_count, list(history))  # what C cannot tell
+    return st

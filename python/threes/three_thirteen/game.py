@@ -601,9 +601,14 @@ class State(_core.StateBase):
         if "known" in d:
             f["pool_active"] = d.get("pool_active", False)
         else:  # a dict from before T-9 was recorded: the shown hands and the taken card are known
-            f.pop("pool_hand", None)
+            stray = [k for k in ("pool_hand", "pool_active") if k in d]
+            if stray:
+                raise ValueError(f"the state dict has {' and '.join(stray)} but no known: the T-9 record "
+                                 "(known, pool_hand, pool_active) comes whole")
             f["known"] = _shown_cards(f, d["num_players"])
-        return cls._from_fields(d["num_players"], _options_in(d["options"]), f)
+        st = cls._from_fields(d["num_players"], _options_in(d["options"]), f)
+        _check_history(st._fields(), st.history())
+        return st
 
     def __eq__(self, other) -> bool:
         if not isinstance(other, State):
@@ -692,6 +697,28 @@ def _shown_cards(f: Dict[str, Any], n: Any) -> List[List[int]]:
     if type(c) is int and type(k) is int and 0 <= c < n and k >= 0 and k not in known[c]:
         known[c].append(k)
     return known
+
+
+def _check_history(f: Dict[str, Any], history: List[int]) -> None:
+    """What the C setup does not check of a position read by from_dict (ValueError naming it): the
+    history (the last ``len(history)`` moves, at most ``move_count`` of them, checked in _core) must
+    be a sequence of turns, each a draw (stock 0 or take 1) then a discard or going out, and end
+    where the position is: after a draw in the discard phase, after a discard in the draw phase or
+    at the end of the game (a game cut at the move cap may end after either). Every state that legal
+    moves reach from a state from_dict accepts passes this again, so ``from_dict(s.to_dict())``
+    never fails; a position built by hand (``history`` empty) is not held to a turn order."""
+    if not history:
+        return
+    draws = [a < _core.FIRST_DISCARD for a in history]
+    for i in range(1, len(draws)):
+        if draws[i] == draws[i - 1]:
+            what = "draws" if draws[i] else "discards"
+            raise ValueError(f"history[{i - 1}] and history[{i}] are both {what}: every turn is a draw (stock or "
+                             "take) then a discard (or going out)")
+    phase, last_draw = f["phase"], draws[-1]
+    if (phase == 1) != last_draw and not (phase == 2 and f["truncated"]):
+        raise ValueError(f"the history ends with a {'draw' if last_draw else 'discard'} but the position is in the "
+                         f"{_PHASES[phase]} phase")
 
 
 def _check_seat(seat: Any, n: int) -> None:
