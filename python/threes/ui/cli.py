@@ -31,7 +31,7 @@ from rich.text import Text
 from threes._version import __version__
 from threes import registry
 from threes.shithead import _core
-from threes.bots import bot_view, make_bot
+from threes.bots import available_bots, bot_unavailable, bot_view, make_bot
 from threes.shithead.game import Game, State
 from threes.shithead.rollouts import POLICIES, rollouts
 from threes.shithead.rules import FIELDS, INT_FIELDS, PRESETS, Rules
@@ -151,6 +151,41 @@ def cmd_rules(args: argparse.Namespace, con: Console) -> int:
     con.print(t)
     con.print(f"deck: {rules.deck_size()} cards; at most {rules.max_players()} players")
     return 0
+
+
+# -------------------------------------------------------------------- bots --
+def _make_bots(specs: Sequence[str], info: registry.GameInfo, num_players: int,
+               seeds: Optional[Sequence[Optional[int]]] = None) -> List[Any]:
+    """The bots of ``--bots``, each checked against the bots available here for this table
+    (threes.bots.available_bots): a bot of the game that cannot play here (the net bot with its
+    weights missing or damaged, or at a table of another size) or a bad spec is a CliError saying
+    why and naming the bots available, before any game starts."""
+    offered = available_bots(info, num_players)
+    known = set(info.policies) | {spec for spec, _ in info.bots} | {"ismcts"}
+    listing = f"the bots available here are {', '.join(offered)} (and ismcts:N, N iterations)"
+    bots = []
+    for i, spec in enumerate(specs):
+        name = spec.strip().lower().partition(":")[0]
+        if name in known and name not in offered:
+            raise CliError(f"{bot_unavailable(name, info, num_players)}; {listing}")
+        try:
+            bots.append(make_bot(spec, seed=None if seeds is None else seeds[i], game=info))
+        except (TypeError, ValueError) as exc:
+            raise CliError(f"{exc}; {listing}") from None
+    return bots
+
+
+def _bots_text() -> str:
+    """The bots available here, per game (the help's epilog: computed when help is shown)."""
+    parts = []
+    for name in registry.names():
+        info = registry.get(name)
+        own = [spec for spec, _ in info.bots]
+        offered = [b for b in available_bots(info) if b != "ismcts"]
+        labels = [f"{b} (4-player Shithead)" if b == "net" else b for b in offered]
+        missing = [bot_unavailable(b, info) for b in own if b not in offered]
+        parts.append(f"{info.title}: {', '.join(labels)}" + "".join(f" [{m}]" for m in missing))
+    return "Bots: " + "; ".join(parts) + "; every game: ismcts, ismcts:ITERATIONS."
 
 
 # ---------------------------------------------------------------- simulate --
@@ -310,8 +345,8 @@ def cmd_tournament(args: argparse.Namespace, con: Console) -> int:
     _check_games(args.games, len(specs), 8 * len(specs) ** 2 + 8)
     if args.json:
         _check_output(args.json, "--json")
+    bots = _make_bots(specs, info, len(specs))
     try:
-        bots = [make_bot(b, game=info) for b in specs]
         game = make_game(args)
     except (TypeError, ValueError) as exc:
         raise CliError(str(exc)) from None
@@ -603,10 +638,7 @@ def sh_play(args: argparse.Namespace, con: Console, read=input) -> int:
         specs = specs * (n - 1)
     if len(specs) != n - 1:
         raise CliError(f"--bots takes one bot or one per other seat ({n - 1}), not {len(specs)}")
-    try:
-        others = [make_bot(s, seed=args.seed + i, game=game) for i, s in enumerate(specs)]
-    except (TypeError, ValueError) as exc:
-        raise CliError(str(exc)) from None
+    others = _make_bots(specs, registry.game_of(game), n, [args.seed + i for i in range(len(specs))])
     import random
 
     rng = random.Random(args.seed)
@@ -762,10 +794,7 @@ def tt_play(args: argparse.Namespace, con: Console, read=input) -> int:
     specs = specs * (n - 1) if len(specs) == 1 else specs
     if len(specs) != n - 1:
         raise CliError(f"--bots takes one bot or one per other seat ({n - 1}), not {len(specs)}")
-    try:
-        others = iter([make_bot(sp, seed=args.seed + i, game=game) for i, sp in enumerate(specs)])
-    except (TypeError, ValueError) as exc:
-        raise CliError(str(exc)) from None
+    others = iter(_make_bots(specs, registry.game_of(game), n, [args.seed + i for i in range(len(specs))]))
     bots = [None if q == args.seat else next(others) for q in range(n)]
     rng = random.Random(args.seed)
     state = game.new_initial_state(args.seed)
@@ -834,10 +863,19 @@ def _game_choices() -> Tuple[str, ...]:
     return tuple(out)
 
 
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose epilog, when it is a function, is computed when the help is shown:
+    the bots available here (loading the net bot's weights) only for ``--help``, never at start."""
+
+    def format_help(self) -> str:
+        if callable(self.epilog):
+            self.epilog = self.epilog()
+        return super().format_help()
+
+
 def _parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="threes", description="The threes-core engine for the Shithead family.",
-                                 epilog="Bots: random, greedy, heuristic, net (4-player Shithead), ismcts, "
-                                        "ismcts:ITERATIONS.")
+    ap = _Parser(prog="threes", description="The threes-core engine for the Shithead family.",
+                 epilog=_bots_text)  # type: ignore[arg-type]
     ap.add_argument("--no-color", action="store_true", help="plain text output (also: NO_COLOR=1)")
     ap.add_argument("--version", action="version", version=f"threes-core {__version__}",
                     help="print the version and exit")
@@ -875,13 +913,13 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--plot", metavar="FILE.png", default=None, help="draw the per-seat figures (matplotlib)")
     p.set_defaults(func=cmd_simulate)
 
-    p = sub.add_parser("play", help="play a game in the terminal against bots")
+    p = sub.add_parser("play", help="play a game in the terminal against bots", epilog=_bots_text)
     common(p, random_seed=True)
     p.add_argument("--bots", default="greedy", help="one bot for every other seat, or one per other seat")
     p.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     p.set_defaults(func=cmd_play)
 
-    p = sub.add_parser("tournament", help="duplicate-deal tournament among bots")
+    p = sub.add_parser("tournament", help="duplicate-deal tournament among bots", epilog=_bots_text)
     common(p, players=False)
     p.add_argument("--bots", required=True, help="one bot per seat, comma separated, e.g. ismcts:500,greedy,random")
     p.add_argument("--games", type=int, default=100, help="duplicate deals (default 100)")
