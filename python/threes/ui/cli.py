@@ -31,6 +31,7 @@ from rich.text import Text
 from threes._version import __version__
 from threes import registry
 from threes.shithead import _core
+from threes.args import parse_count
 from threes.bots import available_bots, bot_unavailable, bot_view, make_bot
 from threes.shithead.game import Game, State
 from threes.shithead.rollouts import POLICIES, rollouts
@@ -119,9 +120,9 @@ def _parse_overrides(items: Sequence[str]) -> Dict[str, Any]:
         v: Any = value.strip()
         if name in INT_FIELDS:
             try:
-                v = int(v)
+                v = parse_count(v, f"rule {name}", 0, 255)  # ASCII digits: not '²', '٣' or '+3'
             except ValueError:
-                raise CliError(f"rule {name} takes a whole number, not {value!r}") from None
+                raise CliError(f"rule {name} takes a whole number in 0..255, not {value!r}") from None
         out[name] = v
     return out
 
@@ -524,6 +525,31 @@ def _move_label(state, action: int) -> str:
     return text
 
 
+def parse_move_number(text: str, count: int) -> Optional[int]:
+    """The move number typed at the ``your move>`` prompt, 1..``count``: an int when ``text`` is one
+    (spaces around it allowed); None when it is no number at all (then it is read as a move's
+    notation or label); a ValueError whose message is what to show, and ask again, when it looks like
+    a number but is not one of the list's: out of range (``no move number 9: choose 1 to 5``), with
+    a sign, or written with other digits than ASCII 0-9 (``'²'``, ``'٣'``, which ``str.isdigit``
+    takes), or thousands of digits (threes.args.parse_count reads it)."""
+    if not isinstance(text, str):
+        raise TypeError(f"the typed text is a str, not {type(text).__name__}")
+    t = text.strip()
+    body = t[1:] if t[:1] in ("+", "-") else t
+    if not body or not all(c.isnumeric() for c in body):
+        return None
+    plain = t.isascii() and t.isdigit()
+    digits = (t.lstrip("0") or "0") if plain else t  # leading zeros are fine (007 is 7), however many
+    try:
+        return parse_count(digits, "move number", 1, count)
+    except ValueError:
+        pass
+    if plain and len(digits) <= 9:
+        raise ValueError(f"no move number {int(digits)}: choose 1 to {count}")
+    shown = repr(t) if len(t) <= 24 else f"'{t[:12]}...{t[-4:]}' ({len(t)} characters)"
+    raise ValueError(f"{shown} is not a move number: choose 1 to {count}, typed with the digits 0-9")
+
+
 class _Table:
     """What both games' play loops share: the game's hooks (narration,
     explanation, rules in words), the seats' names and the console."""
@@ -591,11 +617,12 @@ class _Table:
             if low == "why":
                 self.explain_now(state)
                 continue
-            if text.isdigit():
-                k = int(text)
-                if not 1 <= k <= len(legal):
-                    self.con.print(f"[red]no move number {k}: choose 1 to {len(legal)}[/red]")
-                    continue
+            try:
+                k = parse_move_number(text, len(legal))
+            except ValueError as exc:
+                self.con.print(Text(str(exc), style="red"))
+                continue
+            if k is not None:
                 action = legal[k - 1]
             elif _norm(text) in by_label:
                 action = by_label[_norm(text)]
@@ -694,9 +721,9 @@ def _tt_game(args: argparse.Namespace):
             raise CliError(f"--set takes NAME=VALUE, not {item!r}")
         if name in ("decks", "jokers"):
             try:
-                kw[name] = int(value)
+                kw[name] = parse_count(value, name, 0, 255)  # ASCII digits: not '²', '٣' or '+3'
             except ValueError:
-                raise CliError(f"{name} takes a whole number, not {value!r}") from None
+                raise CliError(f"{name} takes a whole number in 0..255, not {value!r}") from None
         elif name in _TT_BOOLS:
             if value.lower() not in ("true", "false", "yes", "no", "1", "0"):
                 raise CliError(f"{name} takes true or false, not {value!r}")
@@ -913,13 +940,15 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--plot", metavar="FILE.png", default=None, help="draw the per-seat figures (matplotlib)")
     p.set_defaults(func=cmd_simulate)
 
-    p = sub.add_parser("play", help="play a game in the terminal against bots", epilog=_bots_text)
+    p = sub.add_parser("play", help="play a game in the terminal against bots",
+                       epilog=_bots_text)  # type: ignore[arg-type]
     common(p, random_seed=True)
     p.add_argument("--bots", default="greedy", help="one bot for every other seat, or one per other seat")
     p.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     p.set_defaults(func=cmd_play)
 
-    p = sub.add_parser("tournament", help="duplicate-deal tournament among bots", epilog=_bots_text)
+    p = sub.add_parser("tournament", help="duplicate-deal tournament among bots",
+                       epilog=_bots_text)  # type: ignore[arg-type]
     common(p, players=False)
     p.add_argument("--bots", required=True, help="one bot per seat, comma separated, e.g. ismcts:500,greedy,random")
     p.add_argument("--games", type=int, default=100, help="duplicate deals (default 100)")
