@@ -8,23 +8,34 @@ from typing import Any, Dict, Optional, Sequence
 import numpy as np
 
 
+#: The most games one ``rollouts()`` call plays and the most deals of one tournament (``first=`` and
+#: more calls go further); a larger count is a ValueError naming the bounds, not an array too big to
+#: allocate or an OverflowError at the C boundary.
+MAX_GAMES = 2**32 - 1
+
+
 def seed64(seed: Optional[int]) -> int:
-    """A seed as the engine takes it: any int modulo 2**64; None draws one."""
+    """A seed as the engine takes it: any int (numpy ints too, never a bool), of any size or sign,
+    taken modulo 2**64, so the distinct seeds are 0..2**64-1 and ``-1`` is ``2**64 - 1``; None
+    draws one. TypeError for anything else (never OverflowError)."""
     if seed is None:
         return secrets.randbits(64)
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise TypeError(f"seed must be an int or None, not {type(seed).__name__}")
+        raise TypeError(f"seed must be an int or None (any int, taken modulo 2**64: the seeds are "
+                        f"0..2**64-1), not {type(seed).__name__}")
     return int(seed) & 0xFFFFFFFFFFFFFFFF
 
 
-def threads_arg(threads: Optional[int], max_threads: int) -> int:
+def threads_arg(threads: Optional[int], max_threads: int, name: str = "threads") -> int:
     """A thread count: None is one per CPU (at most max_threads)."""
     if threads is None:
         return max(1, min(os.cpu_count() or 1, max_threads))
     if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)):
-        raise TypeError(f"threads must be an int or None, not {type(threads).__name__}")
+        raise TypeError(f"{name} must be an int or None, not {type(threads).__name__}")
     if not 1 <= threads <= max_threads:
-        raise ValueError(f"threads must be between 1 and {max_threads}, not {threads}")
+        shown = str(threads) if -10**12 < threads < 10**12 else ("a negative number" if threads < 0
+                                                                  else "a larger number")
+        raise ValueError(f"{name} must be between 1 and {max_threads}, not {shown}")
     return int(threads)
 
 

@@ -34,10 +34,12 @@ import numpy as np
 
 from threes import _stop, registry
 from threes.shithead import _core
+from threes.args import int_arg
 from threes.shithead.game import State, _seed64
 from threes.shithead.rollouts import POLICIES
 
-__all__ = ["Bot", "RandomBot", "GreedyBot", "HeuristicBot", "ISMCTSBot", "PolicyBot", "play_game", "make_bot"]
+__all__ = ["Bot", "RandomBot", "GreedyBot", "HeuristicBot", "ISMCTSBot", "PolicyBot", "play_game", "make_bot",
+           "available_bots", "bot_unavailable"]
 
 
 class Bot(abc.ABC):
@@ -285,6 +287,46 @@ def make_bot(spec, seed: Optional[int] = None, game: Any = None):
                 return factory(seed=seed)
     where = "" if info is None else f" for {info.title}"
     raise ValueError(f"unknown bot {spec!r}{where}: {_bot_specs_text(info)}")
+
+
+def available_bots(game: Any = None, num_players: Optional[int] = None) -> List[str]:
+    """The bot specs :func:`make_bot` can make on this machine, in the order a list offers them:
+    each game's C policies, its own bots that can be made here, and ``"ismcts"`` (which also takes
+    ``"ismcts:N"``, N iterations).
+
+    ``game``: a registered game's name or alias, a GameInfo, a Game or a State; None: every
+    registered game, each spec once. A game's own bot is tried once (Shithead's ``"net"`` loads and
+    checks its weights file, threes.shithead.net, cached per file: a missing or damaged file leaves
+    ``"net"`` out, and a repaired one brings it back). ``num_players`` also leaves out a bot that
+    plays tables of another size only (a bot may say which with a ``num_players`` attribute: the net
+    bot plays 4)."""
+    infos = [_game_info(game)] if game is not None else [registry.get(g) for g in registry.names()]
+    if num_players is not None:
+        num_players = int_arg(num_players, "num_players", 1, 255)
+    out: List[str] = []
+    for info in infos:
+        specs = list(info.policies) + [spec for spec, _ in info.bots
+                                       if bot_unavailable(spec, info, num_players) is None] + ["ismcts"]
+        out += [spec for spec in specs if spec not in out]
+    return out
+
+
+def bot_unavailable(spec: str, game: Any, num_players: Optional[int] = None) -> Optional[str]:
+    """Why the game's own bot ``spec`` (e.g. ``"net"``) cannot play here, in a sentence, or None
+    when it can: it cannot be made (its error: the net bot's weights missing or damaged), or it
+    plays tables of another size than ``num_players``. (available_bots and the command line.)"""
+    info = _game_info(game)
+    factory = info.bot_factory(spec)
+    if factory is None:
+        return f"{info.title} has no bot {spec!r}"
+    try:
+        bot = factory(seed=0)
+    except Exception as exc:  # noqa: BLE001 - any failure to make it: not offered, and said why
+        return f"the {spec} bot cannot be made here: {exc}"
+    plays = getattr(bot, "num_players", None)
+    if num_players is not None and isinstance(plays, int) and plays != num_players:
+        return f"the {spec} bot plays {plays}-player {info.title} only, not {num_players} players"
+    return None
 
 
 def bot_view(bot: Any, state: State, player: int, seed: int) -> State:

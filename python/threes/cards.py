@@ -12,6 +12,8 @@ place, ``threes.three_thirteen.card_to_kind`` / ``kind_to_card``.
 """
 from __future__ import annotations
 
+import operator
+
 from functools import total_ordering
 from typing import Union
 
@@ -40,12 +42,16 @@ def rank_index(rank: Union[str, int]) -> int:
     its value (2..15)."""
     if isinstance(rank, bool):
         raise TypeError("a rank is a string such as '7' or 'K', or a value 2..15, not a bool")
-    if isinstance(rank, int):
-        if 2 <= rank <= 15:
-            return rank - 2
-        raise ValueError(f"a rank value is 2..15 (15 = joker), not {rank}")
     if not isinstance(rank, str):
-        raise TypeError(f"a rank is a string such as '7' or 'K', not {type(rank).__name__}")
+        try:
+            v = operator.index(rank)  # an int, or a numpy integer
+        except TypeError:
+            raise TypeError(f"a rank is a string such as '7' or 'K', or a value 2..15, not "
+                            f"{type(rank).__name__}") from None
+        if 2 <= v <= 15:
+            return v - 2
+        shown = str(v) if -10**12 < v < 10**12 else ("a negative number" if v < 0 else "a larger number")
+        raise ValueError(f"a rank value is 2..15 (15 = joker), not {shown}")
     t = rank.strip().upper()
     t = _RANK_ALIASES.get(t, t)
     if len(t) == 1 and t in RANKS:

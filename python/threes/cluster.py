@@ -42,6 +42,8 @@ from typing import Any, Callable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from threes.args import MAX_GAMES, int_arg
+
 __all__ = ["connect", "cluster_cpus", "run_chunks", "rollouts", "CHUNK_SECONDS", "MAX_RETRIES"]
 
 #: The time a chunk is sized to take (over 100x Ray's per-task cost).
@@ -198,9 +200,7 @@ def plan(total: int, seconds_per_item: float, cpus: int, chunk: Optional[int] = 
 def _check_chunk(chunk: Any) -> Optional[int]:
     if chunk is None:
         return None
-    if isinstance(chunk, bool) or not isinstance(chunk, (int, np.integer)) or chunk < 1:
-        raise ValueError(f"chunk must be an int >= 1 or None, not {chunk!r}")
-    return int(chunk)
+    return int_arg(chunk, "chunk", 1, 2**63 - 1)
 
 
 def concat(parts: Sequence[Any], **changes: Any) -> Any:
@@ -231,8 +231,12 @@ def rollouts(game_or_state: Any, n: int, policy: Any = "random", seed: Optional[
 
     t0 = time.perf_counter()
     chunk = _check_chunk(chunk)
+    n = int_arg(n, "n", 0, MAX_GAMES)
     # the arguments checked (and the seed drawn once) by the local call of no game
     empty = _core.rollouts(game_or_state, 0, policy, seed, threads=1, observer=observer, first=first)
+    first = int(first)
+    if first > 2**63 - 1 - n:
+        raise ValueError(f"first + n must be below 2**63, not {first} + {n}")
     if n == 0:
         return empty
     seed = empty.seed

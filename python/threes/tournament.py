@@ -49,6 +49,7 @@ from threes.shithead import _core
 from threes.bots import make_bot, play_game
 from threes.shithead.game import Game, _seed64
 from threes.shithead.rollouts import _threads
+from threes.args import MAX_GAMES, int_arg, threads_arg
 
 __all__ = ["tournament", "TournamentResult"]
 
@@ -264,8 +265,11 @@ def tournament(bots: Sequence, games: int, seed: Optional[int] = None, rules: An
     the caller plays; see threes.cluster), with the same result as here; the
     bots are pickled to the workers (each chunk with its own copies).
     ``progress(deals_done)`` is called as deals (on Ray: chunks) finish."""
-    if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
-        raise ValueError(f"games must be an int >= 1, not {games!r}")
+    if isinstance(games, bool) or not isinstance(games, (int, np.integer)):  # ValueError, as it always was
+        raise ValueError(f"games must be an int in 1..{MAX_GAMES}, not {games!r}")
+    games = int_arg(games, "games", 1, MAX_GAMES)
+    if backend == "local" and workers is not None:
+        workers = threads_arg(workers, _core.MAX_THREADS, "workers")
     if backend not in ("local", "ray"):
         raise ValueError(f"backend must be 'local' or 'ray', not {backend!r}")
     if backend == "local" and (address is not None or chunk is not None):

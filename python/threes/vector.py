@@ -72,9 +72,29 @@ from gymnasium.vector.utils import batch_space
 
 from threes import registry
 from threes import _vector
-from threes.args import seed64
+from threes.args import MAX_GAMES, int_arg, seed64, threads_arg
 
-__all__ = ["VectorEnv", "SelfPlayVectorEnv", "episode_seed", "AutoresetMode", "collect", "Samplers", "sampler_seed"]
+__all__ = ["VectorEnv", "SelfPlayVectorEnv", "episode_seed", "AutoresetMode", "collect", "Samplers", "sampler_seed",
+           "MAX_ENVS", "MAX_SAMPLERS", "EnvIndexError"]
+
+#: The most envs one vector env holds (each holds its state, observations and mask: a few KB).
+MAX_ENVS = 2**20
+_MAX_THREADS = 256  # TH_MAX_THREADS (common/batch.h), as threes.shithead._core.MAX_THREADS
+#: The most samplers of one ``Samplers`` (each a vector env, a process on Ray).
+MAX_SAMPLERS = 4096
+
+
+class EnvIndexError(IndexError, ValueError):
+    """An env index out of range (``game_state(env)``): an IndexError, as a sequence's, and a
+    ValueError, as every out-of-range int argument of threes."""
+
+
+def _gym_seed(seed: Any) -> int:
+    """A seed for ``reset(seed=...)``: any int (numpy ints too, never a bool), taken modulo 2**64
+    (threes.args.seed64); a non-negative Python int is passed to Gymnasium's own seeding as it is,
+    a negative or numpy one (which Gymnasium refuses) as its value modulo 2**64."""
+    v = seed64(seed)
+    return seed if type(seed) is int and seed >= 0 else v
 
 _MODES = {AutoresetMode.NEXT_STEP: _vector.NEXT_STEP, AutoresetMode.SAME_STEP: _vector.SAME_STEP,
           AutoresetMode.DISABLED: _vector.DISABLED}
@@ -85,7 +105,8 @@ def episode_seed(seed: int, env: int, episode: int) -> int:
     """The deal seed of episode ``episode`` (0, 1, ...) of env ``env`` of a
     vector env seeded with ``seed``: ``Game.new_initial_state(episode_seed(
     seed, env, episode))`` is that episode's deal."""
-    return _vector.episode_seed(seed64(seed), int(env), int(episode))
+    return _vector.episode_seed(seed64(seed), int_arg(env, "env", 0, 2**63 - 1),
+                                int_arg(episode, "episode", 0, 2**64 - 1))
 
 
 def _readonly(a: np.ndarray) -> np.ndarray:
@@ -113,12 +134,10 @@ class _Base(gymnasium.vector.VectorEnv):
     def __init__(self, game: Any, num_envs: int, num_players: Optional[int], learner: int, opponents: Any,
                  threads: int, seed: Optional[int], autoreset_mode: Any, observation_dtype: Any,
                  illegal_action: str, penalty: float, game_options: Optional[Dict[str, Any]]):
-        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)):
-            raise TypeError(f"num_envs must be an int, not {type(num_envs).__name__}")
-        if num_envs < 1:
-            raise ValueError(f"num_envs must be at least 1, not {num_envs}")
-        if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)):
-            raise TypeError(f"threads must be an int, not {type(threads).__name__}")
+        num_envs = int_arg(num_envs, "num_envs", 1, MAX_ENVS)
+        if threads is None:
+            raise TypeError("threads must be an int, not NoneType")
+        threads = threads_arg(threads, _MAX_THREADS)
         try:
             mode = AutoresetMode(autoreset_mode)
         except ValueError:
@@ -230,8 +249,12 @@ class _Base(gymnasium.vector.VectorEnv):
         cards: for evaluation and tests, never for the learner). The vector
         env keeps no history of actions, so the copy has none (its
         ``to_dict()["history"]`` is empty)."""
+        if isinstance(env, bool) or not isinstance(env, (int, np.integer)):
+            raise TypeError(f"env must be an int, not {type(env).__name__}")
         if not 0 <= env < self.num_envs:
-            raise IndexError(f"env must be in 0..{self.num_envs - 1}, not {env}")
+            shown = str(env) if -10**12 < env < 10**12 else ("a negative number" if env < 0 else "a larger number")
+            raise EnvIndexError(f"env must be in 0..{self.num_envs - 1}, not {shown}")
+        env = int(env)
         return type(self.game.new_initial_state(0))._from_bytes(bytes(self._core.states[env]))
 
     def sample_actions(self, rng: Optional[np.random.Generator] = None) -> np.ndarray:
@@ -264,7 +287,7 @@ class _Base(gymnasium.vector.VectorEnv):
                 raise TypeError("seed must be one int: env i's episodes come from (seed, i, episode)")
             if mask is not None:
                 raise ValueError("a seed starts every env over: reset(seed=...) without a reset_mask")
-            super().reset(seed=seed)
+            super().reset(seed=_gym_seed(seed))
             self._seed = seed64(seed)
             self._core.reseed(self._seed)
             self._sample_rng = np.random.default_rng(self._seed)
@@ -347,8 +370,7 @@ def collect(envs: "_Base", steps: int, policy: Optional[Any] = None) -> Dict[str
     ``policy(obs, action_mask) -> actions`` chooses (None: uniformly random
     legal actions from the env's own generator, seeded by its seed). The
     env keeps its episodes: the next call goes on from where this one ended."""
-    if isinstance(steps, bool) or not isinstance(steps, (int, np.integer)) or steps < 1:
-        raise ValueError(f"steps must be an int >= 1, not {steps!r}")
+    steps = int_arg(steps, "steps", 1, MAX_GAMES)
     if policy is not None and not callable(policy):
         raise TypeError(f"policy must be callable as policy(obs, action_mask), not {type(policy).__name__}")
     if not envs._started:
@@ -382,7 +404,7 @@ def collect(envs: "_Base", steps: int, policy: Optional[Any] = None) -> Dict[str
 
 def sampler_seed(seed: int, sampler: int) -> int:
     """The seed of sampler ``sampler`` of ``Samplers(..., seed=seed)``."""
-    return _vector.episode_seed(seed64(seed), int(sampler), 0xA5A5)
+    return _vector.episode_seed(seed64(seed), int_arg(sampler, "sampler", 0, 2**63 - 1), 0xA5A5)
 
 
 def _make_env(selfplay: bool, kwargs: Dict[str, Any], seed: int) -> "_Base":
@@ -408,8 +430,7 @@ class Samplers:
     def __init__(self, num_samplers: int, *, seed: Optional[int] = None, selfplay: bool = False,
                  policy: Optional[Any] = None, backend: str = "local", address: Optional[str] = None,
                  num_cpus: float = 1, **env_kwargs: Any):
-        if isinstance(num_samplers, bool) or not isinstance(num_samplers, (int, np.integer)) or num_samplers < 1:
-            raise ValueError(f"num_samplers must be an int >= 1, not {num_samplers!r}")
+        num_samplers = int_arg(num_samplers, "num_samplers", 1, MAX_SAMPLERS)
         if backend not in ("local", "ray"):
             raise ValueError(f"backend must be 'local' or 'ray', not {backend!r}")
         if "seed" in env_kwargs:

@@ -209,8 +209,11 @@ class GameEnv(gymnasium.Env):
               options: Optional[dict] = None) -> Tuple[np.ndarray, Dict[str, Any]]:
         """Deals (with ``seed`` when given, else a seed from np_random), resets
         the bots and plays them until the learner is to move."""
-        super().reset(seed=seed)
-        deal = _seed64(seed) if seed is not None else self._seed()
+        deal = _seed64(seed) if seed is not None else None  # any int, modulo 2**64 (TypeError otherwise)
+        # Gymnasium's own seeding takes only non-negative Python ints: the others as their value modulo 2**64
+        super().reset(seed=seed if seed is None or (type(seed) is int and seed >= 0) else deal)
+        if deal is None:
+            deal = self._seed()
         self.deal_seed = deal
         self._state = self.game.new_initial_state(deal)
         for bot in self.opponents.values():

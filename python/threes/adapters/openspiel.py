@@ -48,6 +48,7 @@ from typing import Any, Dict, List, Optional, Set, Tuple
 import numpy as np
 import pyspiel
 
+from threes.args import MAX_GAMES, int_arg
 from threes.shithead import _core
 from threes.cards import Card
 from threes.shithead.game import Game, State
@@ -61,6 +62,19 @@ _DEFAULTS: Dict[str, Any] = {"players": 4, "rules": "threes", "max_moves": 0}
 #: Redeals ThreesState.resample_from_infostate tries before it gives up.
 _RESAMPLE_ATTEMPTS = 1000
 _LOC_HAND = 0x00  # state.h: a hand's zone code is this | seat; 0x80 marks a known card
+
+def _int_param(params: Dict[str, Any], name: str, lo: int, hi: int) -> int:
+    """A game parameter that is a whole number: an int (not a bool, a float or text) in lo..hi;
+    TypeError or ValueError naming the parameter and its bounds."""
+    return int_arg(params[name], f"game parameter {name!r}", lo, hi)
+
+
+def _str_param(params: Dict[str, Any], name: str) -> str:
+    v = params[name]
+    if not isinstance(v, str):
+        raise TypeError(f"game parameter {name!r} must be a string, not {type(v).__name__}")
+    return v
+
 
 def _game_type(short_name: str, long_name: str, min_players: int, max_players: int,
                params: Dict[str, Any]) -> "pyspiel.GameType":
@@ -94,7 +108,8 @@ class ThreesGame(pyspiel.Game):
     def __init__(self, params: Optional[Dict[str, Any]] = None):
         p = dict(_DEFAULTS)
         p.update(params or {})
-        g = Game(int(p["players"]), str(p["rules"]), int(p["max_moves"]) or None)
+        g = Game(_int_param(p, "players", _core.MIN_PLAYERS, _MAX_PLAYERS), _str_param(p, "rules"),
+                 _int_param(p, "max_moves", 0, _core.MAX_MAX_MOVES) or None)
         info = pyspiel.GameInfo(
             num_distinct_actions=g.num_distinct_actions(),
             max_chance_outcomes=_core.NUM_KINDS,
@@ -488,7 +503,7 @@ class ThreesRolloutEvaluator:
     ``policy`` for every seat; priors are uniform."""
 
     def __init__(self, n_rollouts: int = 1, policy: str = "random", seed: Optional[int] = None):
-        self.n_rollouts = int(n_rollouts)
+        self.n_rollouts = int_arg(n_rollouts, "n_rollouts", 1, MAX_GAMES)
         self.policy = policy
         self._rng = random.Random(seed)
 
@@ -536,8 +551,9 @@ class ThreeThirteenGame(pyspiel.Game):
 
         p = dict(_TT_DEFAULTS)
         p.update(params or {})
-        g = tt.Game(int(p["players"]), decks=int(p["decks"]) or None, jokers=int(p["jokers"]), ace=str(p["ace"]),
-                    max_moves=int(p["max_moves"]) or None)
+        g = tt.Game(_int_param(p, "players", 2, 8), decks=_int_param(p, "decks", 0, 255) or None,
+                    jokers=_int_param(p, "jokers", 0, 255), ace=_str_param(p, "ace"),
+                    max_moves=_int_param(p, "max_moves", 0, 2**32 - 1) or None)
         first = g.new_initial_state(0)
         opts = first._options()
         deck = [k for _ in range(opts["decks"]) for k in list(range(52)) + [52 + j for j in range(opts["jokers"])]]

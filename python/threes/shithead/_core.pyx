@@ -16,6 +16,7 @@ cdef object _CLONING = object()  # clone()'s marker: skip __cinit__'s empty-stat
 cdef tuple _CLONE_ARGS = (_CLONING,)
 
 from threes.errors import IllegalActionError
+from threes.args import MAX_GAMES as _MAX_GAMES, int_arg as _checked_int
 from numpy import integer as _np_integer
 cimport cython
 from threes._common cimport *
@@ -48,20 +49,19 @@ ZONE_DRAW = SH_ZONE_DRAW
 ZONE_PILE = SH_ZONE_PILE
 ZONE_BURNED = SH_ZONE_BURNED
 
-def kind_text(int kind):
+def kind_text(kind):
     """Two-character text of card kind `kind` (0..53), as the C engine writes it."""
     cdef char buf[3]
-    if kind < 0 or kind >= SH_NUM_KINDS:
-        raise ValueError(f"card kind must be in 0..{SH_NUM_KINDS - 1}, not {kind}")
-    sh_kind_text(kind, buf)
+    sh_kind_text(_checked_int(kind, "card kind", 0, SH_NUM_KINDS - 1), buf)
     return buf[:2].decode("ascii")
 
 
-def rng_outputs(uint64_t seed, int n):
-    """The first n outputs of the engine's PRNG (xoshiro256** seeded by
-    splitmix64) for a seed; for checking it against the published algorithm."""
+def rng_outputs(seed, n):
+    """The first n outputs (0..2**20) of the engine's PRNG (xoshiro256** seeded by
+    splitmix64) for a seed (0..2**64-1); for checking it against the published algorithm."""
     cdef th_rng r
-    th_rng_seed(&r, seed)
+    th_rng_seed(&r, <uint64_t>_checked_int(seed, "seed", 0, 2**64 - 1))
+    n = _checked_int(n, "n", 0, 2**20)
     return [th_rng_next(&r) for _ in range(n)]
 
 
@@ -113,10 +113,10 @@ cdef int _rules_from_dict(dict d, sh_rules *r) except -1:
     return 0
 
 
-def rules_preset(int preset):
+def rules_preset(preset):
     """The raw fields of C preset number `preset` (0 threes, 1 classic, 2 dutch)."""
     cdef sh_rules r
-    if sh_rules_preset(preset, &r) != 0:
+    if sh_rules_preset(_checked_int(preset, "preset number", 0, SH_NUM_PRESETS - 1), &r) != 0:
         raise ValueError(f"unknown preset number {preset}")
     return _rules_to_dict(&r)
 
@@ -406,11 +406,15 @@ cdef class StateBase:
         return False
 
     def legal_actions(self, player=None):
-        """Legal action ids, sorted ascending; empty when the game is over."""
+        """Legal action ids, sorted ascending; empty when the game is over. With OpenSpiel's ``player``
+        (an int: numpy ints too, never a bool), empty unless it is the seat to move."""
         cdef uint16_t buf[SH_MAX_DISTINCT_ACTIONS]
         cdef int n, i
-        if player is not None and player != self.current_player():
-            return []
+        if player is not None:
+            if type(player) is not int and (isinstance(player, bool) or not isinstance(player, (int, _np_integer))):
+                raise TypeError(f"player must be an int or None, not {type(player).__name__}")
+            if player != self.current_player():
+                return []
         n = sh_legal_actions(&self.s, buf)
         return ids_list(buf, n, _ACTION_INTS)
 
@@ -889,9 +893,13 @@ cdef class StateBase:
         return self.s.draw_len
 
 
-def batch_seed(uint64_t seed, uint64_t i):
-    """The seed of game i of a rollout batch seeded with `seed`."""
-    return th_batch_seed(seed, i)
+def batch_seed(seed, i):
+    """The seed of game i (0..2**64-1) of a rollout batch seeded with `seed` (0..2**64-1)."""
+    if type(seed) is not int or not 0 <= seed <= 0xFFFFFFFFFFFFFFFF:
+        seed = _checked_int(seed, "seed", 0, 2**64 - 1)
+    if type(i) is not int or not 0 <= i <= 0xFFFFFFFFFFFFFFFF:
+        i = _checked_int(i, "i", 0, 2**64 - 1)
+    return th_batch_seed(<uint64_t>seed, <uint64_t>i)
 
 
 ctypedef struct sh_chunked:
@@ -1031,15 +1039,12 @@ cdef tuple _policies(object policy, int n):
     return got
 
 
-cdef int _count_arg(object x, str what, int least) except -1:
-    """An int argument >= least (an int or a NumPy integer; not a bool)."""
-    if type(x) is not int:
-        if isinstance(x, bool) or not isinstance(x, (int, _np_integer)):
-            raise TypeError(f"{what} must be an int, not {type(x).__name__}")
-        x = int(x)
-    if x < least:
-        raise ValueError(f"{what} must be >= {least}, not {x}")
-    return 0
+cdef int64_t _count_arg(object x, str what, int64_t least, int64_t most) except -1:
+    """An int argument in least..most (an int or a NumPy integer; not a bool): threes.args.int_arg's
+    TypeError or ValueError naming the bounds, whatever the int's size (never OverflowError)."""
+    if type(x) is int and least <= x <= most:
+        return x
+    return _checked_int(x, what, least, most)
 
 
 def rollouts(game_or_state, n, policy="random", seed=None, threads=None, observer=None, progress=None,
@@ -1095,10 +1100,9 @@ def rollouts(game_or_state, n, policy="random", seed=None, threads=None, observe
                                 first=first, address=address)
     if address is not None:
         raise ValueError("address is for backend='ray'")
-    _count_arg(n, "n", 0)
-    count = n
+    count = _count_arg(n, "n", 0, _MAX_GAMES)
     if type(first) is not int or first != 0:
-        _count_arg(first, "first", 0)
+        first = _count_arg(first, "first", 0, 0x7FFFFFFFFFFFFFFF)
         if first > 0x7FFFFFFFFFFFFFFF - count:
             raise ValueError(f"first + n must be below 2**63, not {first} + {count}")
     first_game = first
@@ -1131,8 +1135,8 @@ def rollouts(game_or_state, n, policy="random", seed=None, threads=None, observe
     nthreads = threads_of(threads)
     if chunk is None:
         chunk = 20_000
-    elif not (type(chunk) is int and chunk >= 1):
-        _count_arg(chunk, "chunk", 1)
+    else:
+        chunk = _count_arg(chunk, "chunk", 1, 0x7FFFFFFFFFFFFFFF)
     if _RESULT_TYPE is None:
         from threes.shithead.rollouts import RolloutResult
         _RESULT_TYPE = RolloutResult
@@ -1238,28 +1242,29 @@ def rollout(state, policy="random", seed=None, *, bint order=False):
 ISMCTS_NODE_BYTES = sizeof(th_ismcts_node)
 
 
-def observation_size(int num_players):
+def observation_size(num_players):
     """Length of the observation tensor for num_players (see observation.h)."""
-    if not SH_MIN_PLAYERS <= num_players <= SH_MAX_PLAYERS:
-        raise ValueError(f"num_players must be between {SH_MIN_PLAYERS} and {SH_MAX_PLAYERS}, not {num_players}")
-    return sh_obs_size(num_players)
+    if type(num_players) is int and SH_MIN_PLAYERS <= num_players <= SH_MAX_PLAYERS:
+        return sh_obs_size(num_players)
+    return sh_obs_size(_checked_int(num_players, "num_players", SH_MIN_PLAYERS, SH_MAX_PLAYERS))
 
 
-def hidden_count(StateBase st, int observer):
+def hidden_count(StateBase st, observer):
     """Cards hidden from `observer`: other hands' unknown cards, face-down cards, the draw pile."""
     st._require_setup()
-    if not 0 <= observer < st.s.num_players:
-        raise ValueError(f"observer must be a seat in 0..{st.s.num_players - 1}, not {observer}")
-    return sh_hidden_count(&st.s, observer)
+    return sh_hidden_count(&st.s, _checked_int(observer, "observer", 0, st.s.num_players - 1))
 
 
-def ismcts_search(StateBase st, uint8_t[::1] arena, uint32_t iterations, double time_limit,
-                  double exploration, int rollout_policy, uint64_t seed):
+def ismcts_search(StateBase st, uint8_t[::1] arena, iterations, double time_limit,
+                  double exploration, rollout_policy, seed):
     """Runs the generic th_ismcts_search (common/ismcts.h) over sh_game with
     the GIL released. `arena` holds the tree (a multiple of
     ISMCTS_NODE_BYTES). Returns (best_action, iterations run, nodes used,
     [(action, visits, mean return) for each root child])."""
     cdef sh_state root
+    cdef uint32_t it = _checked_int(iterations, "iterations", 1, 2**32 - 1)
+    cdef int pol = _checked_int(rollout_policy, "rollout_policy", 0, SH_NUM_POLICIES - 1)
+    cdef uint64_t sd = _checked_int(seed, "seed", 0, 2**64 - 1)
     st._require_setup()
     root = st.s  # a private copy: other threads may change the state meanwhile
-    return ismcts_run(&sh_game, &root, arena, iterations, time_limit, exploration, rollout_policy, seed)
+    return ismcts_run(&sh_game, &root, arena, it, time_limit, exploration, pol, sd)

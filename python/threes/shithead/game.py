@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple, Union
 import numpy as np
 
 from threes.shithead import _core
-from threes.args import check_keys, seed64
+from threes.args import check_keys, int_arg, seed64
 from threes.cards import _KIND, _TEXT, CARDS, RANKS, Card, card_kind, rank_index
 from threes.errors import IllegalActionError
 from threes.events import Event, from_core
@@ -164,8 +164,21 @@ def _encode(raw_rules: Dict[str, Any], move: Move) -> int:
     face_up = tuple(rank_index(r) for r in move.face_up) if move.kind == "swap" else ()
     a = _core.encode_move(raw_rules, kind, rank, count, slot, face_up)
     if a < 0:
-        raise ValueError(f"move {move} does not fit these rules")
+        raise ValueError(f"move {move} does not fit these rules{_move_bounds(raw_rules, move)}")
     return a
+
+
+def _move_bounds(raw_rules: Dict[str, Any], move: Move) -> str:
+    """What a move of this kind may hold under these rules (for _encode's error): the count of a
+    play, the slot of a blind play, the number of ranks a swap decision keeps face up."""
+    if move.kind == "play":
+        per_rank = _core.encode_move(raw_rules, 0, 1, 1, 0, ()) - _core.encode_move(raw_rules, 0, 0, 1, 0, ())
+        return f": a play's count is in 1..{per_rank}"
+    if move.kind == "blind":
+        return f": a blind play's slot is in 0..{raw_rules['cards_per_zone'] - 1}"
+    if move.kind == "swap":
+        return f": a swap decision keeps {raw_rules['cards_per_zone']} ranks face up"
+    return ""
 
 
 # a play's rank as the screen shows it or as typed: "10" or "T", "JK", "joker" or "X"
@@ -224,19 +237,20 @@ class Game:
                  dealer: Optional[int] = None):
         self._rules = Rules.coerce(rules)
         self._rules.check_players(num_players)
+        num_players = int(num_players)
         self._num_players = num_players
         if max_moves is None:
             max_moves = DEFAULT_MAX_MOVES
-        if isinstance(max_moves, bool) or not isinstance(max_moves, int):
+        if isinstance(max_moves, bool) or not isinstance(max_moves, (int, np.integer)):
             raise TypeError(f"max_moves must be an int, not {type(max_moves).__name__}")
         if not 1 <= max_moves <= _core.MAX_MAX_MOVES:
-            raise ValueError(f"max_moves must be between 1 and {_core.MAX_MAX_MOVES}, not {max_moves}")
-        self._max_moves = max_moves
+            raise ValueError(f"max_moves must be between 1 and {_core.MAX_MAX_MOVES}, not {_shown(max_moves)}")
+        self._max_moves = int(max_moves)
         if dealer is None:
             dealer = num_players - 1
-        if isinstance(dealer, bool) or not isinstance(dealer, int):
+        if isinstance(dealer, bool) or not isinstance(dealer, (int, np.integer)):
             raise TypeError(f"dealer must be an int seat, not {type(dealer).__name__}")
-        self._dealer = _check_dealer(dealer, num_players)
+        self._dealer = _check_dealer(int(dealer), num_players)
         self._raw = self._rules._raw()
 
     @property
@@ -348,6 +362,7 @@ class Game:
         if current_player is None:
             still = [q for q in range(n) if q not in finish]
             current_player = still[0] if still else 0
+        current_player = _check_int(current_player, "current_player")
         text = lambda ks: [str(Card(k)) for k in ks]  # noqa: E731
         d = {"format": STATE_FORMAT, "rules": rules.to_dict(), "num_players": n, "dealer": self._dealer,
              "max_moves": self._max_moves, "phase": "play", "current_player": current_player, "move_count": 0,
@@ -420,8 +435,20 @@ def _check_dealer(dealer: int, num_players: int) -> int:
     """The dealer seat, checked (the one check of Game() and from_dict; the C
     entry points check it again for their own callers)."""
     if not 0 <= dealer < num_players:
-        raise ValueError(f"dealer must be a seat in 0..{num_players - 1}, not {dealer}")
+        raise ValueError(f"dealer must be a seat in 0..{num_players - 1}, not {_shown(dealer)}")
     return dealer
+
+
+def _shown(v: int) -> str:
+    """An int for an error message: itself, or its sign when it is huge (a message stays short)."""
+    return str(v) if -10**12 < v < 10**12 else ("a negative number" if v < 0 else "a larger number")
+
+
+def _special_player(player: Any, num_players: int) -> int:
+    """The player of OpenSpiel's ``(player, action)`` forms: a seat, or one of OpenSpiel's special
+    player ids down to TERMINAL_PLAYER_ID (-4: chance -1, simultaneous -2, invalid -3); the action
+    does not depend on it."""
+    return int_arg(player, "the player of (player, action)", TERMINAL_PLAYER_ID, num_players - 1)
 
 
 def _check_int(x: Any, what: str) -> int:
@@ -526,6 +553,7 @@ class State(_core.StateBase):
         ``hand+up 7x3``, ``blind 0``, ``pickup``, ``swap 7TA``. Also accepts
         OpenSpiel's ``(player, action)`` form."""
         if more:
+            _special_player(action, self.num_players())
             action = more[0]
         return str(self.decode_action(action))
 
@@ -534,7 +562,10 @@ class State(_core.StateBase):
         spacing free; ``10`` for ``T`` and, in a play, ``JK`` or ``joker`` for
         ``X``; the source prefix may be left out)."""
         if more:
-            text = more[0]
+            player, text = text, more[0]
+            if not isinstance(text, str):
+                raise TypeError(f"expected a string, not {type(text).__name__}")
+            _special_player(player, self.num_players())
         move = _parse_move(text)
         a = self.encode_move(move)
         if move.source is not None and move.kind == "play":
@@ -745,6 +776,41 @@ def _int_field(d: Dict[str, Any], key: str, default: Any) -> Any:
     return v
 
 
+def _check_progress(rules: Rules, n: int, dealer: int, phase: str, current: int, move_count: int,
+                    history: List[int]) -> None:
+    """The fields of a state dict that the C setup cannot check against each other, checked against
+    how a game gets there (ValueError naming them): the history is the last ``len(history)`` moves
+    (all of them since the deal, or since a position was built by from_dict or Game.position), so
+    it lists at most ``move_count`` actions; swap decisions come first (the swap phase has one per
+    seat, in turn from the seat after the dealer): in the swap phase every action so far was one,
+    ``move_count`` counts them and the seat to move follows from it (the C setup checks the cards:
+    ``cards_per_zone`` in each seat's hand, face up and face down). Run once the C setup has
+    accepted the position (its errors come first). Every state that legal moves reach from a state
+    from_dict accepts passes these checks again, so ``from_dict(s.to_dict())`` never fails."""
+    if len(history) > move_count:
+        raise ValueError(f"history lists {len(history)} actions, more than the {move_count} moves played "
+                         "(move_count)")
+    raw = rules._raw()
+    k = rules.cards_per_zone
+    first_swap = _core.encode_move(raw, 3, 0, 0, 0, (0,) * k)  # swap decisions are the last ids
+    swaps = [a >= first_swap for a in history]
+    if phase == "swap":
+        if move_count >= n:
+            raise ValueError(f"move_count {move_count} in the swap phase: its {n} swap decisions are moves "
+                             f"0..{n - 1}")
+        expected = (dealer + 1 + move_count) % n
+        if current != expected:
+            raise ValueError(f"current_player {current} in the swap phase: after {move_count} swap decisions "
+                             f"with dealer {dealer}, seat {expected} decides")
+        if not all(swaps):
+            raise ValueError("history lists a move that is not a swap decision in the swap phase")
+    else:
+        if swaps != sorted(swaps, reverse=True):
+            raise ValueError("history lists a swap decision after a play: the swap decisions come first")
+        if sum(swaps) > n:
+            raise ValueError(f"history lists {sum(swaps)} swap decisions; a game of {n} has {n}")
+
+
 def _state_from_dict(cls, d: Dict[str, Any]) -> State:
     if not isinstance(d, dict):
         raise TypeError(f"State.from_dict takes a dict, not {type(d).__name__}")
@@ -763,8 +829,9 @@ def _state_from_dict(cls, d: Dict[str, Any]) -> State:
     if phase not in ("swap", "play", "over"):
         raise ValueError(f"phase must be 'swap', 'play' or 'over', not {phase!r}")
     current = _int_field(d, "current_player", None)
-    if not -2**31 <= current < 2**31:
-        raise ValueError(f"current_player {current} is not a seat")
+    if not -2**31 <= current < 2**31:  # the C setup words the errors of the ints in a C int
+        raise ValueError(f"current_player {_shown(current)} is not a seat: it is in 0..{n - 1}, or "
+                         f"{TERMINAL_PLAYER_ID} when the game is over")
     move_count = _int_field(d, "move_count", 0)
     if not 0 <= move_count <= _core.MAX_MAX_MOVES:
         raise ValueError(f"move_count must be between 0 and max_moves, not {move_count}")
@@ -813,5 +880,7 @@ def _state_from_dict(cls, d: Dict[str, Any]) -> State:
     cards += [(_core.ZONE_PILE, 0, k, 0) for k in _card_list(d["pile"], "pile")]
     cards += [(_core.ZONE_DRAW, 0, k, 0) for k in _card_list(d["draw_pile"], "draw_pile")]
     cards += [(_core.ZONE_BURNED, 0, k, 0) for k in _card_list(d["burned"], "burned")]
-    return cls._setup(rules._raw(), n, dealer, max_moves, cards, ("swap", "play", "over").index(phase),
-                      current, move_count, truncated, list(finish), list(history), stalemate, list(repetitions))
+    st = cls._setup(rules._raw(), n, dealer, max_moves, cards, ("swap", "play", "over").index(phase),
+                    current, move_count, truncated, list(finish), list(history), stalemate, list(repetitions))
+    _check_progress(rules, n, dealer, phase, current, move_count, list(history))  # what C cannot tell
+    return st

@@ -9,6 +9,8 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, Callable, Dict, Iterable, Tuple
 
+import numpy as np
+
 from threes.shithead import _core
 from threes.cards import RANKS, SUITS, rank_index
 
@@ -123,11 +125,13 @@ def _preset_values(name: str) -> Dict[str, Any]:
 def _normalize(name: str, value: Any) -> Any:
     kind = _FIELD_TYPES.get(name)
     if kind == "int":
-        if isinstance(value, bool) or not isinstance(value, int):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
             raise TypeError(f"rule {name} must be an int, not {type(value).__name__}")
+        # the C field's width; the engine then checks each rule's own bounds (decks 1..4, ...)
         if not 0 <= value <= 255:
-            raise ValueError(f"rule {name} is out of range: {value}")
-        return value
+            shown = str(value) if -10**12 < value < 10**12 else ("a negative number" if value < 0 else "a larger number")
+            raise ValueError(f"rule {name} is out of range: it must be in 0..255, not {shown}")
+        return int(value)
     if kind == "bool":
         if isinstance(value, bool):
             return value
@@ -250,12 +254,15 @@ class Rules:
         return _core.rules_max_players(self._raw())
 
     def check_players(self, num_players: int) -> None:
-        """Raises ValueError if a deal for ``num_players`` does not fit."""
-        if isinstance(num_players, bool) or not isinstance(num_players, int):
+        """Raises ValueError if a deal for ``num_players`` does not fit (TypeError for anything but an int:
+        numpy ints too, never a bool)."""
+        if isinstance(num_players, bool) or not isinstance(num_players, (int, np.integer)):
             raise TypeError(f"num_players must be an int, not {type(num_players).__name__}")
-        if num_players < 1:
-            raise ValueError(f"num_players must be between 2 and {_core.MAX_PLAYERS}, not {num_players}")
-        _core.rules_validate(self._raw(), num_players)
+        if not 1 <= num_players <= _core.MAX_PLAYERS:
+            shown = num_players if -10**12 < num_players < 10**12 else ("a negative number" if num_players < 0
+                                                                        else "a larger number")
+            raise ValueError(f"num_players must be between 2 and {_core.MAX_PLAYERS}, not {shown}")
+        _core.rules_validate(self._raw(), int(num_players))
 
     def _raw(self) -> Dict[str, Any]:
         """The C struct's fields (threes.shithead._core's rule dict), made once."""

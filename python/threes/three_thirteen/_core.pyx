@@ -8,6 +8,7 @@ from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, u
 from libc.string cimport memcpy, memset
 
 from threes.errors import IllegalActionError
+from threes.args import MAX_GAMES as _MAX_GAMES, int_arg as _checked_int
 cimport cython
 from threes._common cimport *
 cimport numpy as cnp
@@ -20,9 +21,9 @@ cdef tuple _EMPTY = ()
 
 TERMINAL_PLAYER_ID = TH_TERMINAL_PLAYER
 
-def batch_seed(uint64_t seed, uint64_t i):
-    """th_batch_seed: the seed of game i of a batch."""
-    return th_batch_seed(seed, i)
+def batch_seed(seed, i):
+    """th_batch_seed: the seed of game i (0..2**64-1) of a batch seeded `seed` (0..2**64-1)."""
+    return th_batch_seed(<uint64_t>_checked_int(seed, "seed", 0, 2**64 - 1), <uint64_t>_checked_int(i, "i", 0, 2**64 - 1))
 
 # ------------------------------------------------------ Python values -> C --
 # The type checks of this boundary (the positions themselves are checked in C,
@@ -120,18 +121,15 @@ ISMCTS_NODE_BYTES = sizeof(th_ismcts_node)
 MAX_THREADS = TH_MAX_THREADS
 
 
-def observation_size(int num_players):
+def observation_size(num_players):
     """Floats in the observation tensor of a game of num_players (observation.h)."""
-    if not TT_MIN_PLAYERS <= num_players <= TT_MAX_PLAYERS:
-        raise ValueError(f"num_players must be between {TT_MIN_PLAYERS} and {TT_MAX_PLAYERS}, not {num_players}")
-    return tt_obs_size(num_players)
+    return tt_obs_size(_checked_int(num_players, "num_players", TT_MIN_PLAYERS, TT_MAX_PLAYERS))
 
 
-def observation_layout(int n):
+def observation_layout(n):
     """The blocks of the observation tensor for n players, name -> (offset,
     size), from the offsets in observation.h."""
-    if not TT_MIN_PLAYERS <= n <= TT_MAX_PLAYERS:
-        raise ValueError(f"num_players must be between {TT_MIN_PLAYERS} and {TT_MAX_PLAYERS}, not {n}")
+    n = _checked_int(n, "num_players", TT_MIN_PLAYERS, TT_MAX_PLAYERS)
     starts = [
         ("own_hand", tt_obs_own_hand()),
         ("own_pool", tt_obs_own_pool()),
@@ -162,7 +160,7 @@ cdef tt_meld_options _tt_meld(bint ace_either, bint all_wild_melds, bint wild_pe
     return o
 
 
-def min_deadwood(ranks, suits, int wild_rank, bint ace_either, bint all_wild_melds, bint wild_penalty_20):
+def min_deadwood(ranks, suits, wild_rank, bint ace_either, bint all_wild_melds, bint wild_penalty_20):
     """(deadwood, [(type, [card indexes])...], [deadwood card indexes]) of a hand
     given as ranks (1..13, 0 = joker) and suits (0..3)."""
     cdef uint8_t r[14]
@@ -171,6 +169,7 @@ def min_deadwood(ranks, suits, int wild_rank, bint ace_either, bint all_wild_mel
     cdef th_error e
     cdef tt_meld_options o = _tt_meld(ace_either, all_wild_melds, wild_penalty_20)
     cdef int n = len(ranks), i, j, pos = 0
+    cdef int wr = _checked_int(wild_rank, "wild_rank", 1, 13)
     if n != len(suits):
         raise ValueError("ranks and suits differ in length")
     if n > TT_MAX_HAND:
@@ -180,7 +179,7 @@ def min_deadwood(ranks, suits, int wild_rank, bint ace_either, bint all_wild_mel
             raise ValueError(f"card {i}: rank {ranks[i]} or suit {suits[i]} out of range")
         r[i] = ranks[i]
         su[i] = suits[i]
-    if tt_min_deadwood(r, su, n, wild_rank, &o, &a, &e) != TH_OK:
+    if tt_min_deadwood(r, su, n, wr, &o, &a, &e) != TH_OK:
         raise_error(&e)
     melds = []
     for i in range(a.num_melds):
@@ -190,9 +189,10 @@ def min_deadwood(ranks, suits, int wild_rank, bint ace_either, bint all_wild_mel
     return a.deadwood, melds, dead
 
 
-def card_value(int rank, int wild_rank, bint ace_either, bint wild_penalty_20):
+def card_value(rank, wild_rank, bint ace_either, bint wild_penalty_20):
+    """What a card of `rank` (0 = joker, 1..13) scores when left over, `wild_rank` (1..13) wild."""
     cdef tt_meld_options o = _tt_meld(ace_either, 1, wild_penalty_20)
-    return tt_card_value(rank, wild_rank, &o)
+    return tt_card_value(_checked_int(rank, "rank", 0, 13), _checked_int(wild_rank, "wild_rank", 1, 13), &o)
 
 
 @cython.trashcan(True)  # a long undo chain (_undo) is freed without deep C recursion
@@ -588,10 +588,11 @@ cdef class StateBase:
         round_only=True)`` returns at the round's end."""
         cdef double out[8]
         cdef int q
-        round = _int_arg("round", round)
-        if not 1 <= round <= TT_ROUNDS or round > self.s.round or (round == self.s.round and
-                                                                      self.s.phase != TT_PHASE_OVER):
-            raise ValueError(f"round {round} has not been scored")
+        round = _checked_int(round, "round", 1, TT_ROUNDS)
+        scored = self.s.round - (self.s.phase != TT_PHASE_OVER)
+        if round > scored:
+            raise ValueError(f"round {round} has not been scored: "
+                             + (f"round must be in 1..{scored}" if scored else "no round has been scored yet"))
         tt_round_margin(&self.s, round, out)
         return [out[q] for q in range(self.s.num_players)]
 
@@ -753,13 +754,9 @@ def rollouts(start, n, policy="random", seed=None, observer=None, threads=None, 
     cdef bint fresh = False
     cdef double t0
     cdef cnp.npy_intp dims[2]
-    if type(n) is not int or n < 0:
-        if isinstance(n, bool) or not isinstance(n, (int, _np_integer)) or n < 0:
-            raise ValueError(f"n must be an int >= 0, not {n!r}")
-    count = n
+    count = n if type(n) is int and 0 <= n <= _MAX_GAMES else _checked_int(n, "n", 0, _MAX_GAMES)
     if type(first) is not int or first != 0:
-        if isinstance(first, bool) or not isinstance(first, (int, _np_integer)) or first < 0:
-            raise ValueError(f"first must be an int >= 0, not {first!r}")
+        first = _checked_int(first, "first", 0, 0x7FFFFFFFFFFFFFFF)
         if first > 0x7FFFFFFFFFFFFFFF - count:
             raise ValueError(f"first + n must be below 2**63, not {first} + {count}")
     if isinstance(start, StateBase):
@@ -782,8 +779,8 @@ def rollouts(start, n, policy="random", seed=None, observer=None, threads=None, 
     nthreads = threads_of(threads)
     if chunk is None:
         chunk = 200
-    elif isinstance(chunk, bool) or not isinstance(chunk, (int, _np_integer)) or chunk < 1:
-        raise ValueError(f"chunk must be an int >= 1, not {chunk!r}")
+    else:
+        chunk = _checked_int(chunk, "chunk", 1, 0x7FFFFFFFFFFFFFFF)
     if _RESULT_TYPE is None:
         from threes.three_thirteen.game import TTRolloutResult
         _RESULT_TYPE = TTRolloutResult
@@ -824,21 +821,26 @@ def rollouts(start, n, policy="random", seed=None, observer=None, threads=None, 
                                                      seconds))
 
 
-def ismcts_search(StateBase st, uint8_t[::1] arena, uint32_t iterations, double time_limit,
-                  double exploration, int rollout_policy, uint64_t seed):
+def ismcts_search(StateBase st, uint8_t[::1] arena, iterations, double time_limit,
+                  double exploration, rollout_policy, seed):
     """Runs the generic th_ismcts_search (common/ismcts.h) over tt_game with
     the GIL released: each iteration is valued on the root's round
     (three_thirteen/game.h). `arena` holds the tree (a multiple of
     ISMCTS_NODE_BYTES); rollout_policy is a Three Thirteen policy id. Returns
     (best_action, iterations run, nodes used, [(action, visits, mean value)
     for each root child])."""
+    cdef uint32_t it = _checked_int(iterations, "iterations", 1, 2**32 - 1)
+    cdef int pol = _checked_int(rollout_policy, "rollout_policy", 0, TT_NUM_POLICIES - 1)
+    cdef uint64_t sd = _checked_int(seed, "seed", 0, 2**64 - 1)
     cdef tt_state root = st.s  # a private copy: other threads may change the state meanwhile
-    return ismcts_run(&tt_game, &root, arena, iterations, time_limit, exploration, rollout_policy, seed)
+    return ismcts_run(&tt_game, &root, arena, it, time_limit, exploration, pol, sd)
 
 
-def bench_solver(uint64_t seed, int hands, bint solve=True):
-    """tt_bench_solver with the GIL released (a benchmark helper)."""
+def bench_solver(seed, hands, bint solve=True):
+    """tt_bench_solver with the GIL released (a benchmark helper): `hands` (0..2**31-1) hands from `seed`."""
     cdef uint64_t r
+    cdef uint64_t sd = _checked_int(seed, "seed", 0, 2**64 - 1)
+    cdef int nh = _checked_int(hands, "hands", 0, 2**31 - 1)
     with nogil:
-        r = tt_bench_solver(seed, hands, solve)
+        r = tt_bench_solver(sd, nh, solve)
     return r

@@ -31,7 +31,7 @@ from threes.three_thirteen import _core
 from threes.cards import CARDS, Card, card_kind, parse_cards, rank_index
 from threes.errors import IllegalActionError
 from threes.events import Event, from_core
-from threes.args import check_keys, seed64 as _seed64
+from threes.args import check_keys, int_arg, seed64 as _seed64
 
 __all__ = ["Game", "State", "Move", "Observation", "min_deadwood", "card_value", "rollout", "rollouts", "TTRolloutResult",
            "POLICIES", "card_to_kind", "kind_to_card"]
@@ -148,10 +148,11 @@ class Game:
         if max_moves is not None:
             if isinstance(max_moves, bool) or not isinstance(max_moves, (int, np.integer)):
                 raise TypeError(f"max_moves must be an int or None, not {type(max_moves).__name__}")
-            if not 1 <= max_moves < 2**32:
-                raise ValueError(f"max_moves must be a positive int or None, not {max_moves!r}")
-        if not 0 <= jokers <= 255 or (decks is not None and not 0 <= decks <= 255):
-            raise ValueError("decks and jokers must be small non-negative ints")
+            max_moves = int_arg(max_moves, "max_moves (or None)", 1, 2**32 - 1)
+        # the C fields' width; the engine then checks each option's own bounds
+        jokers = int_arg(jokers, "jokers", 0, 255)
+        if decks is not None:
+            decks = int_arg(decks, "decks (or None)", 0, 255)
         self._n = int(num_players)
         self._opts = {"decks": None if decks is None else int(decks), "jokers": int(jokers),
                       "ace_either": ace_either, "all_wild_melds": awm, "wild_penalty_20": w20,
@@ -330,11 +331,14 @@ def _action_id(action: Any) -> int:
         raise TypeError(f"an action is an int id, not {type(action).__name__}") from None
 
 
-def _player_arg(player: Any) -> None:
+def _player_arg(player: Any, num_players: Optional[int] = None) -> None:
     """The player of OpenSpiel's ``(player, action)`` form: an int (the
-    action does not depend on it), not a bool, a float or a str."""
+    action does not depend on it), not a bool, a float or a str: a seat, or
+    one of OpenSpiel's special player ids down to TERMINAL_PLAYER_ID (-4)."""
     if isinstance(player, bool) or not isinstance(player, (int, np.integer)):
         raise TypeError(f"the player of (player, action) is an int, not {type(player).__name__}")
+    if num_players is not None:
+        int_arg(player, "the player of (player, action)", _core.TERMINAL_PLAYER_ID, num_players - 1)
 
 
 def _out_of_range(a: int) -> IllegalActionError:
@@ -420,7 +424,7 @@ class State(_core.StateBase):
         """``stock``, ``take``, ``discard 7h`` or ``out 7h``. Also accepts
         OpenSpiel's ``(player, action)`` form."""
         if more:
-            _player_arg(action)
+            _player_arg(action, self.num_players())
         a = _action_id(more[0] if more else action)
         if a == 0:
             return "stock"
@@ -500,8 +504,10 @@ class State(_core.StateBase):
         and spacing free; ``draw`` for ``stock``, ``10h`` for ``Th``). Also
         accepts OpenSpiel's ``(player, text)`` form."""
         if more:
-            _player_arg(text)
-            text = more[0]
+            player, text = text, more[0]
+            _player_arg(player)
+            if isinstance(text, str):
+                _player_arg(player, self.num_players())
         if not isinstance(text, str):
             raise TypeError(f"string_to_action takes a string such as 'discard 7h', not {type(text).__name__}")
         words = text.split()
@@ -595,9 +601,14 @@ class State(_core.StateBase):
         if "known" in d:
             f["pool_active"] = d.get("pool_active", False)
         else:  # a dict from before T-9 was recorded: the shown hands and the taken card are known
-            f.pop("pool_hand", None)
+            stray = [k for k in ("pool_hand", "pool_active") if k in d]
+            if stray:
+                raise ValueError(f"the state dict has {' and '.join(stray)} but no known: the T-9 record "
+                                 "(known, pool_hand, pool_active) comes whole")
             f["known"] = _shown_cards(f, d["num_players"])
-        return cls._from_fields(d["num_players"], _options_in(d["options"]), f)
+        st = cls._from_fields(d["num_players"], _options_in(d["options"]), f)
+        _check_history(st._fields(), st.history())
+        return st
 
     def __eq__(self, other) -> bool:
         if not isinstance(other, State):
@@ -686,6 +697,28 @@ def _shown_cards(f: Dict[str, Any], n: Any) -> List[List[int]]:
     if type(c) is int and type(k) is int and 0 <= c < n and k >= 0 and k not in known[c]:
         known[c].append(k)
     return known
+
+
+def _check_history(f: Dict[str, Any], history: List[int]) -> None:
+    """What the C setup does not check of a position read by from_dict (ValueError naming it): the
+    history (the last ``len(history)`` moves, at most ``move_count`` of them, checked in _core) must
+    be a sequence of turns, each a draw (stock 0 or take 1) then a discard or going out, and end
+    where the position is: after a draw in the discard phase, after a discard in the draw phase or
+    at the end of the game (a game cut at the move cap may end after either). Every state that legal
+    moves reach from a state from_dict accepts passes this again, so ``from_dict(s.to_dict())``
+    never fails; a position built by hand (``history`` empty) is not held to a turn order."""
+    if not history:
+        return
+    draws = [a < _core.FIRST_DISCARD for a in history]
+    for i in range(1, len(draws)):
+        if draws[i] == draws[i - 1]:
+            what = "draws" if draws[i] else "discards"
+            raise ValueError(f"history[{i - 1}] and history[{i}] are both {what}: every turn is a draw (stock or "
+                             "take) then a discard (or going out)")
+    phase, last_draw = f["phase"], draws[-1]
+    if (phase == 1) != last_draw and not (phase == 2 and f["truncated"]):
+        raise ValueError(f"the history ends with a {'draw' if last_draw else 'discard'} but the position is in the "
+                         f"{_PHASES[phase]} phase")
 
 
 def _check_seat(seat: Any, n: int) -> None:

@@ -31,7 +31,8 @@ from rich.text import Text
 from threes._version import __version__
 from threes import registry
 from threes.shithead import _core
-from threes.bots import bot_view, make_bot
+from threes.args import parse_count
+from threes.bots import available_bots, bot_unavailable, bot_view, make_bot
 from threes.shithead.game import Game, State
 from threes.shithead.rollouts import POLICIES, rollouts
 from threes.shithead.rules import FIELDS, INT_FIELDS, PRESETS, Rules
@@ -119,9 +120,9 @@ def _parse_overrides(items: Sequence[str]) -> Dict[str, Any]:
         v: Any = value.strip()
         if name in INT_FIELDS:
             try:
-                v = int(v)
+                v = parse_count(v, f"rule {name}", 0, 255)  # ASCII digits: not '²', '٣' or '+3'
             except ValueError:
-                raise CliError(f"rule {name} takes a whole number, not {value!r}") from None
+                raise CliError(f"rule {name} takes a whole number in 0..255, not {value!r}") from None
         out[name] = v
     return out
 
@@ -151,6 +152,41 @@ def cmd_rules(args: argparse.Namespace, con: Console) -> int:
     con.print(t)
     con.print(f"deck: {rules.deck_size()} cards; at most {rules.max_players()} players")
     return 0
+
+
+# -------------------------------------------------------------------- bots --
+def _make_bots(specs: Sequence[str], info: registry.GameInfo, num_players: int,
+               seeds: Optional[Sequence[Optional[int]]] = None) -> List[Any]:
+    """The bots of ``--bots``, each checked against the bots available here for this table
+    (threes.bots.available_bots): a bot of the game that cannot play here (the net bot with its
+    weights missing or damaged, or at a table of another size) or a bad spec is a CliError saying
+    why and naming the bots available, before any game starts."""
+    offered = available_bots(info, num_players)
+    known = set(info.policies) | {spec for spec, _ in info.bots} | {"ismcts"}
+    listing = f"the bots available here are {', '.join(offered)} (and ismcts:N, N iterations)"
+    bots = []
+    for i, spec in enumerate(specs):
+        name = spec.strip().lower().partition(":")[0]
+        if name in known and name not in offered:
+            raise CliError(f"{bot_unavailable(name, info, num_players)}; {listing}")
+        try:
+            bots.append(make_bot(spec, seed=None if seeds is None else seeds[i], game=info))
+        except (TypeError, ValueError) as exc:
+            raise CliError(f"{exc}; {listing}") from None
+    return bots
+
+
+def _bots_text() -> str:
+    """The bots available here, per game (the help's epilog: computed when help is shown)."""
+    parts = []
+    for name in registry.names():
+        info = registry.get(name)
+        own = [spec for spec, _ in info.bots]
+        offered = [b for b in available_bots(info) if b != "ismcts"]
+        labels = [f"{b} (4-player Shithead)" if b == "net" else b for b in offered]
+        missing = [bot_unavailable(b, info) for b in own if b not in offered]
+        parts.append(f"{info.title}: {', '.join(labels)}" + "".join(f" [{m}]" for m in missing))
+    return "Bots: " + "; ".join(parts) + "; every game: ismcts, ismcts:ITERATIONS."
 
 
 # ---------------------------------------------------------------- simulate --
@@ -310,8 +346,8 @@ def cmd_tournament(args: argparse.Namespace, con: Console) -> int:
     _check_games(args.games, len(specs), 8 * len(specs) ** 2 + 8)
     if args.json:
         _check_output(args.json, "--json")
+    bots = _make_bots(specs, info, len(specs))
     try:
-        bots = [make_bot(b, game=info) for b in specs]
         game = make_game(args)
     except (TypeError, ValueError) as exc:
         raise CliError(str(exc)) from None
@@ -489,6 +525,31 @@ def _move_label(state, action: int) -> str:
     return text
 
 
+def parse_move_number(text: str, count: int) -> Optional[int]:
+    """The move number typed at the ``your move>`` prompt, 1..``count``: an int when ``text`` is one
+    (spaces around it allowed); None when it is no number at all (then it is read as a move's
+    notation or label); a ValueError whose message is what to show, and ask again, when it looks like
+    a number but is not one of the list's: out of range (``no move number 9: choose 1 to 5``), with
+    a sign, or written with other digits than ASCII 0-9 (``'²'``, ``'٣'``, which ``str.isdigit``
+    takes), or thousands of digits (threes.args.parse_count reads it)."""
+    if not isinstance(text, str):
+        raise TypeError(f"the typed text is a str, not {type(text).__name__}")
+    t = text.strip()
+    body = t[1:] if t[:1] in ("+", "-") else t
+    if not body or not all(c.isnumeric() for c in body):
+        return None
+    plain = t.isascii() and t.isdigit()
+    digits = (t.lstrip("0") or "0") if plain else t  # leading zeros are fine (007 is 7), however many
+    try:
+        return parse_count(digits, "move number", 1, count)
+    except ValueError:
+        pass
+    if plain and len(digits) <= 9:
+        raise ValueError(f"no move number {int(digits)}: choose 1 to {count}")
+    shown = repr(t) if len(t) <= 24 else f"'{t[:12]}...{t[-4:]}' ({len(t)} characters)"
+    raise ValueError(f"{shown} is not a move number: choose 1 to {count}, typed with the digits 0-9")
+
+
 class _Table:
     """What both games' play loops share: the game's hooks (narration,
     explanation, rules in words), the seats' names and the console."""
@@ -556,11 +617,12 @@ class _Table:
             if low == "why":
                 self.explain_now(state)
                 continue
-            if text.isdigit():
-                k = int(text)
-                if not 1 <= k <= len(legal):
-                    self.con.print(f"[red]no move number {k}: choose 1 to {len(legal)}[/red]")
-                    continue
+            try:
+                k = parse_move_number(text, len(legal))
+            except ValueError as exc:
+                self.con.print(Text(str(exc), style="red"))
+                continue
+            if k is not None:
                 action = legal[k - 1]
             elif _norm(text) in by_label:
                 action = by_label[_norm(text)]
@@ -603,10 +665,7 @@ def sh_play(args: argparse.Namespace, con: Console, read=input) -> int:
         specs = specs * (n - 1)
     if len(specs) != n - 1:
         raise CliError(f"--bots takes one bot or one per other seat ({n - 1}), not {len(specs)}")
-    try:
-        others = [make_bot(s, seed=args.seed + i, game=game) for i, s in enumerate(specs)]
-    except (TypeError, ValueError) as exc:
-        raise CliError(str(exc)) from None
+    others = _make_bots(specs, registry.game_of(game), n, [args.seed + i for i in range(len(specs))])
     import random
 
     rng = random.Random(args.seed)
@@ -662,9 +721,9 @@ def _tt_game(args: argparse.Namespace):
             raise CliError(f"--set takes NAME=VALUE, not {item!r}")
         if name in ("decks", "jokers"):
             try:
-                kw[name] = int(value)
+                kw[name] = parse_count(value, name, 0, 255)  # ASCII digits: not '²', '٣' or '+3'
             except ValueError:
-                raise CliError(f"{name} takes a whole number, not {value!r}") from None
+                raise CliError(f"{name} takes a whole number in 0..255, not {value!r}") from None
         elif name in _TT_BOOLS:
             if value.lower() not in ("true", "false", "yes", "no", "1", "0"):
                 raise CliError(f"{name} takes true or false, not {value!r}")
@@ -762,10 +821,7 @@ def tt_play(args: argparse.Namespace, con: Console, read=input) -> int:
     specs = specs * (n - 1) if len(specs) == 1 else specs
     if len(specs) != n - 1:
         raise CliError(f"--bots takes one bot or one per other seat ({n - 1}), not {len(specs)}")
-    try:
-        others = iter([make_bot(sp, seed=args.seed + i, game=game) for i, sp in enumerate(specs)])
-    except (TypeError, ValueError) as exc:
-        raise CliError(str(exc)) from None
+    others = iter(_make_bots(specs, registry.game_of(game), n, [args.seed + i for i in range(len(specs))]))
     bots = [None if q == args.seat else next(others) for q in range(n)]
     rng = random.Random(args.seed)
     state = game.new_initial_state(args.seed)
@@ -834,10 +890,19 @@ def _game_choices() -> Tuple[str, ...]:
     return tuple(out)
 
 
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose epilog, when it is a function, is computed when the help is shown:
+    the bots available here (loading the net bot's weights) only for ``--help``, never at start."""
+
+    def format_help(self) -> str:
+        if callable(self.epilog):
+            self.epilog = self.epilog()
+        return super().format_help()
+
+
 def _parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="threes", description="The threes-core engine for the Shithead family.",
-                                 epilog="Bots: random, greedy, heuristic, net (4-player Shithead), ismcts, "
-                                        "ismcts:ITERATIONS.")
+    ap = _Parser(prog="threes", description="The threes-core engine for the Shithead family.",
+                 epilog=_bots_text)  # type: ignore[arg-type]
     ap.add_argument("--no-color", action="store_true", help="plain text output (also: NO_COLOR=1)")
     ap.add_argument("--version", action="version", version=f"threes-core {__version__}",
                     help="print the version and exit")
@@ -875,13 +940,15 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--plot", metavar="FILE.png", default=None, help="draw the per-seat figures (matplotlib)")
     p.set_defaults(func=cmd_simulate)
 
-    p = sub.add_parser("play", help="play a game in the terminal against bots")
+    p = sub.add_parser("play", help="play a game in the terminal against bots",
+                       epilog=_bots_text)  # type: ignore[arg-type]
     common(p, random_seed=True)
     p.add_argument("--bots", default="greedy", help="one bot for every other seat, or one per other seat")
     p.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     p.set_defaults(func=cmd_play)
 
-    p = sub.add_parser("tournament", help="duplicate-deal tournament among bots")
+    p = sub.add_parser("tournament", help="duplicate-deal tournament among bots",
+                       epilog=_bots_text)  # type: ignore[arg-type]
     common(p, players=False)
     p.add_argument("--bots", required=True, help="one bot per seat, comma separated, e.g. ismcts:500,greedy,random")
     p.add_argument("--games", type=int, default=100, help="duplicate deals (default 100)")
