@@ -491,7 +491,7 @@ def test_serve_prints_the_address_and_creates_the_database(tmp_path):
     with sqlite3.connect(db) as con:
         names = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         assert {"games", "tables", "live_moves"} <= names
-        assert con.execute("PRAGMA user_version").fetchone()[0] == 1
+        assert con.execute("PRAGMA user_version").fetchone()[0] == 2  # schema v2 (tables, live_moves, immutable games)
 
 
 def test_a_searching_bot_thinks_off_the_event_loop(make_client):
