@@ -146,6 +146,8 @@ def test_no_frame_shows_a_seat_a_hidden_card(tmp_path):
                         continue
                     viewers.add(viewer)
                     assert msg["viewer"] == viewer
+                    # the creator chose this seed: every seat is told so, and is shown it, before play
+                    assert msg["seed_chosen"] is True and msg["seed"] == seed, (viewer, msg.get("seed"))
                     problems = check_frame(msg, viewer, states, record["actions"], secrets)
                     assert not problems, f"{game} seed {seed} viewer {viewer}: {problems[:5]}"
                     checked += 1

@@ -227,7 +227,8 @@ def check_frame(frame: Dict[str, Any], viewer: Optional[int], states: List[Any],
     none): a card drawn in the SVG that the viewer cannot see after the move (as a multiset,
     so a second copy of a card counts), a card in an event or its narration that the viewer
     could see neither before nor after the move nor was shown by it, legal moves or hints sent
-    to a seat not to move, a secret, a seed before the end."""
+    to a seat not to move, a secret, a seed before the end (unless the creator chose it:
+    then every seat is shown it)."""
     problems = []
     m = frame["move_number"]
     after = states[m]
@@ -235,8 +236,8 @@ def check_frame(frame: Dict[str, Any], viewer: Optional[int], states: List[Any],
     for s in secrets:
         if s and s in text:
             problems.append("a seat's secret is in the frame")
-    if frame.get("seed") is not None and not after.is_terminal():
-        problems.append("the seed of a game in progress")
+    if frame.get("seed") is not None and not after.is_terminal() and not frame.get("seed_chosen"):
+        problems.append("the seed of a game in progress")  # a seed the creator chose is shown to all
     seen_after = visible(after, viewer)
     svg = frame["svg"]
     drawn = collections.Counter(re.findall(r'data-card="([^"]+)"', svg))

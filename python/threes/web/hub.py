@@ -472,7 +472,8 @@ class Hub:
         text = json.dumps({"type": "seats", "table": table.id, "seats": [s.public() for s in table.seats]},
                           separators=(",", ":"))
         for c in self.clients.get(table.id, ()):
-            c.push(text)
+            if c.synced:  # a joiner waiting for its welcome gets the seats in that welcome's summary
+                c.push(text)
 
     # -- timers and bots ----------------------------------------------------------------
     def _schedule(self, table: Table) -> None:
