@@ -20,6 +20,7 @@ else:
     from starlette.testclient import TestClient
 
     from threes.web.app import Settings, create_app
+    from web_support import LOOSE_ADDRESS_LIMITS
 
 
 @pytest.fixture
@@ -35,9 +36,7 @@ def make_client(tmp_path):
         settings.setdefault("burst", 1000.0)
         # every TestClient comes from one address ("testclient"): loose per-address limits unless a
         # test of those limits sets its own
-        for name, loose in (("address_creates", 10_000.0), ("address_tables", 10_000),
-                            ("address_joins", 100_000.0), ("address_connections", 10_000),
-                            ("address_rate", 100_000.0), ("address_requests", 100_000.0)):
+        for name, loose in LOOSE_ADDRESS_LIMITS.items():
             settings.setdefault(name, loose)
         db = str(tmp_path / f"games{len(made)}.sqlite3")
         client = TestClient(create_app(Settings(db_path=db, **settings)))

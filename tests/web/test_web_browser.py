@@ -93,6 +93,7 @@ def test_two_people_and_two_bots_play_in_chromium(tmp_path_factory):
             lobby.wait_for_selector("#created-panel")
             links = {q: lobby.get_attribute(f"#created-panel li[data-seat='{q}'] a.join-link", "href") for q in (0, 1)}
             assert all(links.values()) and lobby.locator("#created-panel li").count() == 2
+            assert f"You chose seed {SEED}" in lobby.inner_text("#created-seed")
             _shoot(lobby, shots, "created.png")
             table_id = links[0].split("/t/")[1].split("#")[0]
             hub = app.state.hub
@@ -112,6 +113,19 @@ def test_two_people_and_two_bots_play_in_chromium(tmp_path_factory):
             watcher.wait_for_selector("#board svg g.seat")
             assert watcher.locator("#board svg g.seat.observer").count() == 0  # the public view: nobody's hand
             assert watcher.locator("#moves button").count() == 0
+            # the creator chose the seed: every seat, and the spectator, is told so before play
+            for p in list(pages.values()) + [watcher]:
+                note = p.inner_text("#hints .seed-note")
+                assert "chosen by the creator" in note and str(SEED) in note, note
+            # storage fails, then works again: every page says so, then stops saying so
+            loop = hub.storage.loop
+            loop.call_soon_threadsafe(hub._storage_health, False, "the disk is full (a test)")
+            for p in list(pages.values()) + [watcher]:
+                p.wait_for_selector("#storage:not([hidden])", timeout=10_000)
+                assert "the disk is full (a test)" in p.inner_text("#storage")
+            loop.call_soon_threadsafe(hub._storage_health, True, "")
+            for p in list(pages.values()) + [watcher]:
+                p.wait_for_selector("#storage", state="hidden", timeout=10_000)
 
             clicks = {0: 0, 1: 0}
             shot_at = {10, 60}

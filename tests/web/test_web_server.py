@@ -508,3 +508,29 @@ def test_a_searching_bot_thinks_off_the_event_loop(make_client):
     assert any(e["by"] == "bot" for m in seen if m["type"] == "state" for e in m["log"])
     assert any(m.get("ref") == "alive" for m in seen)
     ws.__exit__(None, None, None)
+
+
+def test_the_lobby_offers_and_accepts_only_the_bots_this_server_can_make(make_client, tmp_path, monkeypatch):
+    """threes.bots.available_bots decides: a damaged "net" weights file (THREES_NET_WEIGHTS) takes
+    "net" out of /api/meta and makes a table asking for it a clear 400, not a 500; the packaged
+    file brings it back; the net bot plays 4-player tables only, and a 2-seat table asking for it
+    is refused saying so."""
+    from threes.shithead.net import WEIGHTS_ENV
+
+    c = make_client()
+    four = [{"kind": "person"}, {"kind": "bot", "bot": "net"}, {"kind": "bot", "bot": "greedy"},
+            {"kind": "bot", "bot": "greedy"}]
+    shithead_bots = {g["name"]: g["bots"] for g in c.get("/api/meta").json()["games"]}["shithead"]
+    assert "net" in shithead_bots and "ismcts:200" in shithead_bots and "ismcts" not in shithead_bots
+    assert c.post("/api/tables", json={"game": "shithead", "seats": four}).status_code == 201
+    two = c.post("/api/tables", json={"game": "shithead", "seats": four[:2]})
+    assert two.status_code == 400 and "4-player" in two.json()["message"], two.text
+    broken = tmp_path / "broken.npz"
+    broken.write_bytes(b"PK\x03\x04 not a weights file")
+    monkeypatch.setenv(WEIGHTS_ENV, str(broken))
+    shithead_bots = {g["name"]: g["bots"] for g in c.get("/api/meta").json()["games"]}["shithead"]
+    assert "net" not in shithead_bots and "greedy" in shithead_bots
+    r = c.post("/api/tables", json={"game": "shithead", "seats": four})
+    assert r.status_code == 400 and r.json()["error"] == "bad_seats" and "net" in r.json()["message"], r.text
+    monkeypatch.delenv(WEIGHTS_ENV)
+    assert c.post("/api/tables", json={"game": "shithead", "seats": four}).status_code == 201

@@ -14,7 +14,6 @@ event loop.
 """
 from __future__ import annotations
 
-import functools
 import hashlib
 import hmac
 import importlib
@@ -25,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from threes import registry
-from threes.bots import ISMCTSBot, PolicyBot, bot_view, make_bot
+from threes.bots import ISMCTSBot, PolicyBot, available_bots, bot_unavailable, bot_view, make_bot
 
 __all__ = ["TableError", "SeatSpec", "TableSpec", "Seat", "MoveRecord", "Table", "parse_options", "bot_specs",
            "MAX_SEATS", "MAX_SEED", "new_secret", "secret_hash", "draw_seed", "game_result", "move_label"]
@@ -153,39 +152,35 @@ def _build_game(game: str, options: Dict[str, Any], num_players: int, max_moves:
         raise TableError("bad_rules", str(exc)) from None
 
 
-@functools.lru_cache(maxsize=None)
-def _bot_specs(game: str) -> Tuple[str, ...]:
-    info = registry.get(game)
-    out = []
-    for spec in list(info.policies) + [b for b, _ in info.bots] + ["ismcts:200", "ismcts:1000"]:
-        try:
-            make_bot(spec, seed=0, game=info.name)
-        except Exception:  # not available here: not offered
-            continue
-        out.append(spec)
-    return tuple(out)
+ISMCTS_OFFERS = ("ismcts:200", "ismcts:1000")  #: the lobby's ISMCTS strengths (any ismcts:N is accepted)
 
 
-def bot_specs(game: str) -> List[str]:
-    """The bot specs a table of ``game`` offers (``make_bot`` specs): the C policies, the game's
-    own bots, ``ismcts:N`` (N up to MAX_ISMCTS_ITERATIONS); only those this server can make (a
-    bot whose weights are missing or damaged is not offered; checked once per process)."""
-    return list(_bot_specs(registry.get(game).name))
+def bot_specs(game: str, num_players: Optional[int] = None) -> List[str]:
+    """The bot specs a table of ``game`` offers (``make_bot`` specs): those
+    :func:`threes.bots.available_bots` says this machine can make (the C policies, the game's own
+    bots whose weights load, for ``num_players`` seats when given), with ISMCTS offered as
+    ``ISMCTS_OFFERS`` (``ismcts:N`` with N up to MAX_ISMCTS_ITERATIONS is accepted too)."""
+    out: List[str] = []
+    for spec in available_bots(game, num_players):
+        out += list(ISMCTS_OFFERS) if spec == "ismcts" else [spec]
+    return out
 
 
-def _check_bot(game: str, spec: Any) -> str:
+def _check_bot(game: str, spec: Any, num_players: int) -> str:
     if not isinstance(spec, str) or not re.fullmatch(r"[a-z_]{1,16}(:[0-9]{1,6})?", spec.strip().lower()):
         raise TableError("bad_seats", f"a bot is named by a spec such as 'greedy' or 'ismcts:500', not {spec!r}")
     spec = spec.strip().lower()
     name, _, arg = spec.partition(":")
     if name == "ismcts" and arg and not 1 <= int(arg) <= MAX_ISMCTS_ITERATIONS:
         raise TableError("bad_seats", f"ismcts:N takes 1..{MAX_ISMCTS_ITERATIONS} iterations, not {arg}")
+    if not arg and registry.get(game).bot_factory(name) is not None:
+        why = bot_unavailable(name, game, num_players)  # e.g. the net bot's weights are missing or damaged
+        if why is not None:
+            raise TableError("bad_seats", f"{why}: this server does not offer it")
     try:
         make_bot(spec, seed=0, game=game)
     except (TypeError, ValueError) as exc:
         raise TableError("bad_seats", str(exc)) from None
-    except Exception as exc:  # e.g. the net bot's weights are missing or damaged: this server cannot offer it
-        raise TableError("bad_seats", f"the bot {spec!r} cannot be made on this server: {exc}") from None
     return spec
 
 
@@ -258,7 +253,7 @@ class TableSpec:
             kind = s.get("kind")
             if kind not in ("person", "bot"):
                 raise TableError("bad_seats", f"seat {q}: kind is person or bot, not {kind!r}")
-            bot = _check_bot(info.name, s.get("bot")) if kind == "bot" else None
+            bot = _check_bot(info.name, s.get("bot"), len(seats)) if kind == "bot" else None
             if kind == "person" and s.get("bot") is not None:
                 raise TableError("bad_seats", f"seat {q}: a person has no bot")
             name = s.get("name")

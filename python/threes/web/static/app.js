@@ -141,7 +141,9 @@
       try { localStorage.setItem("threes.table." + t.table, JSON.stringify(links)); } catch (e) { /* private mode */ }
       clear(created).appendChild(el("div", { class: "panel", id: "created-panel" },
         el("h2", { text: "Table " + t.table + " is ready" }),
-        el("p", { class: "muted", text: "Seed " + t.seed + " (the deal; players see it when the game ends). Send each person their own link: it is their seat's key." }),
+        el("p", { class: "muted", id: "created-seed", text: (t.seed !== null && t.seed !== undefined
+          ? "You chose seed " + t.seed + ": every seat is shown it before play (the deal was chosen by the creator)."
+          : "The deal is secret: its seed is published when the game ends.") + " Send each person their own link: it is their seat's key." }),
         el("ul", { class: "links plain" }, links.map(l => el("li", { "data-seat": l.q },
           el("b", { text: "seat " + l.q + " (" + l.name + "): " }), el("a", { href: l.url, class: "join-link", text: "sit here" }), " ",
           el("button", { class: "secondary copy", type: "button", onclick: () => { navigator.clipboard && navigator.clipboard.writeText(l.url); toast("link copied"); } }, "copy link"),
@@ -194,6 +196,7 @@
     const board = el("div", { id: "board" });
     const moves = el("div", { id: "moves" });
     const hints = el("ul", { class: "hints", id: "hints" });
+    const storage = el("div", { class: "away", id: "storage", role: "alert", hidden: true });
     const away = el("div", { class: "away", id: "away", hidden: true },
       "A bot is playing your seat while you were away. ",
       el("button", { type: "button", id: "back", onclick: () => send({ type: "back" }) }, "I'm back"));
@@ -203,7 +206,7 @@
     clear(app).appendChild(el("div", { class: "tableview" },
       el("div", {}, board),
       el("div", {},
-        el("div", { class: "panel" }, status, away, moves, hints),
+        el("div", { class: "panel" }, status, storage, away, moves, hints),
         result,
         el("div", { class: "panel" }, el("h3", { text: "Seats" }), seatsList),
         el("div", { class: "panel" }, el("h3", { text: "What happened" }), log))));
@@ -271,7 +274,7 @@
           } }, m.label));
       }
       for (const h of f.hints || []) hints.appendChild(el("li", { text: h }));
-      if (f.seed_chosen && !f.over) hints.appendChild(el("li", { class: "seed-note", text: "The table's creator chose its seed (and so can know the deals)." }));
+      if (f.seed_chosen && !f.over) hints.appendChild(el("li", { class: "seed-note", text: "The deal was chosen by the creator: seed " + f.seed + " (whoever knows it can know every card)." }));
       drawLog(f.log, f.history);
       drawSeats();
       drawResult(f);
@@ -291,6 +294,11 @@
         try { msg = JSON.parse(ev.data); } catch (e) { return; }
         if (msg.type === "state") onState(msg);
         else if (msg.type === "seats") { seats = msg.seats; drawSeats(); }
+        else if (msg.type === "storage") {  // the server cannot save moves: the table waits until it can
+          storage.textContent = msg.ok ? "" : "The server cannot save moves just now (" + msg.message + "). The table waits; nothing you were told is saved is lost.";
+          storage.hidden = !!msg.ok;
+          if (msg.ok) toast("storage is working again");
+        }
         else if (msg.type === "error") {
           toast(msg.message);
           if (msg.code === "no_table" || msg.code === "bad_secret") { status.textContent = msg.message; ws.close(); retry = -1; }
