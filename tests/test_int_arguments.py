@@ -81,6 +81,29 @@ def no_subject():
     return None
 
 
+def state_cases(label, make, ids, move):
+    """The cases every game's State shares (both games' States take the same ints): action ids
+    (``ids``: the ValueError's bounds), a player id (-4..2 with the special ids, or 0..2) and
+    ``move``, a legal move's notation."""
+    return [
+        Case(f"{label}.apply_action", make, lambda s, v: s.apply_action(v), ids),
+        Case(f"{label}.apply", make, lambda s, v: s.apply(v), ids, text_ok=True),
+        Case(f"{label}.child", make, lambda s, v: s.child(v), ids),
+        Case(f"{label}.action_to_string", make, lambda s, v: s.action_to_string(v), ids),
+        Case(f"{label}.action_to_string(player, a)", make, lambda s, v: s.action_to_string(v, 0), r"-4\.\.2",
+             neg_ok=True, extra_bad=[3, -5]),
+        Case(f"{label}.string_to_action(player, text)", make, lambda s, v: s.string_to_action(v, move),
+             r"-4\.\.2", neg_ok=True, extra_bad=[3, -5]),
+        Case(f"{label}.decode_action", make, lambda s, v: s.decode_action(v), ids),
+        Case(f"{label}.observation_tensor", make, lambda s, v: s.observation_tensor(v), r"0\.\.2", extra_bad=[3]),
+        Case(f"{label}.observation", make, lambda s, v: s.observation(v), r"0\.\.2", extra_bad=[3]),
+        Case(f"{label}.observation_string", make, lambda s, v: s.observation_string(v), r"0\.\.2"),
+        Case(f"{label}.information_state_string", make, lambda s, v: s.information_state_string(v), r"0\.\.2"),
+        Case(f"{label}.resample_from_infostate(player)", make, lambda s, v: s.resample_from_infostate(v, 1),
+             r"0\.\.2"),
+    ]
+
+
 G3 = threes.Game(3, "threes")
 TG3 = tt.Game(3)
 
@@ -106,21 +129,7 @@ CASES = [
          lambda _, v: G3.position(hands=["4c", "5c", "6c"], current_player=v), r"seat", none_ok=True,
          extra_bad=[3]),
     # ---------------------------------------------------------------- Shithead: State
-    Case("State.apply_action", sh_state, lambda s, v: s.apply_action(v), r"ids are 0\.\.\d+"),
-    Case("State.apply", sh_state, lambda s, v: s.apply(v), r"ids are 0\.\.\d+", text_ok=True),
-    Case("State.child", sh_state, lambda s, v: s.child(v), r"ids are 0\.\.\d+"),
-    Case("State.action_to_string", sh_state, lambda s, v: s.action_to_string(v), r"ids are 0\.\.\d+"),
-    Case("State.action_to_string(player, a)", sh_state, lambda s, v: s.action_to_string(v, 0), r"-4\.\.2",
-         neg_ok=True, extra_bad=[3, -5]),
-    Case("State.string_to_action(player, text)", sh_state, lambda s, v: s.string_to_action(v, "pickup"),
-         r"-4\.\.2", neg_ok=True, extra_bad=[3, -5]),
-    Case("State.decode_action", sh_state, lambda s, v: s.decode_action(v), r"ids are 0\.\.\d+"),
-    Case("State.observation_tensor", sh_state, lambda s, v: s.observation_tensor(v), r"0\.\.2", extra_bad=[3]),
-    Case("State.observation", sh_state, lambda s, v: s.observation(v), r"0\.\.2", extra_bad=[3]),
-    Case("State.observation_string", sh_state, lambda s, v: s.observation_string(v), r"0\.\.2"),
-    Case("State.information_state_string", sh_state, lambda s, v: s.information_state_string(v), r"0\.\.2"),
-    Case("State.resample_from_infostate(player)", sh_state, lambda s, v: s.resample_from_infostate(v, 1),
-         r"0\.\.2"),
+    *state_cases("State", sh_state, r"ids are 0\.\.\d+", "pickup"),
     Case("State.hand", sh_state, lambda s, v: s.hand(v), r"0\.\.2"),
     Case("State.known_cards", sh_state, lambda s, v: s.known_cards(v), r"0\.\.2"),
     Case("State.face_up", sh_state, lambda s, v: s.face_up(v), r"0\.\.2"),
@@ -168,21 +177,7 @@ CASES = [
     Case("tt _core.observation_layout", no_subject, lambda _, v: tt_core.observation_layout(v), r"2\.\.8"),
     Case("tt _core.observation_size", no_subject, lambda _, v: tt_core.observation_size(v), r"2\.\.8"),
     # ---------------------------------------------------------------- Three Thirteen: State
-    Case("tt State.apply_action", tt_state, lambda s, v: s.apply_action(v), r"ids are 0\.\.109"),
-    Case("tt State.apply", tt_state, lambda s, v: s.apply(v), r"ids are 0\.\.109", text_ok=True),
-    Case("tt State.child", tt_state, lambda s, v: s.child(v), r"ids are 0\.\.109"),
-    Case("tt State.action_to_string", tt_state, lambda s, v: s.action_to_string(v), r"ids are 0\.\.109"),
-    Case("tt State.action_to_string(player, a)", tt_state, lambda s, v: s.action_to_string(v, 0), r"-4\.\.2",
-         neg_ok=True, extra_bad=[3]),
-    Case("tt State.string_to_action(player, text)", tt_state, lambda s, v: s.string_to_action(v, "stock"),
-         r"-4\.\.2", neg_ok=True, extra_bad=[3]),
-    Case("tt State.decode_action", tt_state, lambda s, v: s.decode_action(v), r"ids are 0\.\.109"),
-    Case("tt State.observation_tensor", tt_state, lambda s, v: s.observation_tensor(v), r"0\.\.2", extra_bad=[3]),
-    Case("tt State.observation", tt_state, lambda s, v: s.observation(v), r"0\.\.2"),
-    Case("tt State.observation_string", tt_state, lambda s, v: s.observation_string(v), r"0\.\.2"),
-    Case("tt State.information_state_string", tt_state, lambda s, v: s.information_state_string(v), r"0\.\.2"),
-    Case("tt State.resample_from_infostate(player)", tt_state, lambda s, v: s.resample_from_infostate(v, 1),
-         r"0\.\.2"),
+    *state_cases("tt State", tt_state, r"ids are 0\.\.109", "stock"),
     Case("tt State.hand", tt_state, lambda s, v: s.hand(v), r"0\.\.2"),
     Case("tt State.deadwood", tt_state, lambda s, v: s.deadwood(v), r"0\.\.2"),
     Case("tt State.round_margins(round)", tt_scored_state, lambda s, v: s.round_margins(v), r"1\.\.1[01]?\b",

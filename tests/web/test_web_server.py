@@ -534,3 +534,19 @@ def test_the_lobby_offers_and_accepts_only_the_bots_this_server_can_make(make_cl
     assert r.status_code == 400 and r.json()["error"] == "bad_seats" and "net" in r.json()["message"], r.text
     monkeypatch.delenv(WEIGHTS_ENV)
     assert c.post("/api/tables", json={"game": "shithead", "seats": four}).status_code == 201
+
+
+def test_the_per_address_options_default_to_the_settings_defaults():
+    """``threes serve --address-*`` and Settings agree on every default (one table in web/cli.py)."""
+    import argparse
+
+    from threes.web.cli import _ADDRESS_LIMITS, add_arguments
+    from threes.web.hub import Settings
+
+    p = argparse.ArgumentParser()
+    add_arguments(p)
+    args = p.parse_args([])
+    fields = [flag[2:].replace("-", "_") for flag, *_ in _ADDRESS_LIMITS]
+    assert fields == [f for f in Settings.__dataclass_fields__ if f.startswith("address_")]
+    assert all(getattr(args, f) == getattr(Settings, f) for f in fields)
+    assert p.parse_args(["--address-joins", "7"]).address_joins == 7.0

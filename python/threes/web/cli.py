@@ -29,6 +29,18 @@ __all__ = ["add_arguments", "cmd_serve", "main", "ws_implementation"]
 _INSTALL = "threes serve needs the web extra: pip install 'threes-core[web]' (or pip install \".[web]\" in a checkout)"
 
 
+# the per-address limits (threes.web.hub.Settings): flag, type, default, metavar, what it limits
+_ADDRESS_LIMITS = (
+    ("--address-creates", "positive", 10.0, "PER_MINUTE", "tables one address may create per minute, and at once"),
+    ("--address-tables", "count", 20, "N", "tables one address may hold that are not finished"),
+    ("--address-joins", "positive", 120.0, "PER_MINUTE", "joins one address may make per minute"),
+    ("--address-connections", "count", 64, "N", "websockets one address may hold open"),
+    ("--address-rate", "positive", 100.0, "PER_SECOND",
+     "messages one address may send per second over all its connections"),
+    ("--address-requests", "positive", 50.0, "PER_SECOND", "API requests one address may make per second"),
+)
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """The options of ``threes serve``."""
     from threes.web.storage import default_db_path
@@ -51,18 +63,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-tables", type=_count, default=500, metavar="N", help="tables at once (default 500)")
     p.add_argument("--unjoined-ttl", type=_seconds, default=300.0, metavar="SECONDS",
                    help="a table none of whose people has joined is closed after this long (default 300)")
-    p.add_argument("--address-creates", type=_positive, default=10.0, metavar="PER_MINUTE",
-                   help="tables one address may create per minute, and at once (default 10)")
-    p.add_argument("--address-tables", type=_count, default=20, metavar="N",
-                   help="tables one address may hold that are not finished (default 20)")
-    p.add_argument("--address-joins", type=_positive, default=120.0, metavar="PER_MINUTE",
-                   help="joins one address may make per minute (default 120)")
-    p.add_argument("--address-connections", type=_count, default=64, metavar="N",
-                   help="websockets one address may hold open (default 64)")
-    p.add_argument("--address-rate", type=_positive, default=100.0, metavar="PER_SECOND",
-                   help="messages one address may send per second over all its connections (default 100)")
-    p.add_argument("--address-requests", type=_positive, default=50.0, metavar="PER_SECOND",
-                   help="API requests one address may make per second (default 50)")
+    for flag, kind, default, metavar, text in _ADDRESS_LIMITS:
+        p.add_argument(flag, type={"positive": _positive, "count": _count}[kind], default=default, metavar=metavar, help=f"{text} (default {default:g})")
     p.add_argument("--backup", default=None, metavar="FILE",
                    help="write an online backup of the database to FILE (a new file) and exit; safe while a "
                         "server runs")
@@ -185,10 +187,9 @@ def cmd_serve(args: argparse.Namespace, con: Any = None) -> int:
     port = sock.getsockname()[1]
     settings = Settings(db_path=db, turn_timeout=args.turn_timeout, bot_delay=args.bot_delay, rate=args.rate,
                         burst=args.burst, standin_bot=args.standin_bot, max_tables=args.max_tables,
-                        unjoined_ttl=args.unjoined_ttl, address_creates=args.address_creates,
-                        address_tables=args.address_tables, address_joins=args.address_joins,
-                        address_connections=args.address_connections, address_rate=args.address_rate,
-                        address_requests=args.address_requests)
+                        unjoined_ttl=args.unjoined_ttl,
+                        **{flag[2:].replace("-", "_"): getattr(args, flag[2:].replace("-", "_"))
+                           for flag, *_ in _ADDRESS_LIMITS})
     app = create_app(settings, storage)
     shown = f"[{args.host}]" if family == socket.AF_INET6 else args.host
     if args.host in ("0.0.0.0", "::"):
