@@ -52,6 +52,7 @@ picture still depends only on what the observer can see.
 """
 from __future__ import annotations
 
+import functools
 import math
 import numbers
 import textwrap
@@ -117,6 +118,8 @@ def _esc(text: object) -> str:
 
 def _num(v: float) -> str:
     """A number as SVG text: an int when whole, else up to 3 decimals."""
+    if type(v) is int:
+        return str(v)
     if float(v).is_integer():
         return str(int(v))
     return f"{v:.3f}".rstrip("0").rstrip(".")
@@ -201,28 +204,35 @@ _LATTICE = _back_lattice()
 
 def _card_face(x: float, y: float, card: Card, extra: Sequence[str] = ()) -> str:
     """A card drawn face up: rounded rectangle, rank and suit symbol."""
-    cls = " ".join(("card",) + tuple(extra))
-    colour = _RED if card.suit in "dhr" else _BLACK
+    head, tail = _card_face_parts(str(card), card.suit, card.rank, card.is_joker, tuple(extra))
+    return f"{head}{_num(x)},{_num(y)}{tail}"
+
+
+@functools.lru_cache(maxsize=4096)
+def _card_face_parts(name: str, suit: str, rank: str, joker: bool, extra: Tuple[str, ...]) -> Tuple[str, str]:
+    """A face-up card's drawing around its position: the text before and after ``X,Y`` of its
+    translate (the same for every card of that name and those classes: a picture draws hundreds)."""
+    cls = " ".join(("card",) + extra)
+    colour = _RED if suit in "dhr" else _BLACK
     fill = _FACE_REVEALED if "revealed" in extra else _FACE
     stroke, width = _EDGE, 1.0
     if "top" in extra:
         stroke, width = _TOP, 3.0
     elif "known" in extra:
         stroke, width = _KNOWN, 2.5
-    name = str(card)
     parts = [
-        f'<g class="{cls}" data-card="{_esc(name)}" transform="translate({_num(x)},{_num(y)})">',
+        ')">',
         f"<title>{_esc(name)}</title>",
         f'<rect width="{CARD_W}" height="{CARD_H}" rx="{_RADIUS}" fill="{fill}" stroke="{stroke}" '
         f'stroke-width="{_num(width)}"/>',
     ]
-    if card.is_joker:
+    if joker:
         parts.append(_text(4, 15, _STAR, 13, colour, bold=True))
         parts.append(_text(CARD_W / 2, CARD_H / 2 + 6, _STAR, 22, colour, "middle"))
         parts.append(_text(CARD_W / 2, CARD_H - 7, "JOKER", 8, colour, "middle", bold=True))
     else:
-        symbol = _SUIT_SYMBOL[card.suit]
-        parts.append(_text(4, 15, _RANK_LABEL.get(card.rank, card.rank), 13, colour, bold=True))
+        symbol = _SUIT_SYMBOL[suit]
+        parts.append(_text(4, 15, _RANK_LABEL.get(rank, rank), 13, colour, bold=True))
         parts.append(_text(4, 28, symbol, 12, colour))
         parts.append(_text(CARD_W / 2 + 4, CARD_H / 2 + 14, symbol, 24, colour, "middle"))
     if "wild" in extra:
@@ -231,7 +241,7 @@ def _card_face(x: float, y: float, card: Card, extra: Sequence[str] = ()) -> str
         parts.append(f'<rect class="last-move-mark" x="4" y="{CARD_H - 5}" width="{CARD_W - 8}" height="3" '
                      f'rx="1.5" fill="{_LAST_MOVE}"/>')
     parts.append("</g>")
-    return "".join(parts)
+    return f'<g class="{cls}" data-card="{_esc(name)}" transform="translate(', "".join(parts)
 
 
 def _caption(parts: List[str], caption: Optional[str], y: float, chars: int) -> float:
