@@ -19,6 +19,7 @@ PUBLIC_MODULES = (
     "threes.vector",
     "threes.cluster",
     "threes.registry",
+    "threes.options",
     "threes.svg",
     "threes.adapters.gym",
     "threes.adapters.pettingzoo",

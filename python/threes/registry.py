@@ -89,6 +89,12 @@ class GameInfo:
         return importlib.import_module(self.module)
 
     @property
+    def options(self) -> Tuple[Any, ...]:
+        """The game's options as its ``Game`` takes them as keywords (its package's ``OPTIONS``,
+        threes.options.Option; empty for a game whose rules come as presets, Shithead's Rules)."""
+        return tuple(getattr(self.load(), "OPTIONS", ()))
+
+    @property
     def policies(self) -> Tuple[str, ...]:
         """The game's C policy names (its package's ``POLICIES``)."""
         return tuple(self.load().POLICIES)

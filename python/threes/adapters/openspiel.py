@@ -6,8 +6,8 @@ Shithead family) and ``three_thirteen``.
     game = pyspiel.load_game("three_thirteen", {"players": 3})
 
 ``three_thirteen`` (ThreeThirteenGame): parameters ``players`` (2..8,
-default 3), ``decks`` (0 = ceil(players / 2)), ``jokers``, ``ace`` and
-``max_moves``; every card dealt and every stock draw is an explicit chance
+default 3), ``max_moves`` and every option the game declares
+(threes.three_thirteen.OPTIONS, ``decks`` 0 = one per two players); every card dealt and every stock draw is an explicit chance
 node (see the section at the end of this module); the rest is below for
 ``threes``. In both games ``resample_from_infostate`` returns a state whose
 history is new chance outcomes and the same player actions, as OpenSpiel's
@@ -537,23 +537,37 @@ pyspiel.register_game(_GAME_TYPE, ThreesGame)
 # (4 * (rank - 1) + suit, ace low; jokers 52, 53), probability = copies left /
 # cards left. Between chance nodes play continues on a three_thirteen.State.
 
-_TT_DEFAULTS: Dict[str, Any] = {"players": 3, "decks": 0, "jokers": 0, "ace": "low", "max_moves": 0}
+def _tt_options() -> Tuple[Any, ...]:
+    from threes import registry
+
+    return registry.get("three_thirteen").options  # the game's own declaration (threes.options)
+
+
+# every option the game declares is a parameter (an int option's "the engine decides" is 0)
+_TT_DEFAULTS: Dict[str, Any] = {"players": 3, **{o.name: o.to_param(o.default) for o in _tt_options()},
+                                "max_moves": 0}
 
 _TT_GAME_TYPE = _game_type("three_thirteen", "Three Thirteen (rummy), threes-core engine", 2, 8, _TT_DEFAULTS)
 
 class ThreeThirteenGame(pyspiel.Game):
     """pyspiel game over the engine's Three Thirteen. Parameters: players
-    (2..8, default 3), decks (0 = ceil(players / 2)), jokers, ace ("low" or
-    "either"), max_moves (0 = the engine's default cap)."""
+    (2..8, default 3), max_moves (0 = the engine's default cap) and every option
+    the game declares (threes.three_thirteen.OPTIONS: decks (0 = one per two
+    players), jokers, ace, all_wild_melds, wild_penalty ("face" or "20"),
+    rediscard_taken, go_out_first_turn)."""
 
     def __init__(self, params: Optional[Dict[str, Any]] = None):
         from threes.three_thirteen import game as tt
 
         p = dict(_TT_DEFAULTS)
         p.update(params or {})
-        g = tt.Game(_int_param(p, "players", 2, 8), decks=_int_param(p, "decks", 0, 255) or None,
-                    jokers=_int_param(p, "jokers", 0, 255), ace=_str_param(p, "ace"),
-                    max_moves=_int_param(p, "max_moves", 0, 2**32 - 1) or None)
+        unknown = set(p) - set(_TT_DEFAULTS)
+        if unknown:
+            raise ValueError(f"unknown three_thirteen parameters {sorted(unknown)}: the parameters are "
+                             f"{', '.join(_TT_DEFAULTS)}")
+        opts = {o.name: o.from_param(p[o.name], f"game parameter {o.name!r}") for o in _tt_options()}
+        g = tt.Game(_int_param(p, "players", 2, 8), max_moves=_int_param(p, "max_moves", 0, 2**32 - 1) or None,
+                    **opts)
         first = g.new_initial_state(0)
         opts = first._options()
         deck = [k for _ in range(opts["decks"]) for k in list(range(52)) + [52 + j for j in range(opts["jokers"])]]

@@ -60,42 +60,49 @@ def observation_high(game: Any) -> float:
     return float(game.new_initial_state(0).observation_high())
 
 
-def _make_game(num_players: int, rules: Any, max_moves: Optional[int], game: Any) -> Any:
+def _make_game(num_players: int, rules: Any, max_moves: Optional[int], game: Any,
+               game_options: Optional[Dict[str, Any]] = None) -> Any:
     """The Game an environment plays: ``game`` (a Game of a registered game,
-    or a registered name: that game's Game(num_players, max_moves=...)), else
-    the Shithead Game(num_players, rules, max_moves)."""
+    or a registered name: that game's Game(num_players, max_moves=..., **game_options)),
+    else the Shithead Game(num_players, rules, max_moves)."""
     if game is None:
+        if game_options:
+            raise ValueError("game_options are for a game given by name (game=...); Shithead takes rules=")
         return Game(num_players, rules, max_moves)
     if isinstance(game, str):
         info = registry.get(game)
         if rules != "threes":
-            raise ValueError(f"rules= is for Shithead; pass a {info.title} Game object as game= for its options")
-        return info.load().Game(num_players, max_moves=max_moves)
+            raise ValueError(f"rules= is for Shithead; {info.title} takes game_options= (its OPTIONS)")
+        return info.load().Game(num_players, max_moves=max_moves, **(game_options or {}))
+    if game_options:
+        raise ValueError("game_options are for a game given by name; a Game object has its options")
     registry.game_of(game)  # a TypeError for an object of no registered game
     return game
 
 
 def env(num_players: int = 4, rules: Any = "threes", max_moves: Optional[int] = None,
-        render_mode: Optional[str] = None, game: Any = None) -> AECEnv:
+        render_mode: Optional[str] = None, game: Any = None, game_options: Optional[Dict[str, Any]] = None) -> AECEnv:
     """The AEC environment, wrapped in PettingZoo's OrderEnforcingWrapper
     (which refuses step/observe before reset). ``game``: another registered
-    game (a Game object, or a name with num_players and max_moves) instead of
-    Shithead with ``rules``.
+    game (a Game object, or a name with num_players, max_moves and
+    ``game_options``, the keyword options it declares) instead of Shithead
+    with ``rules``.
 
     >>> e = env(num_players=2, rules="classic")
     >>> e.reset(seed=7)
     >>> e.agent_selection
     'player_0'
     """
-    return wrappers.OrderEnforcingWrapper(raw_env(num_players, rules, max_moves, render_mode, game))
+    return wrappers.OrderEnforcingWrapper(raw_env(num_players, rules, max_moves, render_mode, game, game_options))
 
 
 def raw_env(num_players: int = 4, rules: Any = "threes", max_moves: Optional[int] = None,
-            render_mode: Optional[str] = None, game: Any = None) -> "GameAEC":
+            render_mode: Optional[str] = None, game: Any = None,
+            game_options: Optional[Dict[str, Any]] = None) -> "GameAEC":
     """The unwrapped environment (ThreesAEC for Shithead, else GameAEC)."""
-    if game is None:
+    if game is None and not game_options:
         return ThreesAEC(num_players, rules, max_moves, render_mode)
-    return GameAEC(_make_game(num_players, rules, max_moves, game), render_mode)
+    return GameAEC(_make_game(num_players, rules, max_moves, game, game_options), render_mode)
 
 
 def _action_id(action: Any, num_actions: int, agent: str) -> int:

@@ -7,3 +7,4 @@
 """
 from threes.three_thirteen.game import *  # noqa: F401,F403
 from threes.three_thirteen.game import __all__  # noqa: F401
+from threes.three_thirteen.options import OPTIONS  # noqa: F401 (the options, declared once: threes.options)

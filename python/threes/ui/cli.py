@@ -706,39 +706,22 @@ def sh_play(args: argparse.Namespace, con: Console, read=input) -> int:
 
 
 # ---------------------------------------------------------- Three Thirteen --
-_TT_BOOLS = ("all_wild_melds", "rediscard_taken", "go_out_first_turn")
+def _options_game(args: argparse.Namespace):
+    """The Game of a game that declares its options (threes.options): ``--set NAME=VALUE`` each."""
+    from threes.options import parse_options
 
-
-def _tt_game(args: argparse.Namespace):
-    from threes.three_thirteen import game as tt
-
-    kw: Dict[str, Any] = {}
+    info = _info(args)
+    items: Dict[str, str] = {}
     for item in args.set or ():
         name, sep, value = item.partition("=")
-        name = name.strip().replace("-", "_")
-        value = value.strip()
         if not sep:
             raise CliError(f"--set takes NAME=VALUE, not {item!r}")
-        if name in ("decks", "jokers"):
-            try:
-                kw[name] = parse_count(value, name, 0, 255)  # ASCII digits: not '²', '٣' or '+3'
-            except ValueError:
-                raise CliError(f"{name} takes a whole number in 0..255, not {value!r}") from None
-        elif name in _TT_BOOLS:
-            if value.lower() not in ("true", "false", "yes", "no", "1", "0"):
-                raise CliError(f"{name} takes true or false, not {value!r}")
-            kw[name] = value.lower() in ("true", "yes", "1")
-        elif name == "ace":
-            kw[name] = value.lower()
-        elif name == "wild_penalty":
-            kw[name] = 20 if value == "20" else value.lower()
-        else:
-            raise CliError(f"unknown Three Thirteen option {name!r}: decks, jokers, ace, all_wild_melds, "
-                           "wild_penalty, rediscard_taken, go_out_first_turn")
+        items[name.strip()] = value.strip()
     if args.rules != "threes":
-        raise CliError("--rules names a Shithead preset; Three Thirteen takes --set NAME=VALUE options")
+        raise CliError(f"--rules names a Shithead preset; {info.title} takes --set NAME=VALUE options")
     try:
-        return tt.Game(args.players, max_moves=getattr(args, "max_moves", None), **kw)
+        kw = parse_options(info.options, items, info.title)
+        return info.load().Game(args.players, max_moves=getattr(args, "max_moves", None), **kw)
     except (TypeError, ValueError) as exc:
         raise CliError(str(exc)) from None
 
@@ -750,7 +733,7 @@ def tt_simulate(args: argparse.Namespace, con: Console) -> int:
         raise CliError(f"--games must be at least 1, not {args.games}")
     if args.plot:
         raise CliError("--plot draws the Shithead figures; for Three Thirteen use --json")
-    game = _tt_game(args)
+    game = _options_game(args)
     names = _policies(args.policy, game.num_players(), tt.POLICIES)
     _check_games(args.games, game.num_players(), 16 * game.num_players() + 8)
     try:
@@ -813,7 +796,7 @@ def tt_play(args: argparse.Namespace, con: Console, read=input) -> int:
 
     from threes.three_thirteen.describe import hand_melds
 
-    game = _tt_game(args)
+    game = _options_game(args)
     n = game.num_players()
     if not 0 <= args.seat < n:
         raise CliError(f"--seat must be a seat in 0..{n - 1}, not {args.seat}")
@@ -877,7 +860,7 @@ def tt_play(args: argparse.Namespace, con: Console, read=input) -> int:
 #: Each registered game's commands, by registry name: how --game dispatches.
 _COMMANDS: Dict[str, Dict[str, Any]] = {
     "shithead": {"simulate": sh_simulate, "play": sh_play, "game": _game},
-    "three_thirteen": {"simulate": tt_simulate, "play": tt_play, "game": _tt_game},
+    "three_thirteen": {"simulate": tt_simulate, "play": tt_play, "game": _options_game},
 }
 
 

@@ -91,12 +91,7 @@ def _meta() -> Dict[str, Any]:
             entry["rules"] = dict(_FIELD_DOCS)
             entry["max_players"] = {p: min(MAX_SEATS, Rules.preset(p).max_players()) for p in PRESETS}
         else:
-            entry["options"] = {"decks": "decks shuffled together (default: one per two players)",
-                                "jokers": "jokers per deck (default 0)", "ace": "low or either (default low)",
-                                "all_wild_melds": "true or false (default true)",
-                                "wild_penalty": "face or 20 (default face)",
-                                "rediscard_taken": "true or false (default false)",
-                                "go_out_first_turn": "true or false (default true)"}
+            entry["options"] = {o.name: o.describe() for o in info.options}  # the game's own declaration
             entry["max_players"] = MAX_SEATS
         games.append(entry)
     return {"games": games, "max_seats": MAX_SEATS, "max_seed": MAX_SEED, "max_message_bytes": MAX_MESSAGE_BYTES}

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from threes import registry
+from threes.options import parse_options as parse_options_of
 from threes.bots import ISMCTSBot, PolicyBot, available_bots, bot_unavailable, bot_view, make_bot
 
 __all__ = ["TableError", "SeatSpec", "TableSpec", "Seat", "MoveRecord", "Table", "parse_options", "bot_specs",
@@ -59,9 +60,6 @@ def secret_hash(secret: str) -> str:
 
 
 # ---------------------------------------------------------------- options --
-_TT_BOOLS = ("all_wild_melds", "rediscard_taken", "go_out_first_turn")
-_TT_OPTIONS = ("decks", "jokers", "ace", "wild_penalty") + _TT_BOOLS
-_TRUE, _FALSE = ("true", "yes", "1", "on"), ("false", "no", "0", "off")
 
 
 def _as_int(name: str, value: Any) -> int:
@@ -74,18 +72,11 @@ def _as_int(name: str, value: Any) -> int:
     raise TableError("bad_rules", f"{name} takes a whole number, not {value!r}")
 
 
-def _as_bool(name: str, value: Any) -> bool:
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, str) and value.strip().lower() in _TRUE + _FALSE:
-        return value.strip().lower() in _TRUE
-    raise TableError("bad_rules", f"{name} takes true or false, not {value!r}")
-
-
 def parse_options(game: str, preset: Optional[str], overrides: Dict[str, Any]) -> Dict[str, Any]:
     """The options of a table's game as plain JSON values, checked by building the engine's
     rules: Shithead ``{"preset": name, NAME: value ...}`` (the full rule set is
-    ``Rules.preset(preset, **overrides)``), Three Thirteen the ``tt.Game`` keyword options.
+    ``Rules.preset(preset, **overrides)``), any other game the options it declares
+    (``GameInfo.options``, threes.options).
     House rules arrive as text (``pickup_then_play=false``) or JSON values. TableError for a
     bad name or value."""
     info = registry.get(game)
@@ -114,24 +105,10 @@ def parse_options(game: str, preset: Optional[str], overrides: Dict[str, Any]) -
         return {"preset": preset, **{k: v for k, v in rules.to_dict().items() if k in out}}
     if preset not in (None, ""):
         raise TableError("bad_rules", f"{info.title} has no presets; give its options as NAME=VALUE")
-    opts: Dict[str, Any] = {}
-    for name, value in overrides.items():
-        if name in ("decks", "jokers"):
-            opts[name] = _as_int(name, value)
-        elif name in _TT_BOOLS:
-            opts[name] = _as_bool(name, value)
-        elif name == "ace":
-            if not isinstance(value, str) or value.strip().lower() not in ("low", "either"):
-                raise TableError("bad_rules", f"ace is low or either, not {value!r}")
-            opts[name] = value.strip().lower()
-        elif name == "wild_penalty":
-            text = str(value).strip().lower() if isinstance(value, (str, int)) and not isinstance(value, bool) else ""
-            if text not in ("face", "20"):
-                raise TableError("bad_rules", f"wild_penalty is face or 20, not {value!r}")
-            opts[name] = 20 if text == "20" else "face"
-        else:
-            raise TableError("bad_rules", f"unknown {info.title} option {name!r}: {', '.join(_TT_OPTIONS)}")
-    return opts
+    try:  # the game's own declaration of its options (threes.options)
+        return parse_options_of(info.options, overrides, info.title)
+    except (TypeError, ValueError) as exc:
+        raise TableError("bad_rules", str(exc)) from None
 
 
 def _build_game(game: str, options: Dict[str, Any], num_players: int, max_moves: Optional[int]) -> Any:
