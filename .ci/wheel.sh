@@ -39,7 +39,7 @@ wheel=$(ls "$OUT"/dist/*.whl)
 echo "sdist: $(basename "$sdist") ($(du -k "$sdist" | cut -f1) KB); wheel: $(basename "$wheel") (${SECONDS} s)"
 listing=$(tar -tzf "$sdist")  # (not piped into grep -q: with pipefail, tar's SIGPIPE would fail the check)
 for f in docs/shithead/RULES.md docs/three_thirteen/RULES.md python/threes/shithead/_core.pyi \
-         python/threes/three_thirteen/_core.pyi python/threes/_vector.pyi python/threes/py.typed CMakeLists.txt \
+         python/threes/three_thirteen/_core.pyi python/threes/_vector.pyi python/threes/_engine.pyi python/threes/py.typed CMakeLists.txt \
          src/threes_core/common/thread.c; do
   grep -q "/$f\$" <<<"$listing" || { echo "the sdist lacks $f" >&2; exit 1; }
 done

@@ -934,3 +934,23 @@ def test_tournament_over_three_thirteen_uses_the_registry_labels():
         threes.tournament(["heuristic", "random"], games=1, seed=1, game=tt.Game(2))
     with pytest.raises(TypeError, match="registered game"):
         threes.tournament(["greedy", "random"], games=1, seed=1, game=object())
+
+
+def test_ismcts_checks_its_rollout_policy_against_the_searched_games_policies():
+    """A policy some registered game has is accepted when the bot is made; a search of a game
+    without it says so (Three Thirteen has no "heuristic"), and the core's shared facts
+    (threes._engine) agree with each game's extension."""
+    from threes import _engine, registry
+    from threes import three_thirteen as tt
+
+    bot = ISMCTSBot(20, rollout_policy="heuristic", seed=1)
+    assert bot.step(threes.Game(3).new_initial_state(seed=2)) >= 0
+    with pytest.raises(ValueError, match=r"Three Thirteen has no rollout policy 'heuristic': one of random, greedy"):
+        bot.step(tt.Game(3).new_initial_state(seed=2))
+    with pytest.raises(ValueError, match="unknown rollout policy 'nope'"):
+        ISMCTSBot(20, rollout_policy="nope")
+    assert ISMCTSBot(20, rollout_policy="greedy", seed=1).step(tt.Game(3).new_initial_state(seed=2)) >= 0
+    for name in registry.names():
+        core = registry.get(name).load()._core
+        assert (core.MAX_THREADS, core.ISMCTS_NODE_BYTES) == (_engine.MAX_THREADS, _engine.ISMCTS_NODE_BYTES)
+        assert core.batch_seed(7, 11) == _engine.batch_seed(7, 11)

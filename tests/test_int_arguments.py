@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 import threes
+from threes import _engine
 from threes import three_thirteen as tt
 from threes.args import MAX_GAMES
 from threes.bots import ISMCTSBot
@@ -153,6 +154,9 @@ CASES = [
     Case("_core.observation_size", no_subject, lambda _, v: sh_core.observation_size(v), r"2\.\.12"),
     Case("_core.kind_text", no_subject, lambda _, v: sh_core.kind_text(v), r"0\.\.53", extra_bad=[54]),
     Case("_core.batch_seed(i)", no_subject, lambda _, v: sh_core.batch_seed(1, v), r"0\.\.18446744073709551615", valid=[2**64 - 1, np.int64(2**63 - 1), np.uint64(2**64 - 1), 2**63]),
+    *[Case(f"_engine.batch_seed({arg})", no_subject, call, r"0\.\.18446744073709551615",
+           valid=[2**64 - 1, np.int64(2**63 - 1), np.uint64(2**64 - 1), 2**63])
+      for arg, call in (("seed", lambda _, v: _engine.batch_seed(v, 1)), ("i", lambda _, v: _engine.batch_seed(1, v)))],
     Case("_core.hidden_count", sh_state, lambda s, v: sh_core.hidden_count(s, v), r"0\.\.2"),
     Case("_core.rules_preset", no_subject, lambda _, v: sh_core.rules_preset(v), r"0\.\.2", extra_bad=[3]),
     # ---------------------------------------------------------------- bots and tournaments

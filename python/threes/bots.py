@@ -32,11 +32,10 @@ from typing import Any, Dict, List, Optional, Sequence
 
 import numpy as np
 
-from threes import _stop, registry
-from threes.shithead import _core
+from threes import _engine, _stop, registry
 from threes.args import int_arg
-from threes.shithead.game import State, _seed64
-from threes.shithead.rollouts import POLICIES
+from threes.args import seed64 as _seed64
+from threes.registry import AnyState as State
 
 __all__ = ["Bot", "RandomBot", "GreedyBot", "HeuristicBot", "ISMCTSBot", "PolicyBot", "play_game", "make_bot",
            "available_bots", "bot_unavailable"]
@@ -213,8 +212,9 @@ class ISMCTSBot(Bot):
             raise ValueError(f"exploration must be a finite number >= 0, not {c!r}")
         if not isinstance(pol, str):
             raise TypeError(f"rollout_policy must be a policy name (str), not {type(pol).__name__}")
-        if pol not in POLICIES:
-            raise ValueError(f"unknown rollout policy {pol!r}: one of {', '.join(POLICIES)}")
+        known = _all_policies()
+        if pol not in known:
+            raise ValueError(f"unknown rollout policy {pol!r}: one of {', '.join(known)}")
         if mn is None:
             return min(int(it) + 1, _DEFAULT_MAX_NODES)
         if isinstance(mn, bool) or not isinstance(mn, (int, np.integer)):
@@ -235,9 +235,13 @@ class ISMCTSBot(Bot):
         if search is None:
             raise TypeError(f"ISMCTSBot cannot search a {type(state).__name__}: it has no _ismcts_search")
         nodes = self._check_settings()
+        policies = registry.game_of(state).policies
+        if self.rollout_policy not in policies:
+            raise ValueError(f"{registry.game_of(state).title} has no rollout policy {self.rollout_policy!r}: "
+                             f"one of {', '.join(policies)}")
         # A tree of this call's own: searches in other threads never share it.
         # np.empty: the C search writes each node as it makes it.
-        arena = np.empty(nodes * _core.ISMCTS_NODE_BYTES, dtype=np.uint8)
+        arena = np.empty(nodes * _engine.ISMCTS_NODE_BYTES, dtype=np.uint8)
         best, iters, nodes, children = search(arena, int(self.iterations), float(self.time_limit or 0.0),
                                               float(self.exploration), self.rollout_policy, self._rng.getrandbits(64))
         children.sort(key=lambda c: -c[1])
@@ -249,6 +253,14 @@ class ISMCTSBot(Bot):
         if len(legal) == 1:
             return legal[0]  # nothing to think about
         return self.search(state)["action"]
+
+
+def _all_policies() -> List[str]:
+    """Every registered game's C rollout policies, each once, in registration order."""
+    out: List[str] = []
+    for name in registry.names():
+        out += [p for p in registry.get(name).policies if p not in out]
+    return out
 
 
 def _bot_specs_text(info: Optional["registry.GameInfo"]) -> str:

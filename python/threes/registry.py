@@ -21,7 +21,10 @@ makes) and ``rollouts``. Generic code asks the registry, never which game it hol
 'shithead'
 
 A new game registers itself with :func:`register` (its package, a title and
-the names it answers to); nothing else in the library changes.
+the names it answers to); nothing else in the library changes. A game whose
+``Game`` takes keyword options declares them once, as its package's
+``OPTIONS`` (threes.options.Option: name, kind, default, meaning, the spec's
+section); ``GameInfo.options`` hands them to every front end.
 
 Optional hooks a game's entry may name (``"module:function"`` strings,
 imported on first use by :meth:`GameInfo.hook`): ``svg`` draws a state
@@ -57,7 +60,11 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Callable, Dict, Optional, Tuple
 
-__all__ = ["GameInfo", "register", "get", "names", "game_of"]
+__all__ = ["GameInfo", "register", "get", "names", "game_of", "default", "AnyState"]
+
+#: A state of any registered game, for the annotations of generic code (which names no game:
+#: :func:`game_of` tells each state's game).
+AnyState = Any
 
 
 @dataclass(frozen=True)
@@ -148,6 +155,12 @@ def get(name: str) -> GameInfo:
     if key is None:
         raise ValueError(f"unknown game {name!r}: the games are {', '.join(names())}")
     return _GAMES[key]
+
+
+def default() -> GameInfo:
+    """The game a front end plays when none is named: the first registered (Shithead, whose
+    ``Game(num_players, rules, max_moves)`` takes a rule set)."""
+    return _GAMES[next(iter(_GAMES))]
 
 
 def game_of(obj: Any) -> GameInfo:

@@ -43,13 +43,11 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from threes import _stop, registry
+from threes import _engine, _stop, registry
 from threes.places import MOVE_CAP, STALEMATE, end_reason, place_of_return
-from threes.shithead import _core
 from threes.bots import make_bot, play_game
-from threes.shithead.game import Game, _seed64
-from threes.shithead.rollouts import _threads
 from threes.args import MAX_GAMES, int_arg, threads_arg
+from threes.args import seed64 as _seed64
 
 __all__ = ["tournament", "TournamentResult"]
 
@@ -58,7 +56,7 @@ def _mix(seed: int, *parts: int) -> int:
     """A 64-bit seed for one part of the tournament: the batch seed derivation
     of the C engine (th_batch_seed), applied part by part."""
     for p in parts:
-        seed = _core.batch_seed(seed, p)
+        seed = _engine.batch_seed(seed, p)
     return seed
 
 
@@ -269,14 +267,14 @@ def tournament(bots: Sequence, games: int, seed: Optional[int] = None, rules: An
         raise ValueError(f"games must be an int in 1..{MAX_GAMES}, not {games!r}")
     games = int_arg(games, "games", 1, MAX_GAMES)
     if backend == "local" and workers is not None:
-        workers = threads_arg(workers, _core.MAX_THREADS, "workers")
+        workers = threads_arg(workers, _engine.MAX_THREADS, "workers")
     if backend not in ("local", "ray"):
         raise ValueError(f"backend must be 'local' or 'ray', not {backend!r}")
     if backend == "local" and (address is not None or chunk is not None):
         raise ValueError("address and chunk are for backend='ray'")
     n = len(bots)
     if game is None:
-        game = Game(n, rules, max_moves)
+        game = registry.default().load().Game(n, rules, max_moves)  # Shithead, with rules
     info = registry.game_of(game)  # a TypeError for an object of no registered game
     if game.num_players() != n:
         raise ValueError(f"the {info.title} game seats {game.num_players()} players, {n} bots given")
@@ -320,7 +318,7 @@ def tournament(bots: Sequence, games: int, seed: Optional[int] = None, rules: An
             stalemates[lo:hi] = s
         workers = cpus
     else:
-        workers = _threads(workers)
+        workers = threads_arg(workers, _engine.MAX_THREADS)
 
     def play_deals(worker: int) -> None:
         mine = copy.deepcopy(base) if workers > 1 else base

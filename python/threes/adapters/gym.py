@@ -62,7 +62,9 @@ from threes.bots import bot_view, make_bot
 from threes.places import end_reason
 from threes.ui.text import render_mode_output
 from threes.errors import IllegalActionError
-from threes.shithead.game import Game, State, _seed64
+from threes.args import seed64 as _seed64
+
+from threes.registry import AnyState as State
 
 __all__ = ["GameEnv", "ThreesEnv", "ENV_ID", "THREE_THIRTEEN_ENV_ID"]
 
@@ -292,7 +294,8 @@ class ThreesEnv(GameEnv):
             raise ValueError(f"render_mode must be None, 'ansi' or 'human', not {render_mode!r}")
         if illegal_action not in _ILLEGAL:
             raise ValueError(f"illegal_action must be 'penalize' or 'raise', not {illegal_action!r}")
-        super().__init__(Game(num_players, rules, max_moves), None, seat, opponents, illegal_action, render_mode)
+        game = registry.default().load().Game(num_players, rules, max_moves)  # Shithead, with a rule set
+        super().__init__(game, None, seat, opponents, illegal_action, render_mode)
 
 
 def _register() -> None:

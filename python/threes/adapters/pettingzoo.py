@@ -48,7 +48,9 @@ from threes import registry
 from threes.ui.text import render_mode_output
 from threes.errors import IllegalActionError
 from threes.places import end_reason
-from threes.shithead.game import Game, State, _seed64
+from threes.args import seed64 as _seed64
+
+from threes.registry import AnyState as State
 
 __all__ = ["GameAEC", "ThreesAEC", "env", "raw_env", "observation_high"]
 
@@ -68,7 +70,7 @@ def _make_game(num_players: int, rules: Any, max_moves: Optional[int], game: Any
     if game is None:
         if game_options:
             raise ValueError("game_options are for a game given by name (game=...); Shithead takes rules=")
-        return Game(num_players, rules, max_moves)
+        return registry.default().load().Game(num_players, rules, max_moves)
     if isinstance(game, str):
         info = registry.get(game)
         if rules != "threes":
@@ -267,6 +269,6 @@ class ThreesAEC(GameAEC):
 
     def __init__(self, num_players: int = 4, rules: Any = "threes", max_moves: Optional[int] = None,
                  render_mode: Optional[str] = None):
-        super().__init__(Game(num_players, rules, max_moves), render_mode)
+        super().__init__(registry.default().load().Game(num_players, rules, max_moves), render_mode)
 
     _env_name = "threes_v0"
