@@ -79,8 +79,11 @@ def test_register_refuses_a_taken_name_and_changes_nothing():
 def test_hooks_and_variant():
     from threes.ui import svg
 
-    assert registry.get("shithead").hook("svg") is svg.render_shithead
-    assert registry.get("three_thirteen").hook("svg") is svg.render_three_thirteen
+    from threes.shithead import svg as sh_svg
+    from threes.three_thirteen import svg as tt_svg
+
+    assert registry.get("shithead").hook("svg") is sh_svg.render is svg.render_shithead  # (the old name)
+    assert registry.get("three_thirteen").hook("svg") is tt_svg.render is svg.render_three_thirteen
     assert registry.GameInfo("x", "X", "threes.shithead").hook("svg") is None
     assert registry.get("shithead").variant(shithead.Game(3, "dutch")) == "dutch"
     assert registry.get("three_thirteen").variant(three_thirteen.Game(3)) == "three_thirteen"

@@ -21,6 +21,8 @@ PUBLIC_MODULES = (
     "threes.registry",
     "threes.options",
     "threes.svg",
+    "threes.shithead.svg",
+    "threes.three_thirteen.svg",
     "threes.adapters.gym",
     "threes.adapters.pettingzoo",
     "threes.adapters.openspiel",

@@ -176,14 +176,14 @@ def game_of(obj: Any) -> GameInfo:
 
 
 register(GameInfo("shithead", "Shithead", "threes.shithead", aliases=("threes",), first_place="first out",
-                  last_place="shithead", svg="threes.ui.svg:render_shithead",
+                  last_place="shithead", svg="threes.shithead.svg:render",
                   bots=(("net", "threes.shithead.net:NetBot"),),
                   narrate="threes.shithead.describe:describe_event",
                   narrate_all="threes.shithead.describe:describe_events",
                   explain="threes.shithead.describe:explain_moves",
                   rules_text="threes.shithead.describe:rules_text"))
 register(GameInfo("three_thirteen", "Three Thirteen", "threes.three_thirteen", aliases=("three-thirteen", "3-13"),
-                  first_place="lowest total", last_place="last place", svg="threes.ui.svg:render_three_thirteen",
+                  first_place="lowest total", last_place="last place", svg="threes.three_thirteen.svg:render",
                   narrate="threes.three_thirteen.describe:describe_event",
                   narrate_all="threes.three_thirteen.describe:describe_events",
                   explain="threes.three_thirteen.describe:explain_moves",

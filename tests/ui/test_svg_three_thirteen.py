@@ -1,5 +1,5 @@
 """The SVG picture of a Three Thirteen table (threes.svg.render dispatches
-through threes.registry to render_three_thirteen; State._repr_svg_)."""
+through threes.registry to threes.three_thirteen.svg.render; State._repr_svg_)."""
 import random
 import xml.etree.ElementTree as ET
 
@@ -8,7 +8,9 @@ import pytest
 import threes
 from threes import three_thirteen as tt
 from threes.bots import PolicyBot
-from threes.svg import render, render_shithead, render_three_thirteen
+from threes.shithead.svg import render as render_shithead
+from threes.svg import render
+from threes.three_thirteen.svg import render as render_three_thirteen
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 RANKS = "A23456789TJQK"

@@ -1,0 +1,244 @@
+"""Three Thirteen's picture (threes.svg.render draws a Three Thirteen state with :func:`render`, this
+game's ``svg`` hook): the hands, the stock and the discard pile, the round and its wild rank, the
+totals, and the last move's marker. The drawing kit and what the classes of the SVG's elements
+mean are threes.ui.svg's."""
+from __future__ import annotations
+
+import textwrap
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+from threes import registry
+from threes.three_thirteen.game import card_to_kind, kind_to_card
+from threes.ui.text import end_note
+from threes.ui.svg import (  # the drawing kit every game's picture shares
+    CARD_H, CARD_W, _BACK_ITEM, _FONT, _Fan, _GAP, _HAND_PER_LINE, _HAND_STEP, _HIGHLIGHT, _Item, _LABEL_W,
+    _MARGIN, _MUTED, _PANEL, _RADIUS, _RANK_LABEL, _TABLE, _TEXT, _ZONE_LABEL_H, _caption, _card_back,
+    _card_face, _check_observer, _check_size, _face_down_pile, _hidden_from, _last_move_caption, _num,
+    _seat_panel, _seen_by, _slot, _text,
+)
+
+__all__ = ["render"]
+
+_TT_PHASES = ("draw", "discard", "over")
+
+
+def _tt_last_move(state: Any, f: Dict[str, Any], observer: Optional[int],
+                  events: Optional[Sequence[Any]]) -> Tuple[Optional[str], Optional[int], bool, bool]:
+    """(caption, the seat that moved or None, whether the discard's top card is the one just discarded,
+    whether the taken card was just taken) of a Three Thirteen state's last move, from its events or else from
+    history() and the position (public facts only)."""
+    pile = f["discard"]
+    n = f["num_players"]
+    label: Optional[str] = None
+    mover: Optional[int] = None
+    discarded: Optional[int] = None
+    took = False
+    if events is not None:
+        events = list(events)
+        if not events:
+            return None, None, False, False
+        mover = events[0].seat
+        for e in events:
+            if e.kind == "discard" and e.cards:
+                discarded = card_to_kind(e.cards[0])
+            elif e.kind == "draw" and e.source == "discard":
+                took = True
+    else:
+        history = state.history()
+        if not history:
+            return None, None, False, False
+        a = history[-1]
+        label = state.action_to_string(a)
+        if a < 2:  # a draw: the seat to move now drew it (it discards next)
+            mover = f["current"] if f["current"] >= 0 else None
+            took = a == 1
+        else:
+            discarded = (a - 2) % 54
+    # a discard that ended a round is gone with it: a new round's pile is dealt afresh (the events
+    # say so; else the turns do: a round has just begun when one seat only has had a turn)
+    if events is not None:
+        new_round = any(e.kind == "round" for e in events)
+    else:
+        new_round = f["phase"] != 2 and sum(1 for t in f["turns"] if t > 0) == 1
+    on_top = discarded is not None and not new_round and bool(pile) and pile[-1] == discarded
+    if events is None and on_top and f["current"] >= 0:
+        mover = (f["current"] - 1) % n
+    return _last_move_caption(state, observer, events, label), mover, on_top, took and f["taken_kind"] >= 0
+
+
+def render(state: Any, observer: Optional[int] = None, size: Optional[float] = None,
+                          events: Optional[Sequence[Any]] = None) -> str:
+    """A Three Thirteen table as a standalone SVG document (a string).
+
+    observer  None: every hand face up (the true cards). A seat ``p``: what
+              ``p`` can see: its own hand face up, every other hand as backs
+              except the card a player took from the discard pile this turn
+              (every player saw it: drawn face up, class ``known``); the
+              picture then depends only on what ``p`` can see.
+              ``"public"``: every hand as backs but those known cards.
+    size      the width in pixels (the height follows); None for the natural size.
+    events    the events of the move that led here, for the last-move marker
+              (the module docstring); None: read off ``state.history()``.
+
+    Shown: the round (of 11), its wild rank (wild cards carry a star and the
+    class ``wild``), the phase and who is to move, the stock (one back and its
+    size, ``<g class="stock" data-count>``), the discard pile (its top card
+    face up with class ``top``, and its size, ``<g class="discard"
+    data-count>``), every seat's hand (``<g class="seat" data-seat>`` with
+    tokens ``to-move``, ``observer``, ``dealer``, ``out``; its ``<g
+    class="hand">``), each seat's total score (``<text class="total">``) and,
+    where its cards are shown, its deadwood; at the end, the final totals and
+    the winner (the lowest total).
+    """
+    info = registry.game_of(state)
+    if info.hook("svg") is not render:
+        raise TypeError(f"this render takes a Three Thirteen state, not a {info.title} one")
+    f: Dict[str, Any] = state._fields()
+    p_obs = _check_observer(state, observer)
+    scale_to = _check_size(size)
+    n = f["num_players"]
+    rnd, phase = f["round"], _TT_PHASES[f["phase"]]
+    terminal = state.is_terminal()
+    truncated = state.is_truncated()
+    cp = -1 if terminal else f["current"]
+    wild = state.wild_rank()
+    taken = f["taken_kind"]
+    totals = list(f["totals"])
+    wilds = f"{_RANK_LABEL.get(wild, wild)}s" + (" and jokers" if state._options()["jokers"] else "")
+    caption, mover, discard_marked, taken_marked = _tt_last_move(state, f, p_obs, events)
+
+    def face(kind: int, extra: Tuple[str, ...] = ()) -> _Item:
+        card = kind_to_card(kind)
+        if card.is_joker or card.rank == wild:
+            extra = extra + ("wild",)
+        return ("face", card, extra)
+
+    seats = []
+    for q in range(n):
+        hand = f["hands"][q]
+        shown = p_obs is None or q == p_obs
+        mark = ("last-move",) if taken_marked and q == cp else ()
+        if shown:
+            items = [face(k) for k in hand]
+            if mark and taken in hand:
+                i = list(hand).index(taken)
+                items[i] = face(taken, mark)
+        else:
+            items = []
+            if q == cp and taken >= 0 and taken in hand:
+                items.append(face(taken, ("known",) + mark))
+            items += [_BACK_ITEM] * (len(hand) - len(items))
+        seats.append((items, shown))
+
+    # ---- layout --------------------------------------------------------
+    fans = [_Fan(len(it), _HAND_STEP, _HAND_PER_LINE) for it, _ in seats]
+    hand_w = max([fn.width for fn in fans] + [_Fan(14, _HAND_STEP, _HAND_PER_LINE).width])
+    x_hand = _MARGIN + _LABEL_W
+    x_score = x_hand + hand_w + _GAP
+    width = max(x_score + 130 + _MARGIN, 560)
+    parts: List[str] = []
+    y = _MARGIN
+
+    # ---- header ---------------------------------------------------------
+    head = (f"Three Thirteen \u00b7 {n} players \u00b7 round {rnd} of 11 \u00b7 {rnd + 2} cards, wild "
+            f"{_RANK_LABEL.get(wild, wild)} \u00b7 {phase} phase \u00b7 move {f['move_count']}")
+    if terminal:
+        low = min(totals)
+        winners = [q for q in range(n) if totals[q] == low]
+        status = (f"{end_note(state, f['move_count'])}; totals {totals}" if truncated else
+                  f"game over: final totals {', '.join(str(t) for t in totals)}; "
+                  + " and ".join(f"seat {q}" for q in winners) + (" win" if len(winners) > 1 else " wins"))
+    else:
+        status = f"seat {cp} to move ({'draw from the stock or take the discard' if phase == 'draw' else 'discard'})"
+        if f["out_seat"] >= 0:
+            status += f"; seat {f['out_seat']} went out: the others' last turns"
+    view = _seen_by(p_obs)
+    parts.append('<g class="header">')
+    parts.append(_text(_MARGIN, y + 16, head, 16, _TEXT, bold=True))
+    chars = max(20, int((width - 2 * _MARGIN) / (0.62 * 12)))
+    lines = textwrap.wrap(f"{status} \u2014 {view}", chars)
+    for i, line in enumerate(lines):
+        parts.append(_text(_MARGIN, y + 36 + 16 * i, line, 12, _MUTED))
+    y += _caption(parts, caption, y + 36 + 16 * len(lines), chars)
+    parts.append("</g>")
+    y += 48 + 16 * (len(lines) - 1)
+
+    # ---- centre: stock and discard pile -----------------------------------
+    top_y = y + 8
+    card_y = top_y + 20
+    center_h = 20 + CARD_H + 38
+    parts.append(f'<rect class="center" x="{_MARGIN}" y="{_num(y)}" width="{_num(width - 2 * _MARGIN)}" '
+                 f'height="{_num(center_h)}" rx="8" fill="{_PANEL}"/>')
+    x_stock = _MARGIN + 10
+    _face_down_pile(parts, "stock", "stock", x_stock, top_y, card_y, len(f["stock"]))
+    x_disc = x_stock + 80 + _GAP
+    pile = f["discard"]
+    parts.append(f'<g class="discard" data-count="{len(pile)}">')
+    parts.append(_text(x_disc, top_y + 12, "discard", 12, _MUTED))
+    if pile:
+        if len(pile) > 1:
+            parts.append(f'<rect class="stack" x="{_num(x_disc + 3)}" y="{_num(card_y + 3)}" width="{CARD_W}" '
+                         f'height="{CARD_H}" rx="{_RADIUS}" fill="#9e9e9e"/>')
+        _, card, extra = face(pile[-1], ("top",) + (("last-move",) if discard_marked else ()))
+        parts.append(_card_face(x_disc, card_y, card, extra))
+    else:
+        parts.append(_slot(x_disc, card_y, "empty"))
+    parts.append(_text(x_disc, card_y + CARD_H + 16, f"{len(pile)} card{'s' if len(pile) != 1 else ''}", 12,
+                       _TEXT, bold=True))
+    parts.append("</g>")
+    x_info = x_disc + 80 + _GAP
+    parts.append('<g class="round-info">')
+    parts.append(_text(x_info, card_y + 14, f"round {rnd} of 11", 14, _TEXT, bold=True, cls="round"))
+    parts.append(_text(x_info, card_y + 34, f"wild: {wilds}",
+                       13, _TEXT, cls="wild-rank"))
+    parts.append(_text(x_info, card_y + 52, f"dealer: seat {f['dealer']}", 12, _MUTED))
+    if taken >= 0:
+        parts.append(_text(x_info, card_y + 70, f"taken from the discard: {kind_to_card(taken)}", 12, _MUTED,
+                           cls="taken"))
+    parts.append("</g>")
+    y += center_h + 10
+
+    # ---- seats ----------------------------------------------------------
+    for q, (items, shown) in enumerate(seats):
+        fan = fans[q]
+        row_h = _ZONE_LABEL_H + max(fan.height, 58) + 16
+        extra = (["dealer"] if q == f["dealer"] else []) + (["out"] if (f["out_mask"] >> q) & 1 else [])
+        extra += ["last-mover"] if q == mover else []
+        lx, ly = _seat_panel(parts, q, y, width, row_h, cp, p_obs, extra)
+        if (f["out_mask"] >> q) & 1:
+            parts.append(_text(lx, ly, "went out", 13, _HIGHLIGHT, bold=True, cls="went-out"))
+            ly += 18
+        parts.append('<g class="hand">')
+        parts.append(_text(x_hand, y + 16, f"hand ({len(items)})", 11, _MUTED))
+        zy = y + _ZONE_LABEL_H + 6
+        if not items:
+            parts.append(_text(x_hand, zy + CARD_H / 2, "\u2014", 13, _MUTED))
+        for i, (kind, card, extras) in enumerate(items):
+            dx, dy = fan.at(i)
+            if kind == "face" and card is not None:
+                parts.append(_card_face(x_hand + dx, zy + dy, card, extras))
+            else:
+                parts.append(_card_back(x_hand + dx, zy + dy))
+        parts.append("</g>")
+        parts.append(_text(x_score, y + 30, f"total {totals[q]}", 14, _TEXT, bold=True, cls="total"))
+        if shown and f["hands"][q]:
+            parts.append(_text(x_score, y + 50, f"deadwood {state.deadwood(q)}", 12, _MUTED, cls="deadwood"))
+        if terminal and not truncated and totals[q] == min(totals):
+            parts.append(_text(x_score, y + 70, "winner", 13, _HIGHLIGHT, bold=True, cls="place"))
+        parts.append("</g>")
+        y += row_h + 8
+
+    legend = f"\u2605 a wild card ({wilds}) \u00b7 orange edge: the discard's top"
+    legend += "" if p_obs is None else f" \u00b7 gold edge: a card every player saw taken \u00b7 backs: hidden " \
+                                       f"from {_hidden_from(p_obs)}"
+    parts.append(_text(_MARGIN, y + 6, legend, 11, _MUTED, cls="legend"))
+    y += 14
+    height = y - 8 + _MARGIN
+    if scale_to is None:
+        w_attr, h_attr = _num(width), _num(height)
+    else:
+        w_attr, h_attr = _num(scale_to), _num(round(scale_to * height / width, 3))
+    head_tag = (f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" class="threes-table three-thirteen" '
+                f'width="{w_attr}" height="{h_attr}" viewBox="0 0 {_num(width)} {_num(height)}" {_FONT}>')
+    background = f'<rect class="table" width="{_num(width)}" height="{_num(height)}" fill="{_TABLE}"/>'
+    return head_tag + background + "".join(parts) + "</svg>"
