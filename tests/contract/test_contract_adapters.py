@@ -29,17 +29,25 @@ def test_openspiel_plays_the_engines_actions(ct, game_name, pkg):
     game = ct.openspiel_game(game_name, 3, max_moves=100)
     rng = np.random.default_rng(1)
     state = game.new_initial_state()
+    decisions = 0
     while not state.is_terminal():
         if state.is_chance_node():
             actions, probs = zip(*state.chance_outcomes())
+            assert abs(sum(probs) - 1.0) < 1e-9 and all(p > 0 for p in probs)
             state.apply_action(int(rng.choice(actions, p=probs)))
             continue
+        if decisions % 7 == 0:  # as OpenSpiel's own games: chance outcomes only at chance nodes
+            with pytest.raises(pyspiel.SpielError, match="chance nodes"):
+                state.chance_outcomes()
+        decisions += 1
         legal = state.legal_actions()
         assert legal == sorted(legal) and legal
         assert max(legal) < game.num_distinct_actions()
         state.apply_action(int(rng.choice(legal)))
     assert abs(sum(state.returns())) < 1e-9
     assert all(-1.0 <= r <= 1.0 for r in state.returns())
+    with pytest.raises(pyspiel.SpielError, match="chance nodes"):
+        state.chance_outcomes()  # nor at the end
 
 
 @pytest.mark.parametrize("num_players", [2, 3])

@@ -217,7 +217,8 @@ class ThreesState(pyspiel.State):
         return pyspiel.PlayerId.TERMINAL if cp < 0 else cp
 
     def chance_outcomes(self):
-        assert self.inner is None
+        if self.inner is not None:
+            raise pyspiel.SpielError("chance_outcomes is for chance nodes; this is a decision or terminal node")
         left = self._left
         total = float(left.sum())
         return [(int(k), float(left[k]) / total) for k in np.flatnonzero(left)]
@@ -681,6 +682,9 @@ class ThreeThirteenState(pyspiel.State):
         return pyspiel.PlayerId.TERMINAL if cp < 0 else cp
 
     def chance_outcomes(self):
+        if not (self._dealing is not None or self._drawing):
+            raise pyspiel.SpielError("chance_outcomes is for chance nodes (a deal or a stock draw); "
+                                     "this is a decision or terminal node")
         left = self._unseen()
         total = float(left.sum())
         return [(int(k), float(left[k]) / total) for k in np.flatnonzero(left)]
