@@ -192,3 +192,12 @@ def test_generic_modules_import_no_game():
     still = {n for n in STILL_IMPORTING_A_GAME if _imports_a_game_when_loaded(
         PKG.parent.joinpath(*n.split(".")).with_suffix(".py") if n != "threes" else PKG / "__init__.py")}
     assert still == STILL_IMPORTING_A_GAME, f"{STILL_IMPORTING_A_GAME - still} import no game now: take them off"
+
+
+def test_tools_do_not_reach_into_the_tests():
+    """tools/ are programs of the repository; the tests may use the library, never the reverse
+    (a figure the README cites from a test is printed by that test, run with -s)."""
+    for path in sorted((ROOT / "tools").glob("*.py")):
+        text = path.read_text()
+        assert not re.search(r'["/]tests["/]|^\s*(from|import) (tests|test_)\w*', text, re.M), \
+            f"{path.relative_to(ROOT)} reaches into tests/"
