@@ -4,17 +4,15 @@ and the burned cards, and the last move's marker. The drawing kit (cards, panels
 what the classes of the SVG's elements mean are threes.ui.svg's."""
 from __future__ import annotations
 
-import textwrap
 from typing import Any, List, Optional, Sequence, Tuple
 
 from threes.shithead.game import State
 from threes.ui.text import _place, end_note
 from threes.ui.svg import (  # the drawing kit every game's picture shares
-    CARD_H, CARD_W, _BACK_ITEM, _FONT, _Fan, _GAP, _HAND_PER_LINE, _HAND_STEP, _HIGHLIGHT, _Item, _LABEL_W,
-    _MARGIN, _MUTED, _PANEL, _PILE_PER_LINE, _PILE_STEP, _RANK_LABEL, _SHITHEAD, _SLOT_ITEM, _TABLE, _TEXT,
-    _ZONE_LABEL_H, _ZONE_PER_LINE, _ZONE_STEP, _caption, _card_back, _card_face, _check_observer,
-    _check_size, _face_down_pile, _hidden_from, _last_move_caption, _num, _seat_panel, _seen_by, _slot,
-    _text,
+    _BACK_ITEM, _card_back, _card_face, CARD_H, CARD_W, _centre_panel, _check_observer, _check_size,
+    _document, _face_down_pile, _Fan, _GAP, _HAND_PER_LINE, _HAND_STEP, _header, _hidden_from, _HIGHLIGHT,
+    _Item, _LABEL_W, _last_move_caption, _MARGIN, _MUTED, _PILE_PER_LINE, _PILE_STEP, _RANK_LABEL,
+    _seat_panel, _SHITHEAD, _slot, _SLOT_ITEM, _text, _TEXT, _ZONE_LABEL_H, _ZONE_PER_LINE, _ZONE_STEP,
 )
 
 __all__ = ["render"]
@@ -168,23 +166,13 @@ def render(state: "State", observer: Optional[int] = None, size: Optional[float]
     # ---- header ---------------------------------------------------------
     head = (f"{state.rules.name} rules \u00b7 {n} players \u00b7 {state.phase.value} phase"
             f" \u00b7 move {state.move_number()}")
-    parts.append('<g class="header">')
-    parts.append(_text(_MARGIN, y + 16, head, 16, _TEXT, bold=True))
-    view = _seen_by(p_obs)
-    chars = max(20, int((width - 2 * _MARGIN) / (0.62 * 12)))
-    lines = textwrap.wrap(f"{_status(state)} \u2014 {view}", chars)
-    for i, line in enumerate(lines):
-        parts.append(_text(_MARGIN, y + 36 + 16 * i, line, 12, _MUTED))
-    y += _caption(parts, caption, y + 36 + 16 * len(lines), chars)
-    parts.append("</g>")
-    y += 48 + 16 * (len(lines) - 1)
+    y = _header(parts, y, width, head, _status(state), p_obs, caption)
 
     # ---- centre: draw pile, burned, pile ----------------------------------
     top_y = y + 8
     card_y = top_y + 20
     center_h = max(20 + CARD_H + 38, 20 + pile_fan.height + 30) + 16
-    parts.append(f'<rect class="center" x="{_MARGIN}" y="{_num(y)}" width="{_num(width - 2 * _MARGIN)}" '
-                 f'height="{_num(center_h)}" rx="8" fill="{_PANEL}"/>')
+    _centre_panel(parts, y, width, center_h)
     _face_down_pile(parts, "draw-pile", "draw pile", x_draw, top_y, card_y, state.draw_pile_size())
     n_burned = len(state.burned())
     parts.append(f'<g class="burned" data-count="{n_burned}">')
@@ -244,14 +232,4 @@ def render(state: "State", observer: Optional[int] = None, size: Optional[float]
 
     legend = "gold edge: a hand card known to all \u00b7 orange edge: the pile's top \u00b7 "
     legend += "tinted: a face-down card, shown" if p_obs is None else f"backs: hidden from {_hidden_from(p_obs)}"
-    parts.append(_text(_MARGIN, y + 6, legend, 11, _MUTED, cls="legend"))
-    y += 14
-    height = y - 8 + _MARGIN
-    if scale_to is None:
-        w_attr, h_attr = _num(width), _num(height)
-    else:
-        w_attr, h_attr = _num(scale_to), _num(round(scale_to * height / width, 3))
-    head_tag = (f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" class="threes-table" '
-                f'width="{w_attr}" height="{h_attr}" viewBox="0 0 {_num(width)} {_num(height)}" {_FONT}>')
-    background = f'<rect class="table" width="{_num(width)}" height="{_num(height)}" fill="{_TABLE}"/>'
-    return head_tag + background + "".join(parts) + "</svg>"
+    return _document(parts, y, width, scale_to, legend)

@@ -4,17 +4,16 @@ totals, and the last move's marker. The drawing kit and what the classes of the 
 mean are threes.ui.svg's."""
 from __future__ import annotations
 
-import textwrap
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from threes import registry
 from threes.three_thirteen.game import card_to_kind, kind_to_card
 from threes.ui.text import end_note
 from threes.ui.svg import (  # the drawing kit every game's picture shares
-    CARD_H, CARD_W, _BACK_ITEM, _FONT, _Fan, _GAP, _HAND_PER_LINE, _HAND_STEP, _HIGHLIGHT, _Item, _LABEL_W,
-    _MARGIN, _MUTED, _PANEL, _RADIUS, _RANK_LABEL, _TABLE, _TEXT, _ZONE_LABEL_H, _caption, _card_back,
-    _card_face, _check_observer, _check_size, _face_down_pile, _hidden_from, _last_move_caption, _num,
-    _seat_panel, _seen_by, _slot, _text,
+    _BACK_ITEM, _card_back, _card_face, CARD_H, CARD_W, _centre_panel, _check_observer, _check_size,
+    _document, _face_down_pile, _Fan, _GAP, _HAND_PER_LINE, _HAND_STEP, _header, _hidden_from, _HIGHLIGHT,
+    _Item, _LABEL_W, _last_move_caption, _MARGIN, _MUTED, _num, _RADIUS, _RANK_LABEL, _seat_panel, _slot,
+    _TEXT, _text, _ZONE_LABEL_H,
 )
 
 __all__ = ["render"]
@@ -152,23 +151,13 @@ def render(state: Any, observer: Optional[int] = None, size: Optional[float] = N
         status = f"seat {cp} to move ({'draw from the stock or take the discard' if phase == 'draw' else 'discard'})"
         if f["out_seat"] >= 0:
             status += f"; seat {f['out_seat']} went out: the others' last turns"
-    view = _seen_by(p_obs)
-    parts.append('<g class="header">')
-    parts.append(_text(_MARGIN, y + 16, head, 16, _TEXT, bold=True))
-    chars = max(20, int((width - 2 * _MARGIN) / (0.62 * 12)))
-    lines = textwrap.wrap(f"{status} \u2014 {view}", chars)
-    for i, line in enumerate(lines):
-        parts.append(_text(_MARGIN, y + 36 + 16 * i, line, 12, _MUTED))
-    y += _caption(parts, caption, y + 36 + 16 * len(lines), chars)
-    parts.append("</g>")
-    y += 48 + 16 * (len(lines) - 1)
+    y = _header(parts, y, width, head, status, p_obs, caption)
 
     # ---- centre: stock and discard pile -----------------------------------
     top_y = y + 8
     card_y = top_y + 20
     center_h = 20 + CARD_H + 38
-    parts.append(f'<rect class="center" x="{_MARGIN}" y="{_num(y)}" width="{_num(width - 2 * _MARGIN)}" '
-                 f'height="{_num(center_h)}" rx="8" fill="{_PANEL}"/>')
+    _centre_panel(parts, y, width, center_h)
     x_stock = _MARGIN + 10
     _face_down_pile(parts, "stock", "stock", x_stock, top_y, card_y, len(f["stock"]))
     x_disc = x_stock + 80 + _GAP
@@ -231,14 +220,4 @@ def render(state: Any, observer: Optional[int] = None, size: Optional[float] = N
     legend = f"\u2605 a wild card ({wilds}) \u00b7 orange edge: the discard's top"
     legend += "" if p_obs is None else f" \u00b7 gold edge: a card every player saw taken \u00b7 backs: hidden " \
                                        f"from {_hidden_from(p_obs)}"
-    parts.append(_text(_MARGIN, y + 6, legend, 11, _MUTED, cls="legend"))
-    y += 14
-    height = y - 8 + _MARGIN
-    if scale_to is None:
-        w_attr, h_attr = _num(width), _num(height)
-    else:
-        w_attr, h_attr = _num(scale_to), _num(round(scale_to * height / width, 3))
-    head_tag = (f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" class="threes-table three-thirteen" '
-                f'width="{w_attr}" height="{h_attr}" viewBox="0 0 {_num(width)} {_num(height)}" {_FONT}>')
-    background = f'<rect class="table" width="{_num(width)}" height="{_num(height)}" fill="{_TABLE}"/>'
-    return head_tag + background + "".join(parts) + "</svg>"
+    return _document(parts, y, width, scale_to, legend, "threes-table three-thirteen")

@@ -255,6 +255,43 @@ def _caption(parts: List[str], caption: Optional[str], y: float, chars: int) -> 
     return 16 * len(lines)
 
 
+def _header(parts: List[str], y: float, width: float, head: str, status: str, p_obs: Optional[int],
+            caption: Optional[str]) -> float:
+    """A picture's header: the title line, the status and whose view it is (wrapped), the last
+    move's caption; returns the y below it."""
+    parts.append('<g class="header">')
+    parts.append(_text(_MARGIN, y + 16, head, 16, _TEXT, bold=True))
+    chars = max(20, int((width - 2 * _MARGIN) / (0.62 * 12)))
+    lines = textwrap.wrap(f"{status} \u2014 {_seen_by(p_obs)}", chars)
+    for i, line in enumerate(lines):
+        parts.append(_text(_MARGIN, y + 36 + 16 * i, line, 12, _MUTED))
+    y += _caption(parts, caption, y + 36 + 16 * len(lines), chars)
+    parts.append("</g>")
+    return y + 48 + 16 * (len(lines) - 1)
+
+
+def _centre_panel(parts: List[str], y: float, width: float, height: float) -> None:
+    """The panel behind the table's centre (piles, stock), from y, ``height`` high."""
+    parts.append(f'<rect class="center" x="{_MARGIN}" y="{_num(y)}" width="{_num(width - 2 * _MARGIN)}" '
+                 f'height="{_num(height)}" rx="8" fill="{_PANEL}"/>')
+
+
+def _document(parts: List[str], y: float, width: float, scale_to: Optional[float], legend: str,
+              cls: str = "threes-table") -> str:
+    """The standalone SVG document: ``parts`` drawn down to y, the legend below them, on the
+    table's background; ``scale_to`` the width in pixels (None: the natural size)."""
+    parts.append(_text(_MARGIN, y + 6, legend, 11, _MUTED, cls="legend"))
+    height = y + 14 - 8 + _MARGIN
+    if scale_to is None:
+        w_attr, h_attr = _num(width), _num(height)
+    else:
+        w_attr, h_attr = _num(scale_to), _num(round(scale_to * height / width, 3))
+    head_tag = (f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" class="{cls}" '
+                f'width="{w_attr}" height="{h_attr}" viewBox="0 0 {_num(width)} {_num(height)}" {_FONT}>')
+    background = f'<rect class="table" width="{_num(width)}" height="{_num(height)}" fill="{_TABLE}"/>'
+    return head_tag + background + "".join(parts) + "</svg>"
+
+
 def _card_back(x: float, y: float) -> str:
     """A card drawn face down: a patterned back, no rank, no suit."""
     return (f'<g class="card back" transform="translate({_num(x)},{_num(y)})">'
