@@ -7,8 +7,17 @@ uniformly from THREES_LOAD_THINK_MS (default ``100-300`` ms: a fast player; ``0`
 none), sends its move, and times how long the next state takes to come back. After a game
 the first seat asks for the next one. At the end: no client got an error or lost its
 connection, every game a client saw finish is stored once, its stored actions are the moves
-the clients saw, and it replays to its recorded result; the p99 of the action -> next state
-time is under 50 ms. The figures are printed and written to build/web-load.json.
+the clients saw, and it replays to its recorded result.
+
+Speed is a ratio measured in the same run (the project's rule: machines differ and are shared):
+after the players, the same server is driven flat out for THREES_LOAD_SATURATE_SECONDS (default
+15) by 200 more clients on 50 more tables with no think time. Its throughput then is the
+server's capacity on this machine now; the players' throughput is what 200 people at that
+pace ask of it. The capacity must be at least HEADROOM (1.25) times the demand: the server
+keeps up with 200 fast players with a quarter to spare. (It used to require a p99 under 50 ms,
+an absolute time: on this 2-core machine the same commit measured a p99 of 38 to 124 ms within
+an hour, as other work came and went.) The latencies (action -> next state) are reported
+with the throughputs. The figures are printed and written to build/web-load.json.
 
     THREES_LOAD_SECONDS=60 python -m pytest tests/web/test_web_load.py -q -s
 """
@@ -33,13 +42,19 @@ from web_support import greedy_choice, post, server_process
 
 TABLES = 50
 SEATS = 4
-P99_LIMIT_MS = 50.0
+HEADROOM = 1.25  #: the capacity (no think time) over the players' demand, measured in one run
 
 
 def _think_range() -> tuple:
     raw = os.environ.get("THREES_LOAD_THINK_MS", "100-300").strip()
     lo, _, hi = raw.partition("-")
     return float(lo) / 1000.0, float(hi or lo) / 1000.0
+
+
+def _quantile(values: List[float], p: float) -> float:
+    """The p-quantile of values (seconds) in ms (0 for none)."""
+    v = sorted(values)
+    return v[min(len(v) - 1, int(p * len(v)))] * 1000.0 if v else 0.0
 
 
 class Stats:
@@ -53,8 +68,8 @@ class Stats:
 
 
 async def _client(url: str, table: Dict[str, Any], seat: int, deadline: float, stats: Stats,
-                  rng: random.Random) -> None:
-    think_lo, think_hi = _think_range()
+                  rng: random.Random, think: tuple) -> None:
+    think_lo, think_hi = think
     game = threes.Game(SEATS, "threes")
     async with websockets.connect(url.replace("http://", "ws://") + "/ws", max_size=2**23, compression=None,
                                   open_timeout=30) as ws:
@@ -109,15 +124,15 @@ async def _client(url: str, table: Dict[str, Any], seat: int, deadline: float, s
                 stats.actions += 1
 
 
-async def _run(url: str, seconds: float, stats: Stats) -> List[Dict[str, Any]]:
+async def _run(url: str, seconds: float, stats: Stats, think: tuple, first_seed: int = 1000) -> List[Dict[str, Any]]:
     tables = []
     for i in range(TABLES):
         tables.append(await asyncio.to_thread(post, url + "/api/tables", {
-            "game": "shithead", "preset": "threes", "seed": 1000 + i,
+            "game": "shithead", "preset": "threes", "seed": first_seed + i,
             "seats": [{"kind": "person", "name": f"load{i}-{q}"} for q in range(SEATS)]}))
     deadline = time.monotonic() + seconds
-    rng = random.Random(7)
-    tasks = [_client(url, t, q, deadline, stats, random.Random(rng.getrandbits(64)))
+    rng = random.Random(first_seed)
+    tasks = [_client(url, t, q, deadline, stats, random.Random(rng.getrandbits(64)), think)
              for t in tables for q in range(SEATS)]
     await asyncio.wait_for(asyncio.gather(*tasks), seconds + 120)
     return tables
@@ -132,11 +147,15 @@ def test_200_clients_on_50_tables(tmp_path, request):
     # bots move at once, no turn timer (every seat is a person who answers), a rate limit above
     # what a fast client sends (a client acts on every 4th move or so)
     with server_process(db, "--bot-delay", "0", "--turn-timeout", "0", "--rate", "200", "--burst", "200",
-                        "--max-tables", "100",
+                        "--max-tables", str(2 * TABLES + 10),
                         "--address-creates", "1000", "--address-tables", "1000", "--address-joins", "100000",
                         "--address-connections", "1000", "--address-rate", "100000", "--address-requests", "100000") as url:
-        tables = asyncio.run(_run(url, seconds, stats))
-    elapsed = time.monotonic() - started
+        tables = asyncio.run(_run(url, seconds, stats, _think_range()))
+        elapsed = time.monotonic() - started
+        # the same server flat out: its capacity on this machine, now
+        saturate = float(os.environ.get("THREES_LOAD_SATURATE_SECONDS", "15"))
+        flat_out = Stats()
+        asyncio.run(_run(url, saturate, flat_out, (0.0, 0.0), first_seed=5000))
     lat = sorted(stats.latencies)
     assert lat, "no action was timed"
 
@@ -164,7 +183,12 @@ def test_200_clients_on_50_tables(tmp_path, request):
         "latency_ms": {"p50": round(q(0.50), 2), "p90": round(q(0.90), 2), "p99": round(q(0.99), 2),
                        "max": round(lat[-1] * 1000.0, 2)},
         "actions_per_second": round(stats.actions / seconds, 1),
+        "capacity": {"seconds": saturate, "actions_per_second": round(flat_out.actions / saturate, 1),
+                     "errors": len(flat_out.errors),
+                     "latency_ms": {"p50": round(_quantile(flat_out.latencies, 0.50), 2),
+                                    "p99": round(_quantile(flat_out.latencies, 0.99), 2)}},
     }
+    figures["headroom"] = round(figures["capacity"]["actions_per_second"] / max(figures["actions_per_second"], 1e-9), 2)
     out = pathlib.Path(request.config.rootpath) / "build" / "web-load.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(figures, indent=2) + "\n")
@@ -177,4 +201,6 @@ def test_200_clients_on_50_tables(tmp_path, request):
         assert stored[key]["actions"] == actions, f"game {key}: the stored actions are not the moves played"
     assert replayed == len(stored), "a stored game does not replay to its recorded result"
     assert all(stored[k]["table_id"] in {t["table"] for t in tables} for k in stored)
-    assert figures["latency_ms"]["p99"] < P99_LIMIT_MS, figures
+    assert not flat_out.errors, flat_out.errors[:5]
+    assert figures["headroom"] >= HEADROOM, \
+        f"the server's capacity is {figures['headroom']}x what 200 players ask of it, under {HEADROOM}x: {figures}"
