@@ -235,10 +235,10 @@ class ISMCTSBot(Bot):
         if search is None:
             raise TypeError(f"ISMCTSBot cannot search a {type(state).__name__}: it has no _ismcts_search")
         nodes = self._check_settings()
-        policies = registry.game_of(state).policies
-        if self.rollout_policy not in policies:
-            raise ValueError(f"{registry.game_of(state).title} has no rollout policy {self.rollout_policy!r}: "
-                             f"one of {', '.join(policies)}")
+        info = registry.game_of(state)
+        if self.rollout_policy not in info.policies:
+            raise ValueError(f"{info.title} has no rollout policy {self.rollout_policy!r}: "
+                             f"one of {', '.join(info.policies)}")
         # A tree of this call's own: searches in other threads never share it.
         # np.empty: the C search writes each node as it makes it.
         arena = np.empty(nodes * _engine.ISMCTS_NODE_BYTES, dtype=np.uint8)

@@ -151,9 +151,10 @@ def _check_bot(game: str, spec: Any, num_players: int) -> str:
     if name == "ismcts" and arg and not 1 <= int(arg) <= MAX_ISMCTS_ITERATIONS:
         raise TableError("bad_seats", f"ismcts:N takes 1..{MAX_ISMCTS_ITERATIONS} iterations, not {arg}")
     if not arg and registry.get(game).bot_factory(name) is not None:
-        why = bot_unavailable(name, game, num_players)  # e.g. the net bot's weights are missing or damaged
+        why = bot_unavailable(name, game, num_players)  # makes it: e.g. the net bot's weights missing or damaged
         if why is not None:
             raise TableError("bad_seats", f"{why}: this server does not offer it")
+        return spec
     try:
         make_bot(spec, seed=0, game=game)
     except (TypeError, ValueError) as exc:
