@@ -403,6 +403,8 @@ class Storage:
         self._journal_lock = threading.Lock()     # appends and clearing of the journal
         self._journaled = 0                       # records appended to the journal since it was cleared
         self._copied = 0                          # of those, records copied into SQLite
+        self._handed_total = 0                    # records ever handed to the copier (never reset)
+        self._copied_total = 0                    # of those, records ever copied into SQLite
         self._stopping = False
         self._closed = False
         self._stop_by = 0.0
@@ -492,6 +494,7 @@ class Storage:
             with self._copy_cond:
                 for b in batches:
                     self._to_copy.extend(b.records)
+                    self._handed_total += len(b.records)
                 self._copy_cond.notify()
             for b in batches:
                 self.written += len(b.records)
@@ -527,6 +530,7 @@ class Storage:
             with self._copy_cond:
                 del self._to_copy[:len(records)]
                 self._copied += len(records)
+                self._copied_total += len(records)
                 self._copy_cond.notify_all()
             if self.journal.size > (1 << 20):
                 with self._journal_lock:
@@ -594,7 +598,24 @@ class Storage:
             self._lock_fd = -1
 
     # -- reading (any thread: a connection per thread) ----------------------------------------
+    #: How long a read waits for the copier to bring in what was acknowledged before it (s).
+    READ_WAIT = 5.0
+
+    def _caught_up(self) -> None:
+        """Read-your-writes: waits (bounded by :attr:`READ_WAIT`) until every record acknowledged
+        before this read is in SQLite, so a game a player has just seen end is listed. If SQLite is
+        locked or failing meanwhile, the read goes on with what SQLite holds."""
+        deadline = time.monotonic() + self.READ_WAIT
+        with self._copy_cond:
+            target = self._handed_total
+            while self._copied_total < target and self._copier.is_alive():
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return
+                self._copy_cond.wait(left)
+
     def _reader(self) -> sqlite3.Connection:
+        self._caught_up()
         db = getattr(self._local, "db", None)
         if db is None:
             db = self._local.db = _connect(self.path, 5000)
