@@ -33,7 +33,10 @@ imported on first use by :meth:`GameInfo.hook`): ``svg`` draws a state
 tournament table ("mean place (0 = first out)", "shithead rate"). ``bots``
 names the game's bots beyond its C policies, as ``(spec, "module:Class")``
 pairs; ``threes.bots.make_bot(spec)`` builds them as ``Class(seed=...)``
-(Shithead: ``"net"``, the packaged PPO policy).
+(Shithead: ``"net"``, the packaged PPO policy). ``cli`` names the module of
+the game's ``threes`` commands (``make_game``, ``rules``, ``simulate``,
+``play``: threes.ui.cli.GAME_COMMANDS); a game that declares its options gets
+the generic ``make_game`` and ``rules`` over them.
 
 The hooks for people (``threes play``, the web table), each game's
 ``describe`` module (``threes.shithead.describe``,
@@ -83,6 +86,7 @@ class GameInfo:
     narrate_all: Optional[str] = None  #: "module:function" telling a move's events in words (describe_events)
     explain: Optional[str] = None  #: "module:function": why each move is or is not available (explain_moves)
     rules_text: Optional[str] = None  #: "module:function": the rules of a table in words (rules_text)
+    cli: Optional[str] = None  #: the module of the game's ``threes`` commands (threes.ui.cli.GAME_COMMANDS)
 
     def bot_factory(self, spec: str) -> Optional[Callable[..., Any]]:
         """The class of the game's bot named `spec` (see ``bots``), or None."""
@@ -106,11 +110,14 @@ class GameInfo:
         """The game's C policy names (its package's ``POLICIES``)."""
         return tuple(self.load().POLICIES)
 
-    def hook(self, name: str) -> Optional[Callable[..., Any]]:
-        """The function a hook field names (e.g. ``hook("svg")``), or None
-        when the game does not provide it."""
+    def hook(self, name: str) -> Any:
+        """The function a hook field names (e.g. ``hook("svg")``), or the module
+        it names when it is a module path (``cli``); None when the game does not
+        provide it."""
         target = getattr(self, name)
-        return None if target is None else _resolve(target)
+        if target is None:
+            return None
+        return _resolve(target) if ":" in target else importlib.import_module(target)
 
     def variant(self, game: Any) -> str:
         """A short label for a game object of this game: its rule set's name
@@ -181,10 +188,10 @@ register(GameInfo("shithead", "Shithead", "threes.shithead", aliases=("threes",)
                   narrate="threes.shithead.describe:describe_event",
                   narrate_all="threes.shithead.describe:describe_events",
                   explain="threes.shithead.describe:explain_moves",
-                  rules_text="threes.shithead.describe:rules_text"))
+                  rules_text="threes.shithead.describe:rules_text", cli="threes.shithead.cli"))
 register(GameInfo("three_thirteen", "Three Thirteen", "threes.three_thirteen", aliases=("three-thirteen", "3-13"),
                   first_place="lowest total", last_place="last place", svg="threes.three_thirteen.svg:render",
                   narrate="threes.three_thirteen.describe:describe_event",
                   narrate_all="threes.three_thirteen.describe:describe_events",
                   explain="threes.three_thirteen.describe:explain_moves",
-                  rules_text="threes.three_thirteen.describe:rules_text"))
+                  rules_text="threes.three_thirteen.describe:rules_text", cli="threes.three_thirteen.cli"))

@@ -67,7 +67,7 @@ def test_the_command_line(game, name, value):
     from threes.ui import cli
 
     args = cli._parser().parse_args(["simulate", "--game", game, "--players", "3", "--set", f"{name}={value}"])
-    assert cli._command(args, "game")(args).options()[name] == value
+    assert cli._command(args, "make_game")(args).options()[name] == value
 
 
 def test_the_command_line_refuses_an_unknown_option_or_value_with_a_message():
@@ -78,7 +78,7 @@ def test_the_command_line_refuses_an_unknown_option_or_value_with_a_message():
         for item in ("no_such_option=1", f"{o.name}=not-a-value-{o.name}"):
             args = cli._parser().parse_args(["simulate", "--game", g, "--players", "3", "--set", item])
             with pytest.raises(cli.CliError, match=o.name if "not-a-value" in item else "no_such_option"):
-                cli._command(args, "game")(args)
+                cli._command(args, "make_game")(args)
 
 
 

@@ -71,7 +71,7 @@ def test_tournament_three_thirteen():
     cli_error(run("tournament", "--game", "three-thirteen", "--bots", "heuristic,random", "--games", "1"),
               "Three Thirteen has no 'heuristic' policy: its policies are random, greedy")
     cli_error(run("tournament", "--game", "three-thirteen", "--bots", "greedy,random", "--rules", "classic"),
-              "--rules names a Shithead preset")
+              "Three Thirteen has no presets (--rules classic)")
     p = run("tournament", "--game", "shithead", "--bots", "greedy,random", "--games", "1", "--rules", "classic",
             "--workers", "1")
     assert p.returncode == 0 and "shithead rate" in p.stdout and "classic rules" in p.stdout
@@ -84,3 +84,40 @@ def test_play_three_thirteen_through_the_registry():
     assert re.search(r"seed \d+ \(replay it with --seed \d+\)", p.stdout)  # a random seed, printed
     cli_error(run("play", "--game", "3-13", "--players", "2", "--bots", "heuristic", stdin="quit\n"),
               "Three Thirteen has no 'heuristic' policy")
+
+
+def test_rules_of_a_game_with_options_lists_them_with_the_values_set():
+    p = run("rules", "--game", "3-13", "--set", "decks=2", "--set", "ace=either")
+    assert p.returncode == 0, p.stderr
+    rows = {line.split("│")[1].strip(): line.split("│")[2].strip()
+            for line in p.stdout.splitlines() if line.count("│") >= 3 and line.split("│")[1].strip()}
+    for opt in registry.get("3-13").options:
+        assert opt.name in rows
+    assert rows["decks"] == "2" and rows["ace"] == '"either"' and rows["jokers"] == "0"
+    cli_error(run("rules", "--game", "3-13", "classic"), "Three Thirteen has no presets (classic)")
+    cli_error(run("rules", "--game", "3-13", "--set", "decks=0"), "decks")
+    assert "one per two players" in run("rules", "--game", "3-13").stdout  # decks left to its default
+
+
+def test_a_game_without_a_cli_module_gets_the_generic_commands_over_its_options(monkeypatch):
+    """make_game and rules come from the game's declared options when its package has no cli
+    module; simulate and play, which need the game's own code, are refused with a message."""
+    import argparse
+    import dataclasses
+
+    from rich.console import Console
+
+    from threes.ui import cli
+
+    bare = dataclasses.replace(registry.get("three_thirteen"), cli=None)
+    monkeypatch.setattr(cli, "_info", lambda args: bare)
+    args = cli._parser().parse_args(["simulate", "--game", "3-13", "--players", "3", "--set", "decks=2"])
+    assert cli._command(args, "make_game") is cli._options_game
+    assert cli._command(args, "make_game")(args).options()["decks"] == 2
+    con = Console(record=True, width=200)
+    rules_args = argparse.Namespace(game="3-13", preset=None, set=["jokers=1"])
+    assert cli._command(rules_args, "rules")(rules_args, con) == 0
+    text = con.export_text()
+    assert "jokers" in text and "decks" in text
+    with pytest.raises(cli.CliError, match="threes simulate does not support Three Thirteen yet"):
+        cli._command(args, "simulate")

@@ -5,11 +5,13 @@
     threes play [--game G] [--players N] [--rules PRESET] [--bots SPEC[,SPEC...]] [--seat N] [--seed S]
     threes tournament [--game G] --bots SPEC,SPEC,... [--games N] [--rules PRESET] [--seed S]
                       [--workers N | --ray [ADDRESS]] [--json FILE]
-    threes rules [PRESET] [--set NAME=VALUE ...]
+    threes rules [PRESET] [--game G] [--set NAME=VALUE ...]
 
 ``--game`` takes any name or alias of threes.registry (``threes`` or
 ``shithead``, the default; ``three-thirteen``, ``three_thirteen`` or
-``3-13``); simulate, play and tournament then run that game's command.
+``3-13``); rules, simulate and play then run that game's command, from the
+module its registry entry names as ``cli`` (threes.shithead.cli,
+threes.three_thirteen.cli): this module names no game.
 
 Bot specs: a policy of the game (Shithead: random, greedy, heuristic; Three
 Thirteen: random, greedy), a game's own bot (Shithead, 4 players: net, the
@@ -30,13 +32,10 @@ from rich.text import Text
 
 from threes._version import __version__
 from threes import registry
-from threes.shithead import _core
+from threes._engine import MAX_THREADS
 from threes.args import parse_count
-from threes.bots import available_bots, bot_unavailable, bot_view, make_bot
-from threes.shithead.game import Game, State
-from threes.shithead.rollouts import POLICIES, rollouts
-from threes.shithead.rules import FIELDS, INT_FIELDS, PRESETS, Rules
-from threes.ui.text import card_face, end_note, rank_face
+from threes.bots import available_bots, bot_unavailable, make_bot
+from threes.ui.text import card_face, rank_face
 
 _RED = {"d", "h", "r"}
 
@@ -107,53 +106,6 @@ def _check_plot(path: str) -> None:
     del plt
 
 
-# ------------------------------------------------------------------- rules --
-def _parse_overrides(items: Sequence[str]) -> Dict[str, Any]:
-    out: Dict[str, Any] = {}
-    for item in items or ():
-        name, sep, value = item.partition("=")
-        name = name.strip().replace("-", "_")
-        if not sep or not name:
-            raise CliError(f"--set takes NAME=VALUE, not {item!r}")
-        if name not in FIELDS:
-            raise CliError(f"unknown rule {name!r}: the rules are {', '.join(FIELDS)}")
-        v: Any = value.strip()
-        if name in INT_FIELDS:
-            try:
-                v = parse_count(v, f"rule {name}", 0, 255)  # ASCII digits: not '²', '٣' or '+3'
-            except ValueError:
-                raise CliError(f"rule {name} takes a whole number in 0..255, not {value!r}") from None
-        out[name] = v
-    return out
-
-
-def _rules(preset: str, overrides: Sequence[str]) -> Rules:
-    try:
-        return Rules.preset(preset, **_parse_overrides(overrides))
-    except (TypeError, ValueError) as exc:
-        raise CliError(str(exc)) from None
-
-
-def _game(args: argparse.Namespace) -> Game:
-    try:
-        return Game(args.players, _rules(args.rules, args.set), getattr(args, "max_moves", None))
-    except (TypeError, ValueError) as exc:
-        raise CliError(str(exc)) from None
-
-
-def cmd_rules(args: argparse.Namespace, con: Console) -> int:
-    rules = _rules(args.preset, args.set)
-    t = Table(title=f"rules: {rules.name}")
-    t.add_column("rule")
-    t.add_column("value")
-    for line in rules.table().splitlines():
-        name, _, value = line.partition("  ")
-        t.add_row(name.strip(), value.strip())
-    con.print(t)
-    con.print(f"deck: {rules.deck_size()} cards; at most {rules.max_players()} players")
-    return 0
-
-
 # -------------------------------------------------------------------- bots --
 def _make_bots(specs: Sequence[str], info: registry.GameInfo, num_players: int,
                seeds: Optional[Sequence[Optional[int]]] = None) -> List[Any]:
@@ -176,6 +128,14 @@ def _make_bots(specs: Sequence[str], info: registry.GameInfo, num_players: int,
     return bots
 
 
+def _bot_label(info: registry.GameInfo, spec: str) -> str:
+    """A game's own bot as the help lists it: with the table size it plays when it plays one only
+    (its ``num_players`` attribute: "net (4-player Shithead)")."""
+    factory = info.bot_factory(spec)
+    plays = getattr(factory(seed=0), "num_players", None) if factory is not None else None
+    return f"{spec} ({plays}-player {info.title})" if isinstance(plays, int) else spec
+
+
 def _bots_text() -> str:
     """The bots available here, per game (the help's epilog: computed when help is shown)."""
     parts = []
@@ -183,14 +143,14 @@ def _bots_text() -> str:
         info = registry.get(name)
         own = [spec for spec, _ in info.bots]
         offered = [b for b in available_bots(info) if b != "ismcts"]
-        labels = [f"{b} (4-player Shithead)" if b == "net" else b for b in offered]
+        labels = [_bot_label(info, b) if b in own else b for b in offered]
         missing = [bot_unavailable(b, info) for b in own if b not in offered]
         parts.append(f"{info.title}: {', '.join(labels)}" + "".join(f" [{m}]" for m in missing))
     return "Bots: " + "; ".join(parts) + "; every game: ismcts, ismcts:ITERATIONS."
 
 
 # ---------------------------------------------------------------- simulate --
-def _policies(spec: str, n: int, policies: Sequence[str] = POLICIES) -> List[str]:
+def _policies(spec: str, n: int, policies: Sequence[str]) -> List[str]:
     names = [p.strip().lower() for p in spec.split(",") if p.strip()]
     if len(names) == 1:
         names = names * n
@@ -205,15 +165,26 @@ def _policies(spec: str, n: int, policies: Sequence[str] = POLICIES) -> List[str
 def _info(args: argparse.Namespace) -> registry.GameInfo:
     """The registered game ``--game`` names."""
     try:
-        return registry.get(getattr(args, "game", "shithead"))
+        return registry.get(getattr(args, "game", None) or registry.default().name)
     except ValueError as exc:
         raise CliError(str(exc)) from None
 
 
+#: The commands a game's ``cli`` module (registry hook) may define, each ``fn(args, con)`` but
+#: ``make_game(args)`` (the Game of the arguments) and ``play(args, con, read)``. A game without its
+#: own ``make_game`` or ``rules`` gets the generic ones over its declared options (threes.options).
+GAME_COMMANDS = ("make_game", "rules", "simulate", "play")
+
+
 def _command(args: argparse.Namespace, command: str):
-    """The function that runs `command` for the game of ``--game``."""
+    """The function that runs `command` for the game of ``--game`` (its ``cli`` module's)."""
+    if command not in GAME_COMMANDS:
+        raise ValueError(f"no game command {command!r}: one of {', '.join(GAME_COMMANDS)}")
     info = _info(args)
-    fn = _COMMANDS.get(info.name, {}).get(command)
+    module = info.hook("cli")
+    fn = getattr(module, command, None) if module is not None else None
+    if fn is None:
+        fn = {"make_game": _options_game, "rules": _options_rules}.get(command)
     if fn is None:
         raise CliError(f"threes {command} does not support {info.title} yet")
     return fn
@@ -250,6 +221,17 @@ def _backend(args: argparse.Namespace, local_option: str) -> Dict[str, Any]:
     return {"backend": "ray", "address": address}
 
 
+def _rollouts(game: Any, n: int, policies: Sequence[str], seed: Optional[int], threads: Optional[int],
+              backend: Dict[str, Any], **kw: Any) -> Any:
+    """A batch of the game's rollouts (its package's ``rollouts``) on the backend of :func:`_backend`:
+    here on ``threads`` native threads, or on a Ray cluster (threes.cluster) with the same result."""
+    if backend:
+        from threes.cluster import rollouts as on_cluster
+
+        return on_cluster(game, n, policies, seed, address=backend["address"], **kw)
+    return registry.game_of(game).load().rollouts(game, n, policies, seed, threads=threads, **kw)
+
+
 def _progress_bar(con: Console, what: str, total: int, unit: str):
     """A transient rich progress bar and its callback ``update(done)``."""
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
@@ -264,71 +246,8 @@ def cmd_simulate(args: argparse.Namespace, con: Console) -> int:
     return _command(args, "simulate")(args, con)
 
 
-def sh_simulate(args: argparse.Namespace, con: Console) -> int:
-    if args.games < 1:
-        raise CliError(f"--games must be at least 1, not {args.games}")
-    if args.threads is not None and not 1 <= args.threads <= _core.MAX_THREADS:
-        raise CliError(f"--threads must be between 1 and {_core.MAX_THREADS}, not {args.threads}")
-    game = _game(args)
-    pols = _policies(args.policy, game.num_players())
-    _check_games(args.games, game.num_players(), 16 * game.num_players() + 8)
-    if args.plot:
-        _check_plot(args.plot)
-    backend = _backend(args, "--threads")
-    local_chunk = None if backend else max(1000, args.games // 50)
-    if args.json:
-        r = rollouts(game, args.games, pols, args.seed, args.threads, **backend)
-    else:
-        bar, update = _progress_bar(con, "simulating", args.games, "games")
-        with bar:
-            r = rollouts(game, args.games, pols, args.seed, args.threads, progress=update, chunk=local_chunk,
-                         **backend)
-    summary = {
-        "rules": game.rules.name if game.rules.name != "custom" else game.rules.to_dict(),
-        "players": game.num_players(), "games": r.num_games, "seed": r.seed, "threads": r.threads,
-        "policies": list(r.policies), "win_rate": r.win_rate.tolist(), "shithead_rate": r.shithead_rate.tolist(),
-        "mean_place": r.mean_place.tolist(), "mean_moves": r.mean_moves, **_end_counts(r),
-        "seconds": r.seconds, "games_per_second": r.games_per_second, "ns_per_move": r.ns_per_move,
-    }
-    if args.json:
-        print(json.dumps(summary, indent=2))
-    else:
-        t = Table(title=f"{r.num_games:,} games, {game.rules.name} rules, {game.num_players()} players, seed {r.seed}")
-        for col in ("seat", "policy", "win", "shithead", "mean place"):
-            t.add_column(col, justify="right" if col != "policy" else "left")
-        for q in range(game.num_players()):
-            t.add_row(str(q), r.policies[q], f"{r.win_rate[q]:.1%}", f"{r.shithead_rate[q]:.1%}",
-                      f"{r.mean_place[q]:.3f}")
-        con.print(t)
-        con.print(f"moves per game: {r.mean_moves:,.1f}   {_end_counts_text(_end_counts(r))}   "
-                  f"{r.games_per_second:,.0f} games/s ({r.threads} threads, {r.ns_per_move:.1f} ns/move)")
-    if args.plot:
-        _plot(r, game, args.plot)
-        if not args.json:
-            con.print(f"plot written to {args.plot}")
-    return 0
-
-
-def _plot(r, game: Game, path: str) -> None:
-    plt = _pyplot()
-    seats = list(range(game.num_players()))
-    labels = [f"{q}\n{r.policies[q]}" for q in seats]
-    fig, axes = plt.subplots(1, 3, figsize=(12, 3.6))
-    for ax, values, title in ((axes[0], r.win_rate, "win rate"), (axes[1], r.shithead_rate, "shithead rate"),
-                              (axes[2], r.mean_place, "mean place (0 = first out)")):
-        ax.bar(seats, values, color="#3b6ea5")
-        ax.set_xticks(seats)
-        ax.set_xticklabels(labels)
-        ax.set_title(title)
-        ax.set_xlabel("seat")
-    fig.suptitle(f"{r.num_games:,} games, {game.rules.name} rules, {game.num_players()} players, seed {r.seed}")
-    fig.tight_layout()
-    try:
-        fig.savefig(path, dpi=100)
-    except (OSError, ValueError) as exc:  # checked before, but the disk may still refuse
-        raise CliError(f"--plot {path}: cannot write the figure: {exc}") from None
-    finally:
-        plt.close(fig)
+def cmd_rules(args: argparse.Namespace, con: Console) -> int:
+    return _command(args, "rules")(args, con)
 
 
 # ---------------------------------------------------------------- tournament --
@@ -340,9 +259,9 @@ def cmd_tournament(args: argparse.Namespace, con: Console) -> int:
         raise CliError("--bots needs at least two bots, one per seat, e.g. --bots ismcts:500,greedy,random")
     info = _info(args)
     args.players = len(specs)
-    make_game = _command(args, "game")
-    if args.workers is not None and not 1 <= args.workers <= _core.MAX_THREADS:
-        raise CliError(f"--workers must be between 1 and {_core.MAX_THREADS}, not {args.workers}")
+    make_game = _command(args, "make_game")
+    if args.workers is not None and not 1 <= args.workers <= MAX_THREADS:
+        raise CliError(f"--workers must be between 1 and {MAX_THREADS}, not {args.workers}")
     _check_games(args.games, len(specs), 8 * len(specs) ** 2 + 8)
     if args.json:
         _check_output(args.json, "--json")
@@ -385,70 +304,6 @@ def _cards_text(cards, empty: str = "-") -> Text:
             out.append(" ")
         out.append_text(card_text(c))
     return out if cards else Text(empty, style="dim")
-
-
-def render_table(state: State, seat: int, reveal: bool = False) -> Table:
-    """The table as seat `seat` sees it: hidden cards face down; with
-    `reveal` (the end of the game) every hand and face-down card shown."""
-    obs = state.observation(seat)
-    n = state.num_players()
-    t = Table(title=f"{state.rules.name} rules - {state.phase.value} phase - move {state.move_number()}",
-              show_lines=False)
-    for col in ("seat", "hand", "face up", "face down", "status"):
-        t.add_column(col)
-    for j in range(n):
-        q = (seat + j) % n
-        name = "you" if j == 0 else f"seat {q}"
-        if j == 0 and not reveal:
-            hand = _cards_text(obs.hand)
-        elif reveal:
-            hand = _cards_text(state.hand(q))
-            if j:
-                hand.append(f"  ({state.hand_size(q)})", style="dim")
-        else:
-            known = list(obs.known_in_hand[j])
-            hand = _cards_text(known, empty="")
-            hidden = obs.hand_sizes[j] - len(known)
-            if hidden:
-                hand.append((" " if known else "") + "\u2588" * min(hidden, 12), style="blue")
-                if hidden > 12:
-                    hand.append(f" +{hidden - 12}", style="blue")
-            hand.append(f"  ({obs.hand_sizes[j]})", style="dim")
-        if reveal:
-            down = Text()
-            for k, c in enumerate(state.face_down(q)):
-                if k:
-                    down.append(" ")
-                down.append_text(card_text(c) if c is not None else Text("\u00b7", style="blue"))
-        else:
-            down = Text(" ".join("\u2588" if k in obs.face_down_slots[j] else "\u00b7" for k in
-                                 range(state.rules.cards_per_zone)), style="blue")
-        status = ""
-        if j in obs.finish_order:
-            k = obs.finish_order.index(j)
-            status = "shithead" if state.is_terminal() and k == n - 1 and not state.is_truncated() else f"out #{k + 1}"
-        elif obs.to_move == j:
-            status = "to move"
-        t.add_row(Text(name, style="bold" if j == 0 else ""), hand, _cards_text(obs.face_up[j]), down, status)
-    return t
-
-
-def _pile_units(state: State) -> List[Text]:
-    """The pile line's parts, each kept whole when the line wraps."""
-    pile = state.pile()
-    first = Text("pile: ")
-    first.append_text(_cards_text(pile[-8:], empty="(empty)"))
-    if len(pile) > 8:
-        first.append(f"  ({len(pile)} cards)", style="dim")
-    units = [first]
-    top = state.effective_top()
-    run_rank, run_len = state.top_run()
-    units.append(Text(f"top: {top or 'open'}"))
-    if run_rank and run_len > 1:
-        units.append(Text(f"run: {run_len} x {run_rank}"))
-    units.append(Text(f"draw pile: {state.draw_pile_size()}"))
-    units.append(Text(f"burned: {len(state.burned())}"))
-    return units
 
 
 def _split_unit(unit: Text, room: int) -> List[Text]:
@@ -650,220 +505,54 @@ def cmd_play(args: argparse.Namespace, con: Console, read=input) -> int:
     return _command(args, "play")(args, con, read)
 
 
-_SH_HELP = ("Type the number in brackets, or the notation: 7x2 (two 7s; 10x2 or Tx2 for tens, JKx1 or Xx1 for a "
-            "joker), up 7x1 (from face up), blind 0 (turn over slot 0), pickup, and in the swap phase the move as "
-            "listed, keep face up: 7 10 A (or swap 7TA: keep 7, 10 and A face up, the rest in your hand).")
-
-
-def sh_play(args: argparse.Namespace, con: Console, read=input) -> int:
-    game = _game(args)
-    n = game.num_players()
-    if not 0 <= args.seat < n:
-        raise CliError(f"--seat must be a seat in 0..{n - 1}, not {args.seat}")
-    specs = [b.strip() for b in args.bots.split(",") if b.strip()]
-    if len(specs) == 1:
-        specs = specs * (n - 1)
-    if len(specs) != n - 1:
-        raise CliError(f"--bots takes one bot or one per other seat ({n - 1}), not {len(specs)}")
-    others = _make_bots(specs, registry.game_of(game), n, [args.seed + i for i in range(len(specs))])
-    import random
-
-    rng = random.Random(args.seed)
-    bots: List[Any] = []
-    it = iter(others)
-    for q in range(n):
-        bots.append(None if q == args.seat else next(it))
-    state = game.new_initial_state(args.seed)
-    table = _Table(con, state, args.seat, bots)
-    _say(con, f"threes play: {game.rules.name} rules, {n} players, you are seat {args.seat}; "
-              f"bots: {', '.join(getattr(b, 'name', '?') for b in others)}; seed {args.seed} (replay it with "
-              f"--seed {args.seed}). Type a move's number or notation, 'help', 'rules' or 'quit'.")
-    while not state.is_terminal():
-        p = state.current_player()
-        if p != args.seat:
-            a = bots[p].step(bot_view(bots[p], state, p, rng.getrandbits(64)))
-            table.play(state, a, _move_label(state, a))
-            continue
-        con.print()
-        con.print(render_table(state, args.seat))
-        _print_units(con, _pile_units(state), sep="   ")
-        table.explain_now(state)
-        chosen = table.human_move(read, state, _SH_HELP)
-        if chosen is None:
-            return 0  # quit (or end of input): a normal exit
-        table.play(state, *chosen)
-    con.print()
-    con.print("every card, face down and in every hand:")
-    con.print(render_table(state, args.seat, reveal=True))
-    order = state.finish_order()
-    names = table.names
-    if state.is_truncated():
-        con.print(end_note(state, state.move_number()))
-    _say(con, "finishing order: " + ", ".join(f"{k + 1}. {names[q]}" for k, q in enumerate(order)))
-    if not state.is_truncated() and order and order[-1] == args.seat:
-        con.print("you are the shithead!")
-    return 0
-
-
-# ---------------------------------------------------------- Three Thirteen --
-def _options_game(args: argparse.Namespace):
-    """The Game of a game that declares its options (threes.options): ``--set NAME=VALUE`` each."""
+# ------------------------------------------------ games declared by their options --
+def _option_values(args: argparse.Namespace, info: registry.GameInfo) -> Dict[str, Any]:
+    """The options of ``--set NAME=VALUE`` (each), read against the game's declared options."""
     from threes.options import parse_options
 
-    info = _info(args)
     items: Dict[str, str] = {}
     for item in args.set or ():
         name, sep, value = item.partition("=")
         if not sep:
             raise CliError(f"--set takes NAME=VALUE, not {item!r}")
         items[name.strip()] = value.strip()
-    if args.rules != "threes":
-        raise CliError(f"--rules names a Shithead preset; {info.title} takes --set NAME=VALUE options")
     try:
-        kw = parse_options(info.options, items, info.title)
+        return parse_options(info.options, items, info.title)
+    except (TypeError, ValueError) as exc:
+        raise CliError(str(exc)) from None
+
+
+def _options_game(args: argparse.Namespace):
+    """The Game of a game that declares its options (threes.options): ``--set NAME=VALUE`` each."""
+    info = _info(args)
+    if getattr(args, "rules", None) is not None:
+        raise CliError(f"{info.title} has no presets (--rules {args.rules}): set its options with "
+                       "--set NAME=VALUE")
+    kw = _option_values(args, info)
+    try:
         return info.load().Game(args.players, max_moves=getattr(args, "max_moves", None), **kw)
     except (TypeError, ValueError) as exc:
         raise CliError(str(exc)) from None
 
 
-def tt_simulate(args: argparse.Namespace, con: Console) -> int:
-    from threes.three_thirteen import game as tt
-
-    if args.games < 1:
-        raise CliError(f"--games must be at least 1, not {args.games}")
-    if args.plot:
-        raise CliError("--plot draws the Shithead figures; for Three Thirteen use --json")
-    game = _options_game(args)
-    names = _policies(args.policy, game.num_players(), tt.POLICIES)
-    _check_games(args.games, game.num_players(), 16 * game.num_players() + 8)
-    try:
-        import time
-
-        backend = _backend(args, "--threads")
-        t0 = time.perf_counter()
-        if args.json:
-            r = rollouts(game, args.games, names, args.seed, args.threads, **backend)
-        else:
-            bar, update = _progress_bar(con, "simulating", args.games, "games")
-            with bar:
-                r = rollouts(game, args.games, names, args.seed, args.threads, progress=update,
-                             chunk=None if backend else max(20, args.games // 50), **backend)
-        seconds = time.perf_counter() - t0
-    except (TypeError, ValueError) as exc:
-        raise CliError(str(exc)) from None
-    n = game.num_players()
-    summary = {"game": registry.game_of(game).name, "players": n, "games": r.num_games, "seed": r.seed,
-               "policies": list(r.policies), "options": game.options(), "win_rate": r.win_rate.tolist(),
-               "mean_score": r.mean_score.tolist(), "mean_moves": r.mean_moves,
-               **_end_counts(r), "seconds": seconds, "games_per_second": r.num_games / seconds}
-    if args.json:
-        print(json.dumps(summary, indent=2))
-    else:
-        t = Table(title=f"{r.num_games:,} games of Three Thirteen, {n} players, seed {r.seed}")
-        for col in ("seat", "policy", "win (lowest total)", "mean total"):
-            t.add_column(col, justify="left" if col == "policy" else "right")
-        for q in range(n):
-            t.add_row(str(q), r.policies[q], f"{r.win_rate[q]:.1%}", f"{r.mean_score[q]:.1f}")
-        con.print(t)
-        con.print(f"moves per game: {r.mean_moves:,.1f}   {_end_counts_text(_end_counts(r))}   "
-                  f"{r.num_games / seconds:,.0f} games/s")
-    return 0
-
-
-_TT_HELP = ("Type the number in brackets, or: stock (draw from the stock), take (the top discard), discard 7h "
-            "(10h or Th for a ten), out 7h (go out, discarding 7h).")
-
-
-def _tt_seats_line(state, table: "_Table") -> List[Text]:
-    """One unit per other seat: its name, hand size, the cards known to be in it, its total."""
-    obs = state.observation(table.seat)
-    units = []
-    for q in range(state.num_players()):
-        if q == table.seat:
-            continue
-        u = Text(f"{table.names[q]}: {obs.hand_sizes[q]} cards")
-        if obs.known[q]:
-            u.append(" (known: ")
-            u.append_text(_cards_text(obs.known[q]))
-            u.append(")")
-        u.append(f", total {obs.scores[q]}")
-        units.append(u)
-    return units
-
-
-def tt_play(args: argparse.Namespace, con: Console, read=input) -> int:
-    import random
-
-    from threes.three_thirteen.describe import hand_melds
-
-    game = _options_game(args)
-    n = game.num_players()
-    if not 0 <= args.seat < n:
-        raise CliError(f"--seat must be a seat in 0..{n - 1}, not {args.seat}")
-    specs = [b.strip() for b in args.bots.split(",") if b.strip()]
-    specs = specs * (n - 1) if len(specs) == 1 else specs
-    if len(specs) != n - 1:
-        raise CliError(f"--bots takes one bot or one per other seat ({n - 1}), not {len(specs)}")
-    others = iter(_make_bots(specs, registry.game_of(game), n, [args.seed + i for i in range(len(specs))]))
-    bots = [None if q == args.seat else next(others) for q in range(n)]
-    rng = random.Random(args.seed)
-    state = game.new_initial_state(args.seed)
-    table = _Table(con, state, args.seat, bots)
-    names = table.names
-    _say(con, f"threes play: Three Thirteen, {n} players, you are seat {args.seat}; bots: "
-              f"{', '.join(names[q] for q in range(n) if q != args.seat)}; seed {args.seed} (replay it with "
-              f"--seed {args.seed}). Type a move's number or notation (stock, take, discard 7h, out 7h), 'help', "
-              "'rules' or 'quit'.")
-    con.print(f"\n[bold]round 1[/bold]: 3 cards, wild {state.wild_rank()}")
-
-    def after(events) -> None:
-        if any(e.kind == "round_end" for e in events):
-            totals = state.scores()
-            _say(con, "totals: " + ", ".join(f"{names[q]} {totals[q]}" for q in range(n)))
-
-    while not state.is_terminal():
-        p = state.current_player()
-        if p != args.seat:
-            a = bots[p].step(bot_view(bots[p], state, p, rng.getrandbits(64)))
-            after(table.play(state, a, _move_label(state, a)))
-            continue
-        con.print()
-        hand = Text("your hand: ")
-        hand.append_text(_cards_text(state.hand(args.seat)))
-        _say(con, hand)
-        _say(con, hand_melds(state, args.seat), indent=4, first=2)
-        pile = state.discard_pile()
-        top = Text("discard top: ")
-        top.append_text(card_text(pile[-1]) if pile else Text("-"))
-        _print_units(con, [top, Text(f"stock: {state.stock_size()}")] + _tt_seats_line(state, table), sep="   ")
-        table.explain_now(state)
-        chosen = table.human_move(read, state, _TT_HELP)
-        if chosen is None:
-            return 0  # quit (or end of input): a normal exit
-        after(table.play(state, *chosen))
-    if state.is_truncated():
-        con.print(end_note(state, len(state.history())))
-    con.print("\nevery hand, with its melds:")
-    for q in range(n):
-        line = Text(f"{names[q]}: ")
-        line.append_text(_cards_text(state.hand(q)))
-        _say(con, line, indent=4, first=2)
-        _say(con, hand_melds(state, q), indent=6, first=4)
-    totals = state.scores()
-    order = sorted(range(n), key=lambda q: totals[q])
-    _say(con, "final totals: " + ", ".join(f"{names[q]} {totals[q]}" for q in order))
-    _say(con, "finishing order: " + ", ".join(f"{k + 1}. {names[q]}" for k, q in enumerate(order)))
+def _options_rules(args: argparse.Namespace, con: Console) -> int:
+    """``threes rules --game G [--set NAME=VALUE ...]`` for a game that declares its options: each
+    option, its value and what it means."""
+    info = _info(args)
+    if args.preset is not None:
+        raise CliError(f"{info.title} has no presets ({args.preset}): set its options with --set NAME=VALUE")
+    values = _option_values(args, info)
+    t = Table(title=f"{info.title}: options")
+    for col in ("option", "value", "meaning"):
+        t.add_column(col)
+    for opt in info.options:
+        value = values.get(opt.name, opt.default)
+        t.add_row(opt.name, opt.none if value is None and opt.none else json.dumps(value), opt.meaning)
+    con.print(t)
     return 0
 
 
 # -------------------------------------------------------------------- main --
-#: Each registered game's commands, by registry name: how --game dispatches.
-_COMMANDS: Dict[str, Dict[str, Any]] = {
-    "shithead": {"simulate": sh_simulate, "play": sh_play, "game": _game},
-    "three_thirteen": {"simulate": tt_simulate, "play": tt_play, "game": _options_game},
-}
-
-
 def _game_choices() -> Tuple[str, ...]:
     """Every name and alias of the registered games (what --game accepts)."""
     out: List[str] = []
@@ -892,18 +581,28 @@ def _parser() -> argparse.ArgumentParser:
     sub = ap.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
 
+    games = [registry.get(name) for name in registry.names()]
+    default = registry.default()
+    game_help = ("the game: " + "; ".join(f"{' or '.join(info.aliases + (info.name,))} ({info.title})" for info in games)
+                 + f" (default {default.name})")
+    presets = [(info, tuple(getattr(info.load(), "PRESETS", ()))) for info in games]
+    presets_text = "; ".join(f"{info.title}: {', '.join(names)}" for info, names in presets if names)
+    with_options = [info.title for info in games if info.options]
+    set_help = ("a rule or option, e.g. --set pickup_then_play=false (repeatable; `threes rules --game G` lists "
+                "them" + (f"; {', '.join(with_options)} takes its options this way" if with_options else "") + ")")
+    policies_text = "; ".join(f"{info.title}: {', '.join(info.policies)}" for info in games)
+
+    def game_option(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--game", default=default.name, choices=_game_choices(), metavar="GAME", help=game_help)
+
     def common(p: argparse.ArgumentParser, players: bool = True, random_seed: bool = False) -> None:
         p.add_argument("--no-color", action="store_true", default=argparse.SUPPRESS, help="plain text output")
-        p.add_argument("--game", default="threes", choices=_game_choices(), metavar="GAME",
-                       help="the game: " + "; ".join(
-                           f"{' or '.join(info.aliases + (info.name,))} ({info.title})"
-                           for info in map(registry.get, registry.names()))
-                       + " (default threes); for Three Thirteen, --set takes its options (decks, jokers, ace, ...)")
+        game_option(p)
         if players:
             p.add_argument("--players", type=int, default=4, help="number of players (default 4)")
-        p.add_argument("--rules", default="threes", help=f"preset: {', '.join(PRESETS)} (default threes)")
-        p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
-                       help="override a rule, e.g. --set pickup_then_play=false (repeatable)")
+        p.add_argument("--rules", default=None, metavar="PRESET",
+                       help=f"a preset of a game that has them ({presets_text}; default: the game's first)")
+        p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE", help=set_help)
         if random_seed:  # a new game each time, its seed printed so that it can be replayed
             p.add_argument("--seed", type=int, default=None, help="seed (default: a random one, printed)")
         else:
@@ -912,8 +611,8 @@ def _parser() -> argparse.ArgumentParser:
     p = sub.add_parser("simulate", help="batched C rollouts with a summary table")
     common(p)
     p.add_argument("--games", type=int, default=100_000, help="games to play (default 100,000)")
-    p.add_argument("--policy", default="random", help="one policy or one per seat, comma separated: "
-                   f"{', '.join(POLICIES)} (default random)")
+    p.add_argument("--policy", default="random", help="one policy or one per seat, comma separated "
+                   f"({policies_text}; default random)")
     p.add_argument("--threads", type=int, default=None, help="native threads (default: every core)")
     p.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
                    help="play on a Ray cluster (the [ray] extra): ADDRESS such as 127.0.0.1:6379, or none for "
@@ -942,9 +641,11 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--json", metavar="FILE", default=None, help="write the result as JSON")
     p.set_defaults(func=cmd_tournament)
 
-    p = sub.add_parser("rules", help="show a rule set as a table")
-    p.add_argument("preset", nargs="?", default="threes", help=f"{', '.join(PRESETS)} (default threes)")
-    p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE", help="override a rule")
+    p = sub.add_parser("rules", help="show a game's rules (a preset, or its options) as a table")
+    p.add_argument("preset", nargs="?", default=None,
+                   help=f"a preset of a game that has them ({presets_text}; default: the game's first)")
+    game_option(p)
+    p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE", help=set_help)
     p.add_argument("--no-color", action="store_true", default=argparse.SUPPRESS, help="plain text output")
     p.set_defaults(func=cmd_rules)
 

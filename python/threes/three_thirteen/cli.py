@@ -1,0 +1,147 @@
+"""Three Thirteen's commands for the ``threes`` command line (threes.ui.cli finds them through the
+registry's ``cli`` hook; the Game of a command's ``--set NAME=VALUE`` options is the generic one,
+read from threes.three_thirteen.OPTIONS): ``threes simulate`` (win rates and mean totals) and
+``threes play`` (your hand with its melds, the discard, the other seats)."""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+from typing import List
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from threes import registry
+from threes.bots import bot_view
+from threes.three_thirteen.describe import hand_melds
+from threes.three_thirteen.game import POLICIES
+from threes.ui.cli import (CliError, _backend, _cards_text, _check_games, _end_counts, _end_counts_text,
+                           _make_bots, _move_label, _options_game, _policies, _print_units, _progress_bar,
+                           _rollouts, _say, _Table, card_text)
+from threes.ui.text import end_note
+
+def simulate(args: argparse.Namespace, con: Console) -> int:
+    """``threes simulate --game three-thirteen``: batched C rollouts, win rates and mean totals per seat."""
+    if args.games < 1:
+        raise CliError(f"--games must be at least 1, not {args.games}")
+    if args.plot:
+        raise CliError("--plot draws the Shithead figures; for Three Thirteen use --json")
+    game = _options_game(args)
+    names = _policies(args.policy, game.num_players(), POLICIES)
+    _check_games(args.games, game.num_players(), 16 * game.num_players() + 8)
+    try:
+        backend = _backend(args, "--threads")
+        t0 = time.perf_counter()
+        if args.json:
+            r = _rollouts(game, args.games, names, args.seed, args.threads, backend)
+        else:
+            bar, update = _progress_bar(con, "simulating", args.games, "games")
+            with bar:
+                r = _rollouts(game, args.games, names, args.seed, args.threads, backend, progress=update,
+                              chunk=None if backend else max(20, args.games // 50))
+        seconds = time.perf_counter() - t0
+    except (TypeError, ValueError) as exc:
+        raise CliError(str(exc)) from None
+    n = game.num_players()
+    summary = {"game": registry.game_of(game).name, "players": n, "games": r.num_games, "seed": r.seed,
+               "policies": list(r.policies), "options": game.options(), "win_rate": r.win_rate.tolist(),
+               "mean_score": r.mean_score.tolist(), "mean_moves": r.mean_moves,
+               **_end_counts(r), "seconds": seconds, "games_per_second": r.num_games / seconds}
+    if args.json:
+        print(json.dumps(summary, indent=2))
+    else:
+        t = Table(title=f"{r.num_games:,} games of Three Thirteen, {n} players, seed {r.seed}")
+        for col in ("seat", "policy", "win (lowest total)", "mean total"):
+            t.add_column(col, justify="left" if col == "policy" else "right")
+        for q in range(n):
+            t.add_row(str(q), r.policies[q], f"{r.win_rate[q]:.1%}", f"{r.mean_score[q]:.1f}")
+        con.print(t)
+        con.print(f"moves per game: {r.mean_moves:,.1f}   {_end_counts_text(_end_counts(r))}   "
+                  f"{r.num_games / seconds:,.0f} games/s")
+    return 0
+
+
+HELP = ("Type the number in brackets, or: stock (draw from the stock), take (the top discard), discard 7h "
+            "(10h or Th for a ten), out 7h (go out, discarding 7h).")
+
+
+def _seats_line(state, table: _Table) -> List[Text]:
+    """One unit per other seat: its name, hand size, the cards known to be in it, its total."""
+    obs = state.observation(table.seat)
+    units = []
+    for q in range(state.num_players()):
+        if q == table.seat:
+            continue
+        u = Text(f"{table.names[q]}: {obs.hand_sizes[q]} cards")
+        if obs.known[q]:
+            u.append(" (known: ")
+            u.append_text(_cards_text(obs.known[q]))
+            u.append(")")
+        u.append(f", total {obs.scores[q]}")
+        units.append(u)
+    return units
+
+
+def play(args: argparse.Namespace, con: Console, read=input) -> int:
+    """``threes play --game three-thirteen``: a game in the terminal against bots."""
+    game = _options_game(args)
+    n = game.num_players()
+    if not 0 <= args.seat < n:
+        raise CliError(f"--seat must be a seat in 0..{n - 1}, not {args.seat}")
+    specs = [b.strip() for b in args.bots.split(",") if b.strip()]
+    specs = specs * (n - 1) if len(specs) == 1 else specs
+    if len(specs) != n - 1:
+        raise CliError(f"--bots takes one bot or one per other seat ({n - 1}), not {len(specs)}")
+    others = iter(_make_bots(specs, registry.game_of(game), n, [args.seed + i for i in range(len(specs))]))
+    bots = [None if q == args.seat else next(others) for q in range(n)]
+    rng = random.Random(args.seed)
+    state = game.new_initial_state(args.seed)
+    table = _Table(con, state, args.seat, bots)
+    names = table.names
+    _say(con, f"threes play: Three Thirteen, {n} players, you are seat {args.seat}; bots: "
+              f"{', '.join(names[q] for q in range(n) if q != args.seat)}; seed {args.seed} (replay it with "
+              f"--seed {args.seed}). Type a move's number or notation (stock, take, discard 7h, out 7h), 'help', "
+              "'rules' or 'quit'.")
+    con.print(f"\n[bold]round 1[/bold]: 3 cards, wild {state.wild_rank()}")
+
+    def after(events) -> None:
+        if any(e.kind == "round_end" for e in events):
+            totals = state.scores()
+            _say(con, "totals: " + ", ".join(f"{names[q]} {totals[q]}" for q in range(n)))
+
+    while not state.is_terminal():
+        p = state.current_player()
+        if p != args.seat:
+            a = bots[p].step(bot_view(bots[p], state, p, rng.getrandbits(64)))
+            after(table.play(state, a, _move_label(state, a)))
+            continue
+        con.print()
+        hand = Text("your hand: ")
+        hand.append_text(_cards_text(state.hand(args.seat)))
+        _say(con, hand)
+        _say(con, hand_melds(state, args.seat), indent=4, first=2)
+        pile = state.discard_pile()
+        top = Text("discard top: ")
+        top.append_text(card_text(pile[-1]) if pile else Text("-"))
+        _print_units(con, [top, Text(f"stock: {state.stock_size()}")] + _seats_line(state, table), sep="   ")
+        table.explain_now(state)
+        chosen = table.human_move(read, state, HELP)
+        if chosen is None:
+            return 0  # quit (or end of input): a normal exit
+        after(table.play(state, *chosen))
+    if state.is_truncated():
+        con.print(end_note(state, len(state.history())))
+    con.print("\nevery hand, with its melds:")
+    for q in range(n):
+        line = Text(f"{names[q]}: ")
+        line.append_text(_cards_text(state.hand(q)))
+        _say(con, line, indent=4, first=2)
+        _say(con, hand_melds(state, q), indent=6, first=4)
+    totals = state.scores()
+    order = sorted(range(n), key=lambda q: totals[q])
+    _say(con, "final totals: " + ", ".join(f"{names[q]} {totals[q]}" for q in order))
+    _say(con, "finishing order: " + ", ".join(f"{k + 1}. {names[q]}" for k, q in enumerate(order)))
+    return 0
