@@ -339,6 +339,50 @@ def test_openspiel_adapter_calls(benchmark, figures):
         _report(benchmark, figures, f"OpenSpiel adapter {name}", best[name], best_t0[0], target)
 
 
+def test_openspiel_three_thirteen_stock_draw(benchmark, figures):
+    """A Three Thirteen stock draw at a chance node, applied in place in C (the chosen card put on top of
+    the stock, tt_apply_stock_draw) after a clone of the adapter's state, against T0, the clone alone, and
+    the rebuild through to_dict/from_dict that the draw used to make (for information)."""
+    import pyspiel
+
+    import threes.openspiel  # noqa: F401  (registers the games)
+    from threes import three_thirteen as tt
+
+    game = pyspiel.load_game("three_thirteen", {"players": 3})
+    rng = random.Random(2)
+    s = game.new_initial_state()
+    while not (s.is_chance_node() and s._drawing and s.move_number() > 120):
+        if s.is_chance_node():
+            outcomes, probs = zip(*s.chance_outcomes())
+            s.apply_action(rng.choices(outcomes, probs)[0])
+        else:
+            s.apply_action(rng.choice(s.legal_actions()))
+    kind = s.chance_outcomes()[0][0]
+
+    def draw():
+        s.clone().apply_action(kind)
+
+    def rebuild():
+        c = s.clone()
+        c.inner = tt.State.from_dict(c.inner.to_dict())
+        c.inner.apply_action(0)
+
+    t0f = lambda: s.inner.current_player()  # noqa: E731  (T0 is the engine's call)
+    rows = [("clone()", s.clone, None, 2000), ("clone() + stock draw (chance)", draw, 150, 2000),
+            ("clone() + the to_dict/from_dict rebuild a draw made before", rebuild, None, 300)]
+    best = {r[0]: float("inf") for r in rows}
+    best_t0 = [float("inf")]
+
+    def round_():
+        best_t0[0] = min(best_t0[0], timeit.timeit(t0f, number=20000) / 20000)
+        for name, fn, _, number in rows:
+            best[name] = min(best[name], timeit.timeit(fn, number=number) / number)
+
+    benchmark.pedantic(round_, rounds=ROUNDS, iterations=1, warmup_rounds=1)
+    for name, _, target, _ in rows:
+        _report(benchmark, figures, f"OpenSpiel three_thirteen {name}", best[name], best_t0[0], target)
+
+
 def test_gymnasium_env_against_cartpole(benchmark, figures):
     """Learner steps per second of ThreesEnv against three random seats
     (the learner plays its first legal action), against CartPole-v1's in the

@@ -113,6 +113,37 @@ def test_a_draw_from_an_empty_stock_draws_from_the_reshuffled_discards():
     assert not state.is_chance_node()
     assert str(tt.kind_to_card(a)) in state.inner.hand(p)
     assert state.inner.discard_pile() == [top] and state.inner.stock_size() == len(under) - 1
+    # the reshuffle is the engine's (T-3): the stock is now a known pool (T-9) and the card drawn from it a
+    # pool card of the drawer; the stock holds the rest of the pile
+    f = state.inner._fields()
+    assert f["pool_active"] and f["pool_hand"][p] == [a]
+    rest = [tt.card_to_kind(c) for c in under]
+    rest.remove(a)
+    assert sorted(f["stock"]) == sorted(rest)
+
+
+def test_a_stock_draw_is_made_in_place_and_a_card_not_in_the_stock_changes_nothing():
+    """A chance draw puts the chosen card on top of the stock and draws it (the rest of the stock in its
+    order); a kind not in the stock raises SpielError and leaves the state as it was."""
+    game = pyspiel.load_game("three_thirteen", {"players": 3})
+    rng = np.random.default_rng(4)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(_chance(state, rng))
+    state.apply_action(0)
+    assert state.is_chance_node()
+    f = state.inner._fields()
+    missing = next(k for k in range(54) if k not in f["stock"])
+    for bad in (missing, 54, -1, 10**30):
+        with pytest.raises(pyspiel.SpielError, match="no card of kind"):
+            state.apply_action(bad) if bad >= 0 and bad < 2**63 else state._apply_action(bad)
+        assert state.inner._fields() == f and state.is_chance_node()
+    a = f["stock"][0]  # the bottom card
+    p = state.inner.current_player()
+    state.apply_action(a)
+    g = state.inner._fields()
+    assert g["stock"] == f["stock"][1:] and sorted(g["hands"][p]) == sorted(f["hands"][p] + [a])
+    assert g["phase"] != f["phase"] and state.inner.history()[-1] == 0
 
 
 def test_observer_and_resampling():

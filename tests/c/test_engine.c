@@ -1902,6 +1902,31 @@ static void unit_three_thirteen_knowledge(long long games) {
                 "a card drawn from the reshuffled stock is not a pool card");
         }
         CHECK(memcmp(s.known, before.known, sizeof s.known) == 0, "a draw from the stock changed the known cards");
+        /* the same draw with its card chosen (tt_apply_stock_draw, the OpenSpiel adapter's chance): the
+         * same position but for the order of the stock; a kind not there is refused and changes nothing */
+        int drawn = -1, absent = -1;
+        for (int k = 0; k < TT_NUM_KINDS; k++)
+          if (s.hand[p][k] > before.hand[p][k]) drawn = k;
+        memcpy(&u, &before, sizeof u);
+        for (int k = 0; k < TT_NUM_KINDS && absent < 0; k++) {
+          int there = 0, m = before.stock_len ? before.stock_len : before.discard_len - 1;
+          for (int j = 0; j < m; j++) there |= (before.stock_len ? before.stock[j] : before.discard[j]) == k;
+          if (!there) absent = k;
+        }
+        if (absent >= 0)
+          CHECK(tt_apply_stock_draw(&u, absent, &e) == TH_ERR_ACTION && memcmp(&u, &before, sizeof u) == 0,
+                "a draw of kind %d, not in the stock, was not refused or changed the state", absent);
+        CHECK(tt_apply_stock_draw(&u, TT_NUM_KINDS, &e) == TH_ERR_ACTION && tt_apply_stock_draw(&u, -1, &e) == TH_ERR_ACTION &&
+                  memcmp(&u, &before, sizeof u) == 0, "a kind out of range was not refused");
+        CHECK(drawn >= 0 && tt_apply_stock_draw(&u, drawn, &e) == TH_OK, "the chosen draw of kind %d: %s", drawn,
+              e.msg);
+        CHECK(tt_state_check(&u, &e) == TH_OK, "after a chosen draw: %s", e.msg);
+        CHECK(memcmp(u.hand, s.hand, sizeof s.hand) == 0 && memcmp(u.pool_hand, s.pool_hand, sizeof s.pool_hand) == 0 &&
+                  memcmp(u.known, s.known, sizeof s.known) == 0 && u.pool_active == s.pool_active &&
+                  u.stock_len == s.stock_len && u.discard_len == s.discard_len && u.phase == s.phase &&
+                  u.current == s.current && u.move_count == s.move_count,
+              "a chosen draw of the engine's card does not give the engine's position");
+        CHECK(tt_apply_stock_draw(&u, drawn, &e) == TH_ERR_ILLEGAL, "a second draw in one turn was accepted");
       } else {
         int k = a >= TT_FIRST_GO_OUT ? a - TT_FIRST_GO_OUT : a - TT_FIRST_DISCARD;
         if (a < TT_FIRST_GO_OUT) {

@@ -703,20 +703,13 @@ class ThreeThirteenState(pyspiel.State):
                 self._finish_deal()
             return
         if self._drawing:
-            left = self._unseen()
-            if not (0 <= a < 54 and left[a] > 0):
-                raise pyspiel.SpielError(f"no card of kind {a} is in the stock")
-            f = self._fields()
-            if f["stock"]:
-                stock = list(f["stock"])
-                stock.remove(a)
-                self._rebuild(stock=stock + [a])  # the drawn card on top (the end of the list)
-            else:  # rule T-3: the discard pile less its top becomes the stock
-                stock = list(f["discard"][:-1])
-                stock.remove(a)
-                self._rebuild(stock=stock + [a], discard=[f["discard"][-1]])
+            # in C: the card chosen put on top of the stock and drawn (after T-3's reshuffle of the discard
+            # pile when the stock is empty, which makes the pool of T-9); a card not there changes nothing
+            try:
+                self.inner._apply_stock_draw(a)
+            except ValueError:
+                raise pyspiel.SpielError(f"no card of kind {a} is in the stock") from None
             self._drawing = False
-            self.inner.apply_action(0)
             return
         f = self._fields()
         if a == 0 and self.inner.is_legal(0) and (f["stock"] or len(f["discard"]) > 1):

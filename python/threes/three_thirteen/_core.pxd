@@ -109,6 +109,7 @@ cdef extern from "three_thirteen/three_thirteen.h" nogil:
     int tt_legal_actions(const tt_state *s, uint16_t *out)
     int tt_is_legal(const tt_state *s, int action)
     int tt_apply_action(tt_state *s, int action, th_error *e)
+    int tt_apply_stock_draw(tt_state *s, int kind, th_error *e)
     int tt_hand_deadwood(const tt_state *s, int p)
     void tt_returns(const tt_state *s, double *out)
     int tt_state_check(const tt_state *s, th_error *e)

@@ -399,6 +399,18 @@ cdef class StateBase:
         self._hlen += 1
         return 0
 
+    def _apply_stock_draw(self, kind):
+        """Applies the draw from the stock (action 0) with the card drawn chosen: one of kind `kind`
+        (0..53), which must be in the stock, or in the discard pile below its top card when the stock is
+        empty (then reshuffled as T-3 says, the pool of T-9 included). For chance chosen outside the
+        engine (the OpenSpiel adapter); anything else raises and leaves the state as it was."""
+        cdef th_error e
+        cdef int k = action_id(kind, 0x10000)  # an int; the C core names a kind that is not there
+        if tt_apply_stock_draw(&self.s, k, &e) != TH_OK:
+            raise_error(&e)
+        self._history = hist_push(self._history, 0)
+        self._hlen += 1
+
     def history(self):
         """Action ids applied since the deal, oldest first; for a position built by from_dict, the dict's
         ``history`` followed by the actions applied since."""

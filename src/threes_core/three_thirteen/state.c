@@ -391,6 +391,41 @@ int tt_apply_action(tt_state *s, int a, th_error *e) {
   return TH_OK;
 }
 
+int tt_apply_stock_draw(tt_state *s, int kind, th_error *e) {
+  if (!tt_is_legal(s, TT_ACTION_STOCK)) {
+    th_set_error(e, TH_ERR_ILLEGAL, s->phase == TT_PHASE_OVER ? "no draw from the stock: the game is over"
+                                                                : "no draw from the stock for seat %d now",
+                 s->current);
+    return TH_ERR_ILLEGAL;
+  }
+  /* the cards the draw comes from: the stock, or (T-3) the discard pile less its top */
+  const uint8_t *from = s->stock_len ? s->stock : s->discard;
+  int n = s->stock_len ? s->stock_len : (s->discard_len > 0 ? s->discard_len - 1 : 0);
+  int at = -1;
+  if (kind >= 0 && kind < TT_NUM_KINDS) {
+    for (int i = 0; i < n; i++) {
+      if (from[i] == kind) { at = i; break; }
+    }
+  }
+  if (at < 0) {
+    th_set_error(e, TH_ERR_ACTION, "no card of kind %d is in the %s", kind,
+                 s->stock_len ? "stock" : "discard pile below its top card (the stock to be reshuffled)");
+    return TH_ERR_ACTION;
+  }
+  if (s->stock_len == 0) {
+    reshuffle(s); /* T-3 as tt_apply_legal makes it (the pool, T-9); then find the card again */
+    for (int i = 0; i < s->stock_len; i++) {
+      if (s->stock[i] == kind) { at = i; break; }
+    }
+  }
+  /* the card chosen goes on top; the others keep their order */
+  memmove(s->stock + at, s->stock + at + 1, (size_t)(s->stock_len - 1 - at));
+  s->stock[s->stock_len - 1] = (uint8_t)kind;
+  tt_apply_legal(s, TT_ACTION_STOCK);
+  if (e) e->code = TH_OK;
+  return TH_OK;
+}
+
 /* ------------------------------------------------------------- the end -- */
 
 void tt_returns(const tt_state *s, double *out) {

@@ -102,6 +102,14 @@ int tt_is_legal(const tt_state *s, int action);
 /* Applies a legal action; anything else returns an error and changes nothing. */
 int tt_apply_action(tt_state *s, int action, th_error *e);
 void tt_apply_legal(tt_state *s, int action);
+/* Chance chosen by the caller (the OpenSpiel adapter's stock draws): the draw
+ * from the stock (action 0, which must be legal) giving the current seat a
+ * card of kind `kind`. It must be in the stock, or, when the stock is empty,
+ * in the discard pile below its top card: the reshuffle (T-3, the pool of
+ * T-9) is made as tt_apply_action makes it. The chosen card is put on top
+ * of the stock (the others keep their order) and drawn. Anything else
+ * returns an error and changes nothing. */
+int tt_apply_stock_draw(tt_state *s, int kind, th_error *e);
 
 /* Seat p may discard a card of kind k now (holds one; T-2): not the one card
  * of the kind it took this turn, unless option rediscard_taken. Inline: the
