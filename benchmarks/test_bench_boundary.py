@@ -383,6 +383,58 @@ def test_openspiel_three_thirteen_stock_draw(benchmark, figures):
         _report(benchmark, figures, f"OpenSpiel three_thirteen {name}", best[name], best_t0[0], target)
 
 
+def test_openspiel_three_thirteen_resample_does_not_grow_with_the_history(benchmark, figures):
+    """resample_from_infostate on OpenSpiel three_thirteen states 12 moves into round 1 and 12 moves into
+    round 9 (greedy play, hundreds of actions of history before it): the second against the first, target
+    <= 3 while the history is about 19 times longer (it replays this round only: round 9 deals 34 cards
+    where round 1 deals 10, and its hands hold 11 cards, not 3, so 1 is out of reach); both against T0
+    for information."""
+    import pyspiel
+
+    import threes.openspiel  # noqa: F401  (registers the games)
+    from threes.bots import PolicyBot
+
+    game = pyspiel.load_game("three_thirteen", {"players": 3})
+    rng = random.Random(3)
+    bot = PolicyBot("greedy", seed=3)
+
+    def at(round_, into):
+        s, plays = game.new_initial_state(), 0
+        while True:
+            if s.is_chance_node():
+                outcomes, probs = zip(*s.chance_outcomes())
+                s.apply_action(rng.choices(outcomes, probs)[0])
+                continue
+            if s.inner.round() == round_ and plays >= into:
+                return s
+            plays = plays + 1 if s.inner.round() == round_ else 0
+            s.apply_action(bot.step(s.inner))
+
+    early, late = at(1, 12), at(9, 12)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    rows = [("round 1", early), ("round 9", late)]
+    best = {name: float("inf") for name, _ in rows}
+    best_t0 = [float("inf")]
+    t0f = lambda: early.inner.current_player()  # noqa: E731
+
+    def round_():
+        best_t0[0] = min(best_t0[0], timeit.timeit(t0f, number=20000) / 20000)
+        for name, s in rows:
+            p = s.current_player()
+            best[name] = min(best[name], timeit.timeit(lambda: s.resample_from_infostate(p, sampler), number=20) / 20)
+
+    benchmark.pedantic(round_, rounds=ROUNDS, iterations=1, warmup_rounds=1)
+    for name, s in rows:
+        _report(benchmark, figures, f"OpenSpiel three_thirteen resample_from_infostate, {name} "
+                f"({len(s.history())} actions of history)", best[name], best_t0[0], None)
+    ratio = best["round 9"] / best["round 1"]
+    benchmark.extra_info.update(late_over_early=ratio)
+    grown = len(late.history()) / len(early.history())
+    figures["boundary: OpenSpiel three_thirteen resample, round 9 over round 1 (target <= 3)"] = (ratio, "x")
+    print(f"\nresample round 9 over round 1: {ratio:.2f} with {grown:.1f} times the history "
+          f"(target <= 3: {'met' if ratio <= 3 else 'MISSED'})")
+
+
 def test_gymnasium_env_against_cartpole(benchmark, figures):
     """Learner steps per second of ThreesEnv against three random seats
     (the learner plays its first legal action), against CartPole-v1's in the

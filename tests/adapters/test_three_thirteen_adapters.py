@@ -259,3 +259,46 @@ def test_observation_spaces_bound_three_thirteen_totals_above_255():
     obs = state.observation_tensor(0)
     assert obs.max() > 255
     assert env.observation_space.contains(obs)
+
+
+def test_resampling_replays_only_the_current_round(monkeypatch):
+    """resample_from_infostate starts from the state as this round's deal began (kept once per round):
+    no action of an earlier round is applied again, so its time does not grow with the game's history.
+    The resample's history still replays to it from new_initial_state(), keeps every earlier round's
+    outcomes, and can itself be resampled."""
+    from threes.adapters.openspiel import ThreeThirteenState
+
+    game = pyspiel.load_game("three_thirteen", {"players": 3})
+    rng = np.random.default_rng(8)
+    bot = PolicyBot("greedy", seed=2)
+    state = game.new_initial_state()
+    while state.is_chance_node() or state.inner.round() < 4 or state.inner.phase != "draw":
+        state.apply_action(_chance(state, rng) if state.is_chance_node() else bot.step(state.inner))
+    state.apply_action(bot.step(state.inner))
+    while state.is_chance_node():
+        state.apply_action(_chance(state, rng))
+    history = state.history()
+    first = len(state._round_start.history())
+    assert 0 < first < len(history) and history[:first] == state._round_start.history()
+    applied = []
+    original = ThreeThirteenState._apply_action
+
+    def counting(self, action):
+        applied.append(len(self.history()))
+        return original(self, action)
+
+    monkeypatch.setattr(ThreeThirteenState, "_apply_action", counting)
+    p = state.current_player()
+    r = state.resample_from_infostate(p, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    monkeypatch.undo()
+    assert applied and min(applied) >= first  # nothing before this round's deal was applied again
+    assert r.history()[:first] == history[:first] and len(r.history()) == len(history)
+    assert r.information_state_string(p) == state.information_state_string(p)
+    replay = game.new_initial_state()
+    for a in r.history():
+        replay.apply_action(a)
+    assert replay.information_state_string(p) == r.information_state_string(p)
+    assert replay.inner._fields()["hands"] == r.inner._fields()["hands"]
+    again = r.resample_from_infostate(p, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    assert again.information_state_string(p) == state.information_state_string(p)
+    assert again.history()[:first] == history[:first]

@@ -602,11 +602,11 @@ class _ThreeThirteenPos:
     """Everything a ThreeThirteenState holds, as its one attribute (see
     _ThreesPos: pyspiel's clone then makes one ``copy.deepcopy`` call)."""
 
-    __slots__ = ("game", "deck", "inner", "dealing", "drawing")
+    __slots__ = ("game", "deck", "inner", "dealing", "drawing", "round_start")
 
     def __deepcopy__(self, memo) -> "_ThreeThirteenPos":
         c = _ThreeThirteenPos.__new__(_ThreeThirteenPos)
-        c.game, c.deck, c.drawing = self.game, self.deck, self.drawing
+        c.game, c.deck, c.drawing, c.round_start = self.game, self.deck, self.drawing, self.round_start
         c.inner = self.inner.clone()
         c.dealing = None if self.dealing is None else list(self.dealing)
         return c
@@ -622,6 +622,9 @@ class ThreeThirteenState(pyspiel.State):
     inner = _field("inner")
     _dealing = _field("dealing")  # the cards dealt so far this round, while dealing; None in play
     _drawing = _field("drawing")  # the player to move drew from the stock: chance picks the card
+    # the state as this round's deal began (never changed: shared by clones; None before the first card of
+    # the game is dealt): resampling and its trace start there, so their time does not grow with the history
+    _round_start = _field("round_start")
 
     def __init__(self, game: ThreeThirteenGame):
         pyspiel.State.__init__(self, game)  # (not super(): this runs on every pyspiel clone too)
@@ -631,6 +634,7 @@ class ThreeThirteenState(pyspiel.State):
         p.inner = game.first_state.clone()
         p.dealing = []
         p.drawing = False
+        p.round_start = None
 
     # -- helpers --------------------------------------------------------------
     def _fields(self) -> Dict[str, Any]:
@@ -698,6 +702,9 @@ class ThreeThirteenState(pyspiel.State):
         if self._dealing is not None:
             if not (0 <= a < 54 and self._unseen()[a] > 0):
                 raise pyspiel.SpielError(f"no card of kind {a} is left to deal")
+            if not self._dealing:  # the round's first card: keep the state as the deal begins (its history
+                self._round_start = None  # complete: pyspiel adds an action to it after _apply_action)
+                self._round_start = self.clone()
             self._dealing.append(a)
             if len(self._dealing) == self._deal_size():
                 self._finish_deal()
@@ -755,25 +762,33 @@ class ThreeThirteenState(pyspiel.State):
         seed = random.getrandbits(64) if probability_sampler is None else int(probability_sampler() * 2**53)
         rng = random.Random(seed)
         history = list(self.history())
-        stocks = _tt_stocks(self.get_game(), history, int(player_id))
+        start = self._round_start
+        first = len(start.history()) if start is not None else 0  # this round's deal starts at history[first]
+        stocks = _tt_stocks(self._start_of_round(), history, first, int(player_id))
         want = self.information_state_string(player_id)
         for _ in range(_RESAMPLE_ATTEMPTS):
-            h = list(history)
+            h = history[first:]
             for where, cards in stocks:
                 cards = list(cards)
                 rng.shuffle(cards)
                 for i, kind in zip(where, cards):
-                    h[i] = kind
-            out = self.get_game().new_initial_state()
+                    h[i - first] = kind
+            out = self._start_of_round()  # the history before this round is kept: its cards were all shown
             try:
                 for a in h:
                     out.apply_action(a)
             except (pyspiel.SpielError, ValueError):  # an outcome or an action the new cards make illegal
                 continue
             if out.information_state_string(player_id) == want:
+                out._round_start = start
                 return out
         raise pyspiel.SpielError(f"resample_from_infostate: no redeal consistent with the history in "
                                  f"{_RESAMPLE_ATTEMPTS} attempts")
+
+    def _start_of_round(self) -> "ThreeThirteenState":
+        """A new state as this round's deal began (its history, that of this state up to there)."""
+        start = self._round_start
+        return self.get_game().new_initial_state() if start is None else start.clone()
 
     def __deepcopy__(self, memo) -> "ThreeThirteenState":
         """pyspiel's clone (the history kept), which deep-copies ``_p``."""
@@ -811,7 +826,8 @@ class ThreeThirteenState(pyspiel.State):
             out[:] = self.inner.observation_tensor(player)
 
 
-def _tt_stocks(game: "ThreeThirteenGame", history: List[int], observer: int) -> List[Tuple[List[int], List[int]]]:
+def _tt_stocks(first: "ThreeThirteenState", history: List[int], start: int,
+               observer: int) -> List[Tuple[List[int], List[int]]]:
     """This round's stocks as `observer` may know them: for the deal with
     the stock it leaves (the deck) and for each reshuffled stock (T-3), the
     indexes into `history` of the chance outcomes drawn from it that gave
@@ -824,15 +840,11 @@ def _tt_stocks(game: "ThreeThirteenGame", history: List[int], observer: int) -> 
     stock when the engine's pool cards do (T-9); a card the table comes to
     know (a player going out shows the melds) is hidden no more, nor is
     the other copy of a card just taken and discarded at once (without
-    rediscard_taken that copy had to be in the hand)."""
+    rediscard_taken that copy had to be in the hand). `first` is a new state
+    as this round's deal began, at history[start]: the trace starts there."""
     from collections import Counter
 
-    st = game.new_initial_state()
-    start, first = 0, st.clone()
-    for i, a in enumerate(history):  # this round's deal starts at history[start]: trace from there
-        if st._dealing == []:
-            start, first = i, st.clone()
-        st.apply_action(a)
+    game = first.get_game()
     st = first
     n = game.num_players()
     # hand entries [kind, history index or None (known), from a pool, its kind told by the history]
@@ -859,6 +871,9 @@ def _tt_stocks(game: "ThreeThirteenGame", history: List[int], observer: int) -> 
         if st._dealing is not None or after["round"] != before["round"]:
             continue  # the round is over: its hands were shown
         for q in range(n):
+            if (before["hands"][q] == after["hands"][q] and before["known"][q] == after["known"][q]
+                    and before["pool_hand"][q] == after["pool_hand"][q]):
+                continue  # a seat the action left alone (most actions change the mover's hand only)
             gone = Counter(before["hands"][q]) - Counter(after["hands"][q])
             came = Counter(after["hands"][q]) - Counter(before["hands"][q])
             known_gone = Counter(before["known"][q]) - Counter(after["known"][q])
