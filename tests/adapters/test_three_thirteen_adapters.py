@@ -302,3 +302,52 @@ def test_resampling_replays_only_the_current_round(monkeypatch):
     again = r.resample_from_infostate(p, pyspiel.UniformProbabilitySampler(0.0, 1.0))
     assert again.information_state_string(p) == state.information_state_string(p)
     assert again.history()[:first] == history[:first]
+
+
+def test_the_rollout_evaluator_values_round_margins_as_ismcts_does():
+    """ThreeThirteenRolloutEvaluator: a decision node is worth the mean round margins of its rollouts
+    (tt.rollout(..., round_only=True), seeds from its own stream), a state dealing a new round the margins
+    of the round just scored (zeros in the first deal), a terminal state its returns; values="game" plays
+    to the end. OpenSpiel's MCTS runs with it."""
+    import random
+
+    from open_spiel.python.algorithms import mcts
+
+    from threes.adapters.openspiel import ThreeThirteenRolloutEvaluator
+
+    game = pyspiel.load_game("three_thirteen", {"players": 3})
+    rng = np.random.default_rng(3)
+    bot = PolicyBot("greedy", seed=5)
+    state = game.new_initial_state()
+    ev = ThreeThirteenRolloutEvaluator(n_rollouts=3, seed=9)
+    assert ev.evaluate(state).tolist() == [0.0, 0.0, 0.0]  # the first deal: nothing scored yet
+    while state.is_chance_node():
+        state.apply_action(_chance(state, rng))
+    seeds = random.Random(9)
+    want = np.mean([tt.rollout(state.inner, "greedy", seeds.getrandbits(64), round_only=True) for _ in range(3)],
+                   axis=0)
+    assert np.allclose(ThreeThirteenRolloutEvaluator(n_rollouts=3, seed=9).evaluate(state), want)
+    game_values = ThreeThirteenRolloutEvaluator(n_rollouts=2, seed=9, values="game").evaluate(state)
+    seeds = random.Random(9)
+    assert np.allclose(game_values, np.mean([tt.rollout(state.inner, "greedy", seeds.getrandbits(64))
+                                             for _ in range(2)], axis=0))
+    a = mcts.MCTSBot(game, 2.0, 50, ev, random_state=np.random.RandomState(1)).step(state)
+    assert a in state.legal_actions()
+    drawn = False
+    while not state.is_terminal():
+        if state.is_chance_node():
+            if state._drawing and not drawn:
+                drawn = True
+                v = ev.evaluate(state)  # one card drawn as chance would, then the rollouts
+                assert v.shape == (3,) and np.all(np.abs(v) <= 1.0) and state.is_chance_node()
+            state.apply_action(_chance(state, rng))
+            continue
+        round_before = state.inner.round()
+        state.apply_action(bot.step(state.inner))
+        if state._dealing == [] and round_before == 1:
+            assert ev.evaluate(state).tolist() == state.inner.round_margins(1)
+            assert ev.evaluate(state).tolist() != [0.0, 0.0, 0.0]
+    assert drawn and ev.evaluate(state).tolist() == state.returns()
+    for bad in ({"n_rollouts": 0}, {"policy": "heuristic"}, {"values": "rounds"}):
+        with pytest.raises(ValueError):
+            ThreeThirteenRolloutEvaluator(**bad)

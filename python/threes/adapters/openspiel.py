@@ -55,7 +55,7 @@ from threes.shithead.game import Game, State
 from threes.shithead.rollouts import rollouts
 
 __all__ = ["ThreesGame", "ThreesState", "ThreesObserver", "ThreesRolloutEvaluator", "ThreeThirteenGame",
-           "ThreeThirteenState", "EngineObserver"]
+           "ThreeThirteenState", "ThreeThirteenRolloutEvaluator", "EngineObserver"]
 
 _MAX_PLAYERS = _core.MAX_PLAYERS
 _DEFAULTS: Dict[str, Any] = {"players": 4, "rules": "threes", "max_moves": 0}
@@ -824,6 +824,57 @@ class ThreeThirteenState(pyspiel.State):
             self.inner.observation_tensor(player, out=out)
         else:
             out[:] = self.inner.observation_tensor(player)
+
+
+class ThreeThirteenRolloutEvaluator:
+    """An evaluator for OpenSpiel's MCTS and ISMCTS bots on ``three_thirteen``
+    (``open_spiel.python.algorithms.mcts.Evaluator`` interface) that values a
+    state as ``threes.bots.ISMCTSBot`` values a Three Thirteen iteration: the
+    mean, over ``n_rollouts`` C rollouts with ``policy`` for every seat
+    (default greedy), of the score margins of the state's round played to its
+    end (``rollout(..., round_only=True)``, each seat's margin in [-1, 1]).
+    Whole-game returns hide the worth of going out in the noise of the rounds
+    still to come; ``values="game"`` plays to the end and uses them anyway.
+
+    A state dealing a new round is valued by the margins of the round just
+    scored (``"round"``; zeros during the first deal); a stock draw at a chance
+    node first draws one card as chance would (``seed``'s stream); a terminal
+    state by its returns. Priors are uniform."""
+
+    def __init__(self, n_rollouts: int = 1, policy: str = "greedy", seed: Optional[int] = None,
+                 values: str = "round"):
+        from threes.three_thirteen import POLICIES
+
+        self.n_rollouts = int_arg(n_rollouts, "n_rollouts", 1, MAX_GAMES)
+        if not isinstance(policy, str) or policy not in POLICIES:
+            raise ValueError(f"policy must be one of {', '.join(POLICIES)}, not {policy!r}")
+        if values not in ("round", "game"):
+            raise ValueError(f"values must be 'round' or 'game', not {values!r}")
+        self.policy, self.values = policy, values
+        self._rng = random.Random(seed)
+
+    def evaluate(self, state: "ThreeThirteenState") -> np.ndarray:
+        """The value of ``state`` for every seat (an array of floats), as the class says."""
+        from threes.three_thirteen import rollout as tt_rollout
+
+        if state.is_terminal():
+            return np.array(state.returns())
+        if state._drawing:
+            outcomes, probs = zip(*state.chance_outcomes())
+            state = state.child(self._rng.choices(outcomes, probs)[0])
+        inner, n = state.inner, state.num_players()
+        if state._dealing is not None and self.values == "round":
+            scored = inner.round() - 1
+            return np.array(inner.round_margins(scored) if scored >= 1 else [0.0] * n)
+        total = np.zeros(n)
+        for _ in range(self.n_rollouts):
+            total += tt_rollout(inner, self.policy, self._rng.getrandbits(64), round_only=self.values == "round")
+        return total / self.n_rollouts
+
+    def prior(self, state: "ThreeThirteenState"):
+        """Uniform priors: ``(action, 1 / number of legal actions)`` for each legal action of the player to move."""
+        legal = state.legal_actions(state.current_player())
+        return [(a, 1.0 / len(legal)) for a in legal]
 
 
 def _tt_stocks(first: "ThreeThirteenState", history: List[int], start: int,
