@@ -26,4 +26,6 @@ PUBLIC_MODULES = (
     "threes.adapters.gym",
     "threes.adapters.pettingzoo",
     "threes.adapters.openspiel",
+    "threes.shithead.openspiel",
+    "threes.three_thirteen.openspiel",
 )

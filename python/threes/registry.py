@@ -36,7 +36,9 @@ pairs; ``threes.bots.make_bot(spec)`` builds them as ``Class(seed=...)``
 (Shithead: ``"net"``, the packaged PPO policy). ``cli`` names the module of
 the game's ``threes`` commands (``make_game``, ``rules``, ``simulate``,
 ``play``: threes.ui.cli.GAME_COMMANDS); a game that declares its options gets
-the generic ``make_game`` and ``rules`` over them.
+the generic ``make_game`` and ``rules`` over them. ``openspiel`` names the
+module of the game's OpenSpiel adapter (``GAME_TYPE``, ``GAME_CLASS`` and its
+``__all__``), which ``import threes.openspiel`` registers with pyspiel.
 
 The hooks for people (``threes play``, the web table), each game's
 ``describe`` module (``threes.shithead.describe``,
@@ -87,6 +89,7 @@ class GameInfo:
     explain: Optional[str] = None  #: "module:function": why each move is or is not available (explain_moves)
     rules_text: Optional[str] = None  #: "module:function": the rules of a table in words (rules_text)
     cli: Optional[str] = None  #: the module of the game's ``threes`` commands (threes.ui.cli.GAME_COMMANDS)
+    openspiel: Optional[str] = None  #: the module of the game's OpenSpiel adapter (GAME_TYPE, GAME_CLASS)
 
     def bot_factory(self, spec: str) -> Optional[Callable[..., Any]]:
         """The class of the game's bot named `spec` (see ``bots``), or None."""
@@ -188,10 +191,12 @@ register(GameInfo("shithead", "Shithead", "threes.shithead", aliases=("threes",)
                   narrate="threes.shithead.describe:describe_event",
                   narrate_all="threes.shithead.describe:describe_events",
                   explain="threes.shithead.describe:explain_moves",
-                  rules_text="threes.shithead.describe:rules_text", cli="threes.shithead.cli"))
+                  rules_text="threes.shithead.describe:rules_text", cli="threes.shithead.cli",
+                  openspiel="threes.shithead.openspiel"))
 register(GameInfo("three_thirteen", "Three Thirteen", "threes.three_thirteen", aliases=("three-thirteen", "3-13"),
                   first_place="lowest total", last_place="last place", svg="threes.three_thirteen.svg:render",
                   narrate="threes.three_thirteen.describe:describe_event",
                   narrate_all="threes.three_thirteen.describe:describe_events",
                   explain="threes.three_thirteen.describe:explain_moves",
-                  rules_text="threes.three_thirteen.describe:rules_text", cli="threes.three_thirteen.cli"))
+                  rules_text="threes.three_thirteen.describe:rules_text", cli="threes.three_thirteen.cli",
+                  openspiel="threes.three_thirteen.openspiel"))
