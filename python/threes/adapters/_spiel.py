@@ -5,7 +5,8 @@ a state's tensor and strings. Names no game."""
 from __future__ import annotations
 
 import operator
-from typing import Any, Dict, Optional
+import random
+from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 import pyspiel
@@ -64,6 +65,32 @@ def field(name: str) -> property:
 
 #: a state's position object made without __init__ (pyspiel's clone then makes one deepcopy call)
 new_pos = object.__new__
+
+def outcomes(left: np.ndarray) -> List[Tuple[int, float]]:
+    """A chance node's outcomes from the copies of each card kind left: ``(kind, copies / cards left)`` for
+    each kind with a copy left."""
+    total = float(left.sum())
+    return [(int(k), float(left[k]) / total) for k in np.flatnonzero(left)]
+
+
+def resample_rng(state: "pyspiel.State", player_id: Any, probability_sampler) -> Tuple[int, int, random.Random]:
+    """resample_from_infostate's arguments checked: the seat (SpielError for anything but an int seat of
+    the game), the redeal's seed, from ``probability_sampler()`` (53 bits of it) or, without one, from
+    Python's ``random``, and a random generator seeded with it."""
+    n = state.get_game().num_players()
+    if isinstance(player_id, bool) or not isinstance(player_id, (int, np.integer)) or not 0 <= player_id < n:
+        raise pyspiel.SpielError(f"player_id must be a seat in 0..{n - 1}, not {player_id!r}")
+    seed = random.getrandbits(64) if probability_sampler is None else int(probability_sampler() * 2**53)
+    return int(player_id), seed, random.Random(seed)
+
+
+class EngineState(pyspiel.State):
+    """The base of the games' pyspiel states: decisions are those of the engine's state ``inner``."""
+
+    def _legal_actions(self, player: int) -> List[int]:
+        assert player >= 0
+        return self.inner.legal_actions()
+
 
 class EngineObserver:
     """pyspiel observer over a state's ``observation_tensor`` and strings

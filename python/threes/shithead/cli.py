@@ -12,7 +12,6 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from threes import registry
 from threes._engine import MAX_THREADS
 from threes.args import parse_count
 from threes.bots import bot_view
@@ -20,8 +19,8 @@ from threes.shithead.game import Game, State
 from threes.shithead.rollouts import POLICIES
 from threes.shithead.rules import FIELDS, INT_FIELDS, Rules
 from threes.ui.cli import (CliError, _backend, _cards_text, _check_games, _check_plot, _end_counts,
-                           _end_counts_text, _make_bots, _move_label, _policies, _print_units,
-                           _progress_bar, _pyplot, _rollouts, _say, _Table, card_text)
+                           _end_counts_text, _move_label, _policies, _print_units, _new_table,
+                           _progress_bar, _pyplot, _rollouts, _say, card_text)
 from threes.ui.text import end_note
 
 def _parse_overrides(items: Sequence[str]) -> Dict[str, Any]:
@@ -213,25 +212,9 @@ def play(args: argparse.Namespace, con: Console, read=input) -> int:
     """``threes play``: a game in the terminal against bots."""
     game = make_game(args)
     n = game.num_players()
-    if not 0 <= args.seat < n:
-        raise CliError(f"--seat must be a seat in 0..{n - 1}, not {args.seat}")
-    specs = [b.strip() for b in args.bots.split(",") if b.strip()]
-    if len(specs) == 1:
-        specs = specs * (n - 1)
-    if len(specs) != n - 1:
-        raise CliError(f"--bots takes one bot or one per other seat ({n - 1}), not {len(specs)}")
-    others = _make_bots(specs, registry.game_of(game), n, [args.seed + i for i in range(len(specs))])
-    import random
-
-    rng = random.Random(args.seed)
-    bots: List[Any] = []
-    it = iter(others)
-    for q in range(n):
-        bots.append(None if q == args.seat else next(it))
-    state = game.new_initial_state(args.seed)
-    table = _Table(con, state, args.seat, bots)
+    state, table, bots, rng = _new_table(args, con, game)
     _say(con, f"threes play: {game.rules.name} rules, {n} players, you are seat {args.seat}; "
-              f"bots: {', '.join(getattr(b, 'name', '?') for b in others)}; seed {args.seed} (replay it with "
+              f"bots: {', '.join(getattr(b, 'name', '?') for b in bots if b is not None)}; seed {args.seed} (replay it with "
               f"--seed {args.seed}). Type a move's number or notation, 'help', 'rules' or 'quit'.")
     while not state.is_terminal():
         p = state.current_player()

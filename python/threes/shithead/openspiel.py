@@ -37,6 +37,7 @@ import numpy as np
 import pyspiel
 
 from threes.adapters._spiel import RESAMPLE_ATTEMPTS as _RESAMPLE_ATTEMPTS
+from threes.adapters._spiel import EngineState, outcomes as _outcomes, resample_rng as _resample_rng
 from threes.adapters._spiel import field as _field, game_type as _game_type
 from threes.adapters._spiel import int_param as _int_param, new_pos as _new_pos, str_param as _str_param
 from threes.args import MAX_GAMES, int_arg
@@ -124,7 +125,7 @@ class _ThreesPos:
         return c
 
 
-class ThreesState(pyspiel.State):
+class ThreesState(EngineState):
     """The deal as chance nodes, then a threes.State."""
 
     _game = _field("game")
@@ -162,12 +163,7 @@ class ThreesState(pyspiel.State):
         if self.inner is not None:
             raise pyspiel.SpielError("chance_outcomes is for chance nodes; this is a decision or terminal node")
         left = self._left
-        total = float(left.sum())
-        return [(int(k), float(left[k]) / total) for k in np.flatnonzero(left)]
-
-    def _legal_actions(self, player: int) -> List[int]:
-        assert player >= 0
-        return self.inner.legal_actions()
+        return _outcomes(left)
 
     def _apply_action(self, action: int) -> None:
         if self.inner is None:
@@ -215,12 +211,7 @@ class ThreesState(pyspiel.State):
         times."""
         if self.inner is None:
             raise pyspiel.SpielError("resample_from_infostate during the deal is not supported")
-        n = self._game.num_players()
-        if isinstance(player_id, bool) or not isinstance(player_id, (int, np.integer)) or not 0 <= player_id < n:
-            raise pyspiel.SpielError(f"player_id must be a seat in 0..{n - 1}, not {player_id!r}")
-        player_id = int(player_id)
-        seed = random.getrandbits(64) if probability_sampler is None else int(probability_sampler() * 2**53)
-        rng = random.Random(seed)
+        player_id, seed, rng = _resample_rng(self, player_id, probability_sampler)
         actions = list(self.history())[self._deck_size:]
         want = self.inner.information_state_string(player_id)
         places, forbidden = _trace(self._game, self._dealt, actions, player_id)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import time
 from typing import List
 
@@ -19,7 +18,7 @@ from threes.bots import bot_view
 from threes.three_thirteen.describe import hand_melds
 from threes.three_thirteen.game import POLICIES
 from threes.ui.cli import (CliError, _backend, _cards_text, _check_games, _end_counts, _end_counts_text,
-                           _make_bots, _move_label, _options_game, _policies, _print_units, _progress_bar,
+                           _move_label, _options_game, _policies, _print_units, _progress_bar, _new_table,
                            _rollouts, _say, _Table, card_text)
 from threes.ui.text import end_note
 
@@ -89,17 +88,7 @@ def play(args: argparse.Namespace, con: Console, read=input) -> int:
     """``threes play --game three-thirteen``: a game in the terminal against bots."""
     game = _options_game(args)
     n = game.num_players()
-    if not 0 <= args.seat < n:
-        raise CliError(f"--seat must be a seat in 0..{n - 1}, not {args.seat}")
-    specs = [b.strip() for b in args.bots.split(",") if b.strip()]
-    specs = specs * (n - 1) if len(specs) == 1 else specs
-    if len(specs) != n - 1:
-        raise CliError(f"--bots takes one bot or one per other seat ({n - 1}), not {len(specs)}")
-    others = iter(_make_bots(specs, registry.game_of(game), n, [args.seed + i for i in range(len(specs))]))
-    bots = [None if q == args.seat else next(others) for q in range(n)]
-    rng = random.Random(args.seed)
-    state = game.new_initial_state(args.seed)
-    table = _Table(con, state, args.seat, bots)
+    state, table, bots, rng = _new_table(args, con, game)
     names = table.names
     _say(con, f"threes play: Three Thirteen, {n} players, you are seat {args.seat}; bots: "
               f"{', '.join(names[q] for q in range(n) if q != args.seat)}; seed {args.seed} (replay it with "

@@ -20,6 +20,7 @@ import numpy as np
 import pyspiel
 
 from threes.adapters._spiel import RESAMPLE_ATTEMPTS as _RESAMPLE_ATTEMPTS
+from threes.adapters._spiel import EngineState, outcomes as _outcomes, resample_rng as _resample_rng
 from threes.adapters._spiel import EngineObserver, field as _field, game_type as _game_type
 from threes.adapters._spiel import int_param as _int_param, new_pos as _new_pos
 from threes.args import MAX_GAMES, int_arg
@@ -108,7 +109,7 @@ class _ThreeThirteenPos:
         return c
 
 
-class ThreeThirteenState(pyspiel.State):
+class ThreeThirteenState(EngineState):
     """Chance nodes for the deals and the stock draws, play on a
     three_thirteen.State (``inner``, the true position: with the engine's own
     deal until the first deal's chance nodes are done)."""
@@ -184,12 +185,7 @@ class ThreeThirteenState(pyspiel.State):
             raise pyspiel.SpielError("chance_outcomes is for chance nodes (a deal or a stock draw); "
                                      "this is a decision or terminal node")
         left = self._unseen()
-        total = float(left.sum())
-        return [(int(k), float(left[k]) / total) for k in np.flatnonzero(left)]
-
-    def _legal_actions(self, player: int) -> List[int]:
-        assert player >= 0
-        return self.inner.legal_actions()
+        return _outcomes(left)
 
     def _apply_action(self, action: int) -> None:
         a = int(action)
@@ -247,12 +243,7 @@ class ThreeThirteenState(pyspiel.State):
         outcomes: every card of a scored round was shown."""
         if self._dealing is not None or self._drawing:
             raise pyspiel.SpielError("resample_from_infostate at a chance node is not supported")
-        n = self._game.num_players()
-        if isinstance(player_id, bool) or not isinstance(player_id, (int, np.integer)) or not 0 <= player_id < n:
-            raise pyspiel.SpielError(f"player_id must be a seat in 0..{n - 1}, not {player_id!r}")
-        player_id = int(player_id)
-        seed = random.getrandbits(64) if probability_sampler is None else int(probability_sampler() * 2**53)
-        rng = random.Random(seed)
+        player_id, _, rng = _resample_rng(self, player_id, probability_sampler)
         history = list(self.history())
         start = self._round_start
         first = len(start.history()) if start is not None else 0  # this round's deal starts at history[first]

@@ -107,6 +107,25 @@ def _check_plot(path: str) -> None:
 
 
 # -------------------------------------------------------------------- bots --
+def _new_table(args: argparse.Namespace, con: Console, game) -> Tuple[Any, "_Table", List[Any], Any]:
+    """``threes play``'s table: (the first state, dealt with ``--seed``; the _Table; the seats, None for
+    ``--seat`` (checked against the game) and a bot for every other seat from ``--bots``, one spec for all
+    or one per other seat, bot k seeded ``--seed`` + k; the random generator of the bots' views)."""
+    import random
+
+    n = game.num_players()
+    if not 0 <= args.seat < n:
+        raise CliError(f"--seat must be a seat in 0..{n - 1}, not {args.seat}")
+    specs = [b.strip() for b in args.bots.split(",") if b.strip()]
+    specs = specs * (n - 1) if len(specs) == 1 else specs
+    if len(specs) != n - 1:
+        raise CliError(f"--bots takes one bot or one per other seat ({n - 1}), not {len(specs)}")
+    others = iter(_make_bots(specs, registry.game_of(game), n, [args.seed + i for i in range(len(specs))]))
+    bots = [None if q == args.seat else next(others) for q in range(n)]
+    state = game.new_initial_state(args.seed)
+    return state, _Table(con, state, args.seat, bots), bots, random.Random(args.seed)
+
+
 def _make_bots(specs: Sequence[str], info: registry.GameInfo, num_players: int,
                seeds: Optional[Sequence[Optional[int]]] = None) -> List[Any]:
     """The bots of ``--bots``, each checked against the bots available here for this table
