@@ -13,6 +13,7 @@ PUBLIC_MODULES = (
     "threes.three_thirteen.describe",
     "threes.cards",
     "threes.events",
+    "threes.phases",
     "threes.errors",
     "threes.bots",
     "threes.tournament",

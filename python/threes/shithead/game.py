@@ -4,7 +4,6 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
-from enum import Enum
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple, Union
 
 import numpy as np
@@ -14,6 +13,7 @@ from threes.args import check_keys, int_arg, seed64
 from threes.cards import _KIND, _TEXT, CARDS, RANKS, Card, card_kind, rank_index
 from threes.errors import IllegalActionError
 from threes.events import Event, from_core
+from threes.phases import GamePhase
 from threes.shithead.rules import Rules
 
 #: current_player() when the game is over (OpenSpiel's value).
@@ -26,15 +26,12 @@ STATE_SIZE_BYTES: int = _core.STATE_SIZE_BYTES
 STATE_FORMAT = "threes.State/1"
 
 
-class Phase(str, Enum):
-    """The phase of a game: swap decisions, play, or over."""
+class Phase(GamePhase):
+    """The phase of a game: swap decisions, play, or over (a threes.phases.GamePhase)."""
 
     SWAP = "swap"
     PLAY = "play"
     OVER = "over"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 _PHASES = (Phase.SWAP, Phase.PLAY, Phase.OVER)

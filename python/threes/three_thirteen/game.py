@@ -31,15 +31,25 @@ from threes.three_thirteen import _core
 from threes.cards import CARDS, Card, card_kind, parse_cards, rank_index
 from threes.errors import IllegalActionError
 from threes.events import Event, from_core
+from threes.phases import GamePhase
 from threes.args import check_keys, int_arg, seed64 as _seed64
 
-__all__ = ["Game", "State", "Move", "Observation", "min_deadwood", "card_value", "rollout", "rollouts", "TTRolloutResult",
+__all__ = ["Game", "State", "Move", "Observation", "Phase", "min_deadwood", "card_value", "rollout", "rollouts", "TTRolloutResult",
            "POLICIES", "card_to_kind", "kind_to_card"]
 
 #: Three Thirteen's ranks in its order, A low (rank number 1..13).
 RANKS = "A23456789TJQK"
 POLICIES = ("random", "greedy")
-_PHASES = ("draw", "discard", "over")
+class Phase(GamePhase):
+    """The phase of a turn: draw, then discard (or go out); over at the end (a threes.phases.GamePhase,
+    equal to its text: ``state.phase == "draw"``)."""
+
+    DRAW = "draw"
+    DISCARD = "discard"
+    OVER = "over"
+
+
+_PHASES = (Phase.DRAW, Phase.DISCARD, Phase.OVER)
 
 CardLike = Union[Card, str]
 
@@ -374,8 +384,9 @@ class State(_core.StateBase):
         return RANKS[self.round() + 1]
 
     @property
-    def phase(self) -> str:
-        """``"draw"``, ``"discard"`` or ``"over"``."""
+    def phase(self) -> Phase:
+        """``Phase.DRAW``, ``Phase.DISCARD`` or ``Phase.OVER`` (equal to ``"draw"``, ``"discard"``,
+        ``"over"``)."""
         return _PHASES[self._phase_id()]
 
     def hand(self, seat: int) -> List[Card]:

@@ -98,7 +98,7 @@ def state_frame(table: Table, viewer: Optional[int], records: Sequence[MoveRecor
     frame: Dict[str, Any] = {
         "type": "state", "table": table.id, "game": table.spec.game, "title": table.info.title,
         "game_number": table.game_number, "move_number": table.move_number, "viewer": viewer,
-        "to_move": to_move, "phase": str(getattr(table.state.phase, "value", table.state.phase)),
+        "to_move": to_move, "phase": str(table.state.phase),
         "seats": [s.public() for s in table.seats], "svg": table_svg(table, viewer),
         "log": [narrate_move(table, r, viewer) for r in recs[-300:]], "history": history,
         "moves": [], "hints": [], "over": over, "result": None,
