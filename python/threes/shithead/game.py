@@ -4,7 +4,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
@@ -12,8 +12,8 @@ from threes.shithead import _core
 from threes.args import check_keys, int_arg, seed64
 from threes.cards import _KIND, _TEXT, CARDS, RANKS, Card, card_kind, rank_index
 from threes.errors import IllegalActionError
-from threes.events import Event, from_core
 from threes.phases import GamePhase
+from threes._state import GameState
 from threes.shithead.rules import Rules
 
 #: current_player() when the game is over (OpenSpiel's value).
@@ -472,12 +472,17 @@ if TYPE_CHECKING:  # pragma: no cover
     from threes.shithead.observation import Observation
 
 
-class State(_core.StateBase):
+class State(GameState, _core.StateBase):
     """A position of a game. Made by ``Game.new_initial_state(seed)``,
     ``State.from_dict(d)`` or ``clone()``; every method that takes outside data
-    checks it and raises a clear exception, leaving the state unchanged."""
+    checks it and raises a clear exception, leaving the state unchanged.
+    ``apply(move)`` returns the move's events: a swap decision and who starts;
+    a blind card turned, cards played, burned, drawn, picked up, plays again,
+    out, stalemate or truncation, game over."""
 
     __slots__ = ()
+    _MOVE = Move
+    _EVENTS = (_EVENT_KINDS, _SOURCES, _EVENT_DETAILS, CARDS.__getitem__)
 
     # ------------------------------------------------------------ basics --
     @property
@@ -507,43 +512,6 @@ class State(_core.StateBase):
     def encode_move(self, move: Move) -> int:
         """The id of a move (its source is ignored: the state decides it)."""
         return _encode(self._raw_rules(), move)
-
-    def legal_moves(self) -> List[Move]:
-        """The legal actions as Moves (with their sources), in the order of ``legal_actions()``; empty when the
-        game is over. ``str(move)`` is its notation (what ``apply`` takes), ``move.text`` the move in words."""
-        return [self.decode_action(a) for a in self.legal_actions()]
-
-    def apply(self, move: Union[str, Move, int], *, undo: bool = True) -> List[Event]:
-        """Plays ``move`` for the seat to move and returns what it did, in order (threes.events: a swap
-        decision and who starts; a blind card turned, cards played, burned, drawn, picked up, plays again,
-        out, stalemate or truncation, game over).
-
-        ``move`` is notation (``"4x1"``, ``"10x2"``, ``"pickup"``, ``"blind 0"``, ``"swap 48J"``), a
-        :class:`Move` or an action id. An illegal move raises and changes nothing. Unlike ``apply_action``
-        (the fast call for search, which it otherwise equals), ``apply`` keeps the state before the move, so
-        that :meth:`undo` can take it back; ``undo=False`` keeps nothing and forgets the moves kept before
-        (a server that never takes moves back: the kept states cost about 2 KB a move, more with
-        ``repetition_limit`` on: each kept state past the first 64 positions of a stretch of moves without
-        a burn or pick-up also keeps its own copy of the stretch's older repetition keys)."""
-        return from_core(self._apply_events(self._move_id(move), bool(undo)), _EVENT_KINDS, _SOURCES,
-                         _EVENT_DETAILS, CARDS.__getitem__)
-
-    def undo(self) -> None:
-        """Takes back the last move made with :meth:`apply`, restoring the exact state before it (history
-        included); one call per move, back to the first ``apply``. Raises ValueError when there is nothing to
-        take back, or when the last move was made with ``apply_action`` (which keeps no record)."""
-        self._take_back()
-
-    def undo_depth(self) -> int:
-        """How many moves :meth:`undo` can take back, one after another."""
-        return self._undo_depth()
-
-    def _move_id(self, move: Union[str, Move, int]) -> int:
-        if isinstance(move, str):
-            return self.string_to_action(move)
-        if isinstance(move, Move):
-            return self.encode_move(move)
-        return move
 
     def action_to_string(self, action: int, *more: int) -> str:
         """Notation of an action: ``7x2`` (two 7s from the hand), ``up 7x1``,
@@ -681,12 +649,6 @@ class State(_core.StateBase):
 
     def __reduce__(self):
         return (_restore, (self.to_dict(),))
-
-    def __copy__(self):
-        return self.clone()
-
-    def __deepcopy__(self, memo):
-        return self.clone()
 
     def __eq__(self, other) -> bool:
         """Two states are equal when their positions are (history aside):

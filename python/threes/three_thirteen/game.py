@@ -30,8 +30,8 @@ import numpy as np
 from threes.three_thirteen import _core
 from threes.cards import CARDS, Card, card_kind, parse_cards, rank_index
 from threes.errors import IllegalActionError
-from threes.events import Event, from_core
 from threes.phases import GamePhase
+from threes._state import GameState
 from threes.args import check_keys, int_arg, seed64 as _seed64
 
 __all__ = ["Game", "State", "Move", "Observation", "Phase", "min_deadwood", "card_value", "rollout", "rollouts", "TTRolloutResult",
@@ -355,13 +355,17 @@ def _out_of_range(a: int) -> IllegalActionError:
     return IllegalActionError(f"action {a} is out of range: ids are 0..{_core.NUM_ACTIONS - 1}")
 
 
-class State(_core.StateBase):
+class State(GameState, _core.StateBase):
     """A position of a Three Thirteen game (made by Game.new_initial_state,
     State.from_dict or clone). Illegal or out-of-range actions raise
     IllegalActionError and change nothing; a wrong type (a bool, a string)
-    raises TypeError."""
+    raises TypeError. ``apply(move)`` returns the move's events: a reshuffle
+    and the draw; going out with the melds, the discard and the last turns;
+    the round scored with every hand, the next round; truncation, game over."""
 
     __slots__ = ()
+    _MOVE = Move
+    _EVENTS = (_EVENT_KINDS, _EVENT_SOURCES, _EVENT_DETAILS, _CARD_OF.__getitem__)
 
     def is_stalemate(self) -> bool:
         """Always False: Three Thirteen has no stalemate by repetition. Its
@@ -475,40 +479,6 @@ class State(_core.StateBase):
             k = card_to_kind(move.card)
             return (_core.FIRST_DISCARD if move.kind == "discard" else _core.FIRST_GO_OUT) + k
         raise ValueError(f"unknown move kind {move.kind!r}: 'stock', 'take', 'discard' or 'out'")
-
-    def legal_moves(self) -> List[Move]:
-        """The legal actions as Moves, in the order of ``legal_actions()``; empty when the game is over.
-        ``str(move)`` is its notation (what ``apply`` takes), ``move.text`` the move in words."""
-        return [self.decode_action(a) for a in self.legal_actions()]
-
-    def apply(self, move: Union[str, Move, int], *, undo: bool = True) -> List[Event]:
-        """Plays ``move`` for the seat to move and returns what it did, in order (threes.events: a reshuffle
-        and the draw; going out with the melds, the discard and the last turns; the round scored with every
-        hand, the next round; truncation, game over).
-
-        ``move`` is notation (``"stock"``, ``"take"``, ``"discard 7h"``, ``"out 10h"``), a :class:`Move` or
-        an action id. An illegal move raises and changes nothing. Unlike ``apply_action`` (the fast call for
-        search, which it otherwise equals), ``apply`` keeps the state before the move, so that :meth:`undo`
-        can take it back; ``undo=False`` keeps nothing and forgets the moves kept before (a server that never
-        takes moves back: the kept states cost about 2 KB a move)."""
-        if isinstance(move, str):
-            a = self.string_to_action(move)
-        elif isinstance(move, Move):
-            a = self.encode_move(move)
-        else:
-            a = move
-        return from_core(self._apply_events(a, bool(undo)), _EVENT_KINDS, _EVENT_SOURCES, _EVENT_DETAILS,
-                         _CARD_OF.__getitem__)
-
-    def undo(self) -> None:
-        """Takes back the last move made with :meth:`apply`, restoring the exact state before it (history and
-        the chance generator included); one call per move, back to the first ``apply``. Raises ValueError when
-        there is nothing to take back, or when the last move was made with ``apply_action``."""
-        self._take_back()
-
-    def undo_depth(self) -> int:
-        """How many moves :meth:`undo` can take back, one after another."""
-        return self._undo_depth()
 
     def string_to_action(self, text: str, *more: str) -> int:
         """The id of an action written as action_to_string writes it (case
