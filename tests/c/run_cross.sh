@@ -22,7 +22,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 ROOT="${BUILD_ROOT:-build/cross}"
 GAMES="${GAMES:-200}"
-TESTS=(threes_engine_test threes_meld_test threes_ismcts_test threes_vector_test threes_checksums)
+TESTS=(threes_engine_test threes_three_thirteen_test threes_meld_test threes_ismcts_test threes_vector_test threes_checksums)
 
 need=()
 command -v clang >/dev/null || need+=(clang)
@@ -55,6 +55,8 @@ run_tests() { # name, runner... (the C test programs at a reduced scale)
   local name=$1 dir=$ROOT/$1 ext=${EXT:-}; shift
   "$@" "$dir/threes_engine_test$ext" --scale "${SCALE:-0.05}" --quiet >"$ROOT/$name.engine.log" 2>&1 ||
     { tail -30 "$ROOT/$name.engine.log"; echo "run_cross.sh: threes_engine_test failed on $name" >&2; exit 1; }
+  "$@" "$dir/threes_three_thirteen_test$ext" --scale "${SCALE:-0.05}" --quiet >"$ROOT/$name.three_thirteen.log" 2>&1 ||
+    { tail -30 "$ROOT/$name.three_thirteen.log"; echo "run_cross.sh: threes_three_thirteen_test failed on $name" >&2; exit 1; }
   # shellcheck disable=SC2086
   "$@" "$dir/threes_meld_test$ext" ${MELD_ARGS:---hands 2000 --big 20 --drop 300 --timing 0} >"$ROOT/$name.meld.log" 2>&1 ||
     { tail -30 "$ROOT/$name.meld.log"; echo "run_cross.sh: threes_meld_test failed on $name" >&2; exit 1; }

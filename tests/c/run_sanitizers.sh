@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the C engine and tests/c/test_engine.c (and test_meld.c, test_ismcts.c) with AddressSanitizer and
+# Builds the C engine and tests/c/test_engine.c (and three_thirteen/test_three_thirteen.c, test_meld.c,
+# test_ismcts.c, test_vector.c) with AddressSanitizer and
 # UndefinedBehaviorSanitizer in a fresh build directory and runs the test
 # program, split into two processes that run in parallel.
 #
@@ -24,7 +25,8 @@ fi
 start=$(date +%s)
 rm -rf "$BUILD_DIR"
 cmake -S . -B "$BUILD_DIR" -DTHREES_BUILD_C_TESTS=ON -DTHREES_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
-cmake --build "$BUILD_DIR" --target threes_engine_test threes_meld_test threes_ismcts_test threes_vector_test --parallel 2
+cmake --build "$BUILD_DIR" --target threes_engine_test threes_three_thirteen_test threes_meld_test threes_ismcts_test \
+  threes_vector_test --parallel 2
 
 exe="$BUILD_DIR/threes_engine_test"
 if [[ ! -x "$exe" ]]; then
@@ -94,6 +96,9 @@ run_program() {
     status=1
   fi
 }
+
+# Three Thirteen's own units (tests/c/three_thirteen/test_three_thirteen.c).
+run_program three_thirteen "$BUILD_DIR/threes_three_thirteen_test"
 
 # The generic ISMCTS on Three Thirteen (tests/c/test_ismcts.c).
 run_program ismcts "$BUILD_DIR/threes_ismcts_test" --games "${ISMCTS_GAMES:-40}"
