@@ -39,6 +39,9 @@ the game's ``threes`` commands (``make_game``, ``rules``, ``simulate``,
 the generic ``make_game`` and ``rules`` over them. ``openspiel`` names the
 module of the game's OpenSpiel adapter (``GAME_TYPE``, ``GAME_CLASS`` and its
 ``__all__``), which ``import threes.openspiel`` registers with pyspiel.
+``web`` names the module that reads a web table's rules (``parse_options``,
+``build_game``, ``lobby``: threes.shithead.web, presets with house rules); a
+game without one is served from the options it declares.
 
 The hooks for people (``threes play``, the web table), each game's
 ``describe`` module (``threes.shithead.describe``,
@@ -90,6 +93,7 @@ class GameInfo:
     rules_text: Optional[str] = None  #: "module:function": the rules of a table in words (rules_text)
     cli: Optional[str] = None  #: the module of the game's ``threes`` commands (threes.ui.cli.GAME_COMMANDS)
     openspiel: Optional[str] = None  #: the module of the game's OpenSpiel adapter (GAME_TYPE, GAME_CLASS)
+    web: Optional[str] = None  #: the module of the game's web-table rules (parse_options, build_game, lobby)
 
     def bot_factory(self, spec: str) -> Optional[Callable[..., Any]]:
         """The class of the game's bot named `spec` (see ``bots``), or None."""
@@ -192,7 +196,7 @@ register(GameInfo("shithead", "Shithead", "threes.shithead", aliases=("threes",)
                   narrate_all="threes.shithead.describe:describe_events",
                   explain="threes.shithead.describe:explain_moves",
                   rules_text="threes.shithead.describe:rules_text", cli="threes.shithead.cli",
-                  openspiel="threes.shithead.openspiel"))
+                  openspiel="threes.shithead.openspiel", web="threes.shithead.web"))
 register(GameInfo("three_thirteen", "Three Thirteen", "threes.three_thirteen", aliases=("three-thirteen", "3-13"),
                   first_place="lowest total", last_place="last place", svg="threes.three_thirteen.svg:render",
                   narrate="threes.three_thirteen.describe:describe_event",

@@ -563,3 +563,29 @@ def test_the_per_address_options_default_to_the_settings_defaults():
     assert fields == [f for f in Settings.__dataclass_fields__ if f.startswith("address_")]
     assert all(getattr(args, f) == getattr(Settings, f) for f in fields)
     assert p.parse_args(["--address-joins", "7"]).address_joins == 7.0
+
+
+def test_the_web_front_end_names_no_game():
+    """The server and the page read every game through the registry (its ``web`` hook, or the options
+    a game declares): no string in the web package's code (docstrings and comments aside) and no
+    quoted string in the page's script is a registered game's name or alias."""
+    import ast
+
+    import threes.web
+    from threes import registry
+
+    # "threes" is Shithead's alias and the project's own name (the data folder): not a game here
+    names = {n.lower() for g in registry.names() for n in (g, *registry.get(g).aliases)} - {"threes"}
+    root = pathlib.Path(threes.web.__file__).parent
+    found = []
+    for path in sorted(root.glob("*.py")):
+        tree = ast.parse(path.read_text())
+        docstrings = {id(n.body[0].value) for n in ast.walk(tree)
+                      if isinstance(n, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+                      and n.body and isinstance(n.body[0], ast.Expr) and isinstance(n.body[0].value, ast.Constant)}
+        found += [f"{path.name}:{n.lineno} {n.value!r}" for n in ast.walk(tree)
+                  if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in docstrings
+                  and n.value.strip().lower() in names]
+    script = (root / "static" / "app.js").read_text()
+    found += [f"app.js {m}" for m in re.findall(r"""["']([A-Za-z0-9_-]+)["']""", script) if m.lower() in names]
+    assert found == []

@@ -80,16 +80,13 @@ def _err(code: str, message: str, status: int = 400, headers: Optional[Dict[str,
 
 
 def _meta() -> Dict[str, Any]:
-    from threes.shithead.rules import _FIELD_DOCS, PRESETS, Rules
-
     games = []
     for name in registry.names():
         info = registry.get(name)
         entry: Dict[str, Any] = {"name": name, "title": info.title, "bots": bot_specs(name)}
-        if name == "shithead":
-            entry["presets"] = {p: Rules.preset(p).to_dict() for p in PRESETS}
-            entry["rules"] = dict(_FIELD_DOCS)
-            entry["max_players"] = {p: min(MAX_SEATS, Rules.preset(p).max_players()) for p in PRESETS}
+        hook = info.hook("web")
+        if hook is not None:
+            entry.update(hook.lobby(MAX_SEATS))  # presets, rules and max_players of the game's own
         else:
             entry["options"] = {o.name: o.describe() for o in info.options}  # the game's own declaration
             entry["max_players"] = MAX_SEATS
@@ -169,7 +166,7 @@ def create_app(settings: Settings, storage: Optional[Storage] = None) -> Starlet
             extra = set(body) - {"game", "preset", "rules", "seats", "seed", "max_moves"}
             if extra:
                 raise TableError("bad_message", f"unknown fields: {', '.join(sorted(map(str, extra)))[:200]}")
-            spec = TableSpec.create(body.get("game", "shithead"), body.get("preset"), body.get("rules"),
+            spec = TableSpec.create(body.get("game", registry.default().name), body.get("preset"), body.get("rules"),
                                     body.get("seats"), body.get("seed"), body.get("max_moves"))
             out = await hub_of(request).create_table(spec, _addr(request))
         except RateLimited as exc:

@@ -122,10 +122,11 @@ def _check(args: argparse.Namespace) -> Optional[str]:
             return f"--{name.replace('_', '-')} must be a number of seconds in 0..86400, not {v}"
     if not (math.isfinite(args.rate) and args.rate > 0) or not (math.isfinite(args.burst) and args.burst >= 1):
         return "--rate must be > 0 and --burst at least 1"
+    from threes import registry
     from threes.bots import make_bot
 
     try:
-        for game in ("shithead", "three_thirteen"):
+        for game in registry.names():
             make_bot(args.standin_bot, seed=0, game=game)
     except (TypeError, ValueError) as exc:
         return f"--standin-bot: {exc}"

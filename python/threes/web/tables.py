@@ -73,57 +73,31 @@ def _as_int(name: str, value: Any) -> int:
 
 
 def parse_options(game: str, preset: Optional[str], overrides: Dict[str, Any]) -> Dict[str, Any]:
-    """The options of a table's game as plain JSON values, checked by building the engine's
-    rules: Shithead ``{"preset": name, NAME: value ...}`` (the full rule set is
-    ``Rules.preset(preset, **overrides)``), any other game the options it declares
-    (``GameInfo.options``, threes.options).
-    House rules arrive as text (``pickup_then_play=false``) or JSON values. TableError for a
-    bad name or value."""
+    """The options of a table's game as plain JSON values, checked: the game's ``web`` hook's
+    ``parse_options(preset, overrides)`` (Shithead: ``{"preset": name, NAME: value ...}``, see
+    threes.shithead.web), else the options the game declares (``GameInfo.options``, threes.options),
+    with no preset. House rules arrive as text (``pickup_then_play=false``) or JSON values.
+    TableError for a bad name or value."""
     info = registry.get(game)
-    if info.name == "shithead":
-        from threes.shithead.rules import FIELDS, INT_FIELDS, PRESETS, Rules
-
-        preset = "threes" if preset in (None, "") else preset
-        if preset not in PRESETS:
-            raise TableError("bad_rules", f"unknown preset {preset!r}: choose one of {', '.join(PRESETS)}")
-        out: Dict[str, Any] = {}
-        for name, value in overrides.items():
-            if name not in FIELDS:
-                raise TableError("bad_rules", f"unknown rule {name!r}: the rules are {', '.join(FIELDS)}")
-            if name in INT_FIELDS:
-                value = _as_int(name, value)
-            elif isinstance(value, list):
-                if len(value) > 32 or not all(isinstance(x, (str, int)) and not isinstance(x, bool) for x in value):
-                    raise TableError("bad_rules", f"rule {name}: a list of ranks or suits, not {value!r}")
-            elif not isinstance(value, (str, bool)):
-                raise TableError("bad_rules", f"rule {name}: not a value: {value!r}")
-            out[name] = value
-        try:
-            rules = Rules.preset(preset, **out)
-        except (TypeError, ValueError) as exc:
-            raise TableError("bad_rules", str(exc)) from None
-        return {"preset": preset, **{k: v for k, v in rules.to_dict().items() if k in out}}
-    if preset not in (None, ""):
-        raise TableError("bad_rules", f"{info.title} has no presets; give its options as NAME=VALUE")
-    try:  # the game's own declaration of its options (threes.options)
-        return parse_options_of(info.options, overrides, info.title)
+    hook = info.hook("web")
+    try:
+        if hook is not None:
+            return hook.parse_options(preset, overrides)
+        if preset not in (None, ""):
+            raise ValueError(f"{info.title} has no presets; give its options as NAME=VALUE")
+        return parse_options_of(info.options, overrides, info.title)  # the game's own declaration
     except (TypeError, ValueError) as exc:
         raise TableError("bad_rules", str(exc)) from None
 
 
 def _build_game(game: str, options: Dict[str, Any], num_players: int, max_moves: Optional[int]) -> Any:
-    """The engine's Game of a table (TableError when the engine refuses the combination)."""
+    """The engine's Game of a table: the game's ``web`` hook's ``build_game``, else its ``Game`` with
+    the declared options (TableError when the engine refuses the combination)."""
     info = registry.get(game)
+    hook = info.hook("web")
     try:
-        if info.name == "shithead":
-            from threes.shithead.game import Game
-            from threes.shithead.rules import Rules
-
-            opts = dict(options)
-            rules = Rules.preset(opts.pop("preset", "threes"), **opts)
-            if num_players > rules.max_players():
-                raise ValueError(f"these rules deal for at most {rules.max_players()} players, not {num_players}")
-            return Game(num_players, rules, max_moves)
+        if hook is not None:
+            return hook.build_game(options, num_players, max_moves)
         return info.load().Game(num_players, max_moves=max_moves, **options)
     except (TypeError, ValueError) as exc:
         raise TableError("bad_rules", str(exc)) from None
@@ -252,10 +226,7 @@ class TableSpec:
                                       or not 1 <= max_moves <= 100_000):
             raise TableError("bad_rules", "max_moves must be a whole number in 1..100000 or null")
         spec = cls(info.name, options, tuple(specs), seed, max_moves, chosen)
-        game_obj = spec.build_game()
-        for q, s in enumerate(specs):
-            if s.bot == "net" and (info.name != "shithead" or game_obj.num_players() != 4):
-                raise TableError("bad_seats", f"seat {q}: the net bot plays 4-player Shithead only")
+        spec.build_game()  # the engine refuses a combination of options and players it cannot deal
         return spec
 
 

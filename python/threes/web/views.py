@@ -97,6 +97,8 @@ def state_frame(table: Table, viewer: Optional[int], records: Sequence[MoveRecor
     recs = table.moves if history else records
     frame: Dict[str, Any] = {
         "type": "state", "table": table.id, "game": table.spec.game, "title": table.info.title,
+        # the game's name for its last place, when it has one of its own (the registry's last_place)
+        "last_place": None if table.info.last_place == "last place" else table.info.last_place,
         "game_number": table.game_number, "move_number": table.move_number, "viewer": viewer,
         "to_move": to_move, "phase": str(table.state.phase),
         "seats": [s.public() for s in table.seats], "svg": table_svg(table, viewer),

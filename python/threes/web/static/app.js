@@ -243,7 +243,7 @@
       const r = f.result;
       const names = f.seats.map(s => s.name);
       const order = el("ol", { id: "finish-order" }, r.places.map((q, k) => el("li", { "data-seat": q },
-        names[q] + (r.scores ? " \u2014 " + r.scores[q] + " points" : "") + (f.game === "shithead" && k === r.places.length - 1 && !r.truncated ? " (the shithead)" : ""))));
+        names[q] + (r.scores ? " \u2014 " + r.scores[q] + " points" : "") + (f.last_place && k === r.places.length - 1 && !r.truncated ? " (the " + f.last_place + ")" : ""))));
       const how = r.stalemate ? "ended as a stalemate" : r.truncated ? "cut at the move cap" : "over";
       clear(result).appendChild(el("div", { class: "panel" },
         el("h3", { text: "Game " + f.game_number + " " + how + " after " + r.moves + " moves" }), order,
