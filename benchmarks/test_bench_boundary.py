@@ -309,6 +309,23 @@ def test_three_thirteen_rollouts_one_overhead(benchmark, figures):
 
 # ------------------------------------------------------------------ adapters --
 
+def _rows(benchmark, figures, label: str, t0f, rows) -> Dict[str, float]:
+    """Rows of (name, fn, target, calls per round) timed against T0 (t0f) in the same rounds, the best
+    of ROUNDS each, reported under ``label + name``; returns seconds per call by name."""
+    best = {r[0]: float("inf") for r in rows}
+    best_t0 = [float("inf")]
+
+    def round_():
+        best_t0[0] = min(best_t0[0], timeit.timeit(t0f, number=20000) / 20000)
+        for name, fn, _, number in rows:
+            best[name] = min(best[name], timeit.timeit(fn, number=number) / number)
+
+    benchmark.pedantic(round_, rounds=ROUNDS, iterations=1, warmup_rounds=1)
+    for name, _, target, _ in rows:
+        _report(benchmark, figures, f"{label}{name}", best[name], best_t0[0], target)
+    return best
+
+
 def test_openspiel_adapter_calls(benchmark, figures):
     import pyspiel
 
@@ -326,17 +343,7 @@ def test_openspiel_adapter_calls(benchmark, figures):
     t0f = lambda: s.inner.current_player()  # noqa: E731  (T0 is the engine's call)
     rows = [("clone()", lambda: s.clone(), 50, 2000), ("observation_tensor()", lambda: s.observation_tensor(1), 30, 2000),
             ("information_state_string()", lambda: s.information_state_string(1), 150, 2000)]
-    best = {r[0]: float("inf") for r in rows}
-    best_t0 = [float("inf")]
-
-    def round_():
-        best_t0[0] = min(best_t0[0], timeit.timeit(t0f, number=20000) / 20000)
-        for name, fn, _, number in rows:
-            best[name] = min(best[name], timeit.timeit(fn, number=number) / number)
-
-    benchmark.pedantic(round_, rounds=ROUNDS, iterations=1, warmup_rounds=1)
-    for name, _, target, _ in rows:
-        _report(benchmark, figures, f"OpenSpiel adapter {name}", best[name], best_t0[0], target)
+    _rows(benchmark, figures, "OpenSpiel adapter ", t0f, rows)
 
 
 def test_openspiel_three_thirteen_stock_draw(benchmark, figures):
@@ -370,17 +377,7 @@ def test_openspiel_three_thirteen_stock_draw(benchmark, figures):
     t0f = lambda: s.inner.current_player()  # noqa: E731  (T0 is the engine's call)
     rows = [("clone()", s.clone, None, 2000), ("clone() + stock draw (chance)", draw, 150, 2000),
             ("clone() + the to_dict/from_dict rebuild a draw made before", rebuild, None, 300)]
-    best = {r[0]: float("inf") for r in rows}
-    best_t0 = [float("inf")]
-
-    def round_():
-        best_t0[0] = min(best_t0[0], timeit.timeit(t0f, number=20000) / 20000)
-        for name, fn, _, number in rows:
-            best[name] = min(best[name], timeit.timeit(fn, number=number) / number)
-
-    benchmark.pedantic(round_, rounds=ROUNDS, iterations=1, warmup_rounds=1)
-    for name, _, target, _ in rows:
-        _report(benchmark, figures, f"OpenSpiel three_thirteen {name}", best[name], best_t0[0], target)
+    _rows(benchmark, figures, "OpenSpiel three_thirteen ", t0f, rows)
 
 
 def test_openspiel_three_thirteen_resample_does_not_grow_with_the_history(benchmark, figures):
@@ -412,21 +409,12 @@ def test_openspiel_three_thirteen_resample_does_not_grow_with_the_history(benchm
 
     early, late = at(1, 12), at(9, 12)
     sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
-    rows = [("round 1", early), ("round 9", late)]
-    best = {name: float("inf") for name, _ in rows}
-    best_t0 = [float("inf")]
     t0f = lambda: early.inner.current_player()  # noqa: E731
-
-    def round_():
-        best_t0[0] = min(best_t0[0], timeit.timeit(t0f, number=20000) / 20000)
-        for name, s in rows:
-            p = s.current_player()
-            best[name] = min(best[name], timeit.timeit(lambda: s.resample_from_infostate(p, sampler), number=20) / 20)
-
-    benchmark.pedantic(round_, rounds=ROUNDS, iterations=1, warmup_rounds=1)
-    for name, s in rows:
-        _report(benchmark, figures, f"OpenSpiel three_thirteen resample_from_infostate, {name} "
-                f"({len(s.history())} actions of history)", best[name], best_t0[0], None)
+    rows = [(f"{name} ({len(st.history())} actions of history)",
+             lambda st=st: st.resample_from_infostate(st.current_player(), sampler), None, 20)
+            for name, st in (("round 1", early), ("round 9", late))]
+    got = _rows(benchmark, figures, "OpenSpiel three_thirteen resample_from_infostate, ", t0f, rows)
+    best = {"round 1": got[rows[0][0]], "round 9": got[rows[1][0]]}
     ratio = best["round 9"] / best["round 1"]
     benchmark.extra_info.update(late_over_early=ratio)
     grown = len(late.history()) / len(early.history())

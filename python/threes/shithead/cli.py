@@ -18,9 +18,8 @@ from threes.bots import bot_view
 from threes.shithead.game import Game, State
 from threes.shithead.rollouts import POLICIES
 from threes.shithead.rules import FIELDS, INT_FIELDS, Rules
-from threes.ui.cli import (CliError, _backend, _cards_text, _check_games, _check_plot, _end_counts,
-                           _end_counts_text, _move_label, _policies, _print_units, _new_table,
-                           _progress_bar, _pyplot, _rollouts, _say, card_text)
+from threes.ui.cli import (CliError, _cards_text, _check_plot, _end_counts, _end_counts_text, _move_label,
+                           _new_table, _policies, _print_units, _pyplot, _say, _simulated, card_text)
 from threes.ui.text import end_note
 
 def _parse_overrides(items: Sequence[str]) -> Dict[str, Any]:
@@ -79,18 +78,9 @@ def simulate(args: argparse.Namespace, con: Console) -> int:
         raise CliError(f"--threads must be between 1 and {MAX_THREADS}, not {args.threads}")
     game = make_game(args)
     pols = _policies(args.policy, game.num_players(), POLICIES)
-    _check_games(args.games, game.num_players(), 16 * game.num_players() + 8)
     if args.plot:
         _check_plot(args.plot)
-    backend = _backend(args, "--threads")
-    local_chunk = None if backend else max(1000, args.games // 50)
-    if args.json:
-        r = _rollouts(game, args.games, pols, args.seed, args.threads, backend)
-    else:
-        bar, update = _progress_bar(con, "simulating", args.games, "games")
-        with bar:
-            r = _rollouts(game, args.games, pols, args.seed, args.threads, backend, progress=update,
-                          chunk=local_chunk)
+    r, _ = _simulated(args, con, game, pols, 1000)
     summary = {
         "rules": game.rules.name if game.rules.name != "custom" else game.rules.to_dict(),
         "players": game.num_players(), "games": r.num_games, "seed": r.seed, "threads": r.threads,

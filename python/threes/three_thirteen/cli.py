@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import time
 from typing import List
 
 from rich.console import Console
@@ -17,9 +16,8 @@ from threes import registry
 from threes.bots import bot_view
 from threes.three_thirteen.describe import hand_melds
 from threes.three_thirteen.game import POLICIES
-from threes.ui.cli import (CliError, _backend, _cards_text, _check_games, _end_counts, _end_counts_text,
-                           _move_label, _options_game, _policies, _print_units, _progress_bar, _new_table,
-                           _rollouts, _say, _Table, card_text)
+from threes.ui.cli import (CliError, _cards_text, _end_counts, _end_counts_text, _move_label, _new_table,
+                           _options_game, _policies, _print_units, _say, _simulated, _Table, card_text)
 from threes.ui.text import end_note
 
 def simulate(args: argparse.Namespace, con: Console) -> int:
@@ -30,20 +28,7 @@ def simulate(args: argparse.Namespace, con: Console) -> int:
         raise CliError("--plot draws the Shithead figures; for Three Thirteen use --json")
     game = _options_game(args)
     names = _policies(args.policy, game.num_players(), POLICIES)
-    _check_games(args.games, game.num_players(), 16 * game.num_players() + 8)
-    try:
-        backend = _backend(args, "--threads")
-        t0 = time.perf_counter()
-        if args.json:
-            r = _rollouts(game, args.games, names, args.seed, args.threads, backend)
-        else:
-            bar, update = _progress_bar(con, "simulating", args.games, "games")
-            with bar:
-                r = _rollouts(game, args.games, names, args.seed, args.threads, backend, progress=update,
-                              chunk=None if backend else max(20, args.games // 50))
-        seconds = time.perf_counter() - t0
-    except (TypeError, ValueError) as exc:
-        raise CliError(str(exc)) from None
+    r, seconds = _simulated(args, con, game, names, 20)
     n = game.num_players()
     summary = {"game": registry.game_of(game).name, "players": n, "games": r.num_games, "seed": r.seed,
                "policies": list(r.policies), "options": game.options(), "win_rate": r.win_rate.tolist(),

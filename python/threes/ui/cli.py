@@ -23,6 +23,7 @@ import argparse
 import json
 import os
 import sys
+import time
 from contextlib import nullcontext
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
@@ -107,6 +108,26 @@ def _check_plot(path: str) -> None:
 
 
 # -------------------------------------------------------------------- bots --
+def _simulated(args: argparse.Namespace, con: Console, game, policies, min_chunk: int) -> Tuple[Any, float]:
+    """``threes simulate``'s batch: ``--games`` games of `game` (checked against memory) with `policies`,
+    ``--seed`` and ``--threads`` or ``--ray``, under a progress bar unless ``--json`` (locally in chunks
+    of a fiftieth of the games, at least min_chunk). Returns (the game's rollout result, seconds)."""
+    _check_games(args.games, game.num_players(), 16 * game.num_players() + 8)
+    backend = _backend(args, "--threads")
+    t0 = time.perf_counter()
+    try:
+        if args.json:
+            r = _rollouts(game, args.games, policies, args.seed, args.threads, backend)
+        else:
+            bar, update = _progress_bar(con, "simulating", args.games, "games")
+            with bar:
+                r = _rollouts(game, args.games, policies, args.seed, args.threads, backend, progress=update,
+                              chunk=None if backend else max(min_chunk, args.games // 50))
+    except (TypeError, ValueError) as exc:
+        raise CliError(str(exc)) from None
+    return r, time.perf_counter() - t0
+
+
 def _new_table(args: argparse.Namespace, con: Console, game) -> Tuple[Any, "_Table", List[Any], Any]:
     """``threes play``'s table: (the first state, dealt with ``--seed``; the _Table; the seats, None for
     ``--seat`` (checked against the game) and a bot for every other seat from ``--bots``, one spec for all
