@@ -208,12 +208,12 @@ class ThreeThirteenState(EngineState):
                 raise pyspiel.SpielError(f"no card of kind {a} is in the stock") from None
             self._drawing = False
             return
-        f = self._fields()
-        if a == 0 and self.inner.is_legal(0) and (f["stock"] or len(f["discard"]) > 1):
+        inner = self.inner  # (its counts only: _fields() builds the whole position)
+        if a == 0 and inner.is_legal(0) and (inner.stock_size() or len(inner.discard_pile()) > 1):
             self._drawing = True  # the card comes from chance
             return
-        round_before = f["round"]
-        self.inner.apply_action(a)
+        round_before = inner.round()
+        inner.apply_action(a)
         if not self.inner.is_terminal() and self.inner.round() != round_before:
             self._dealing = []  # a new round: deal it by chance
 
