@@ -1,8 +1,12 @@
-"""Engine speed of two builds of threes, measured in one run: Shithead random
+"""Speed of two builds of threes, measured in one run: Shithead random
 rollouts (ns/move), Three Thirteen greedy rollouts (games/s) and the meld
-solver (us per 14-card hand).
+solver (us per 14-card hand); with ``--boundary``, also the calls across the
+boundary (current_player, legal_actions, clone, child, an action loop, the
+fixed cost of rollout() and rollouts(state, 1) for both games), ISMCTS
+iterations per second for both games and the vector env's steps per second.
 
     python benchmarks/compare_builds.py --old OLD_VENV/bin/python --new NEW_VENV/bin/python [--rounds 6]
+        [--boundary]
 
 Each round runs the same measurements in the old build, then the new one (and
 the next round the other way round), each in its own subprocess started from
@@ -38,9 +42,58 @@ out["meld_us_per_hand"] = (full - make) / hands * 1e6
 print(json.dumps(out))
 '''
 
+BOUNDARY = r'''
+import json, timeit
+import numpy as np
+import threes
+from threes import bots, three_thirteen as tt
+out = {}
 
-def run(python: str, seed: int) -> dict:
-    code = MEASURE.replace("SEED", str(seed))
+
+def ns(f, number):
+    return min(timeit.repeat(f, number=number, repeat=7)) / number * 1e9
+
+
+def walk(s, k):
+    for _ in range(k):
+        if s.is_terminal():
+            break
+        s.apply_action(s.legal_actions()[0])
+    return s
+
+
+for name, game, policy in (("sh", threes.Game(4), "random"), ("tt", tt.Game(3), "greedy")):
+    m = walk(game.new_initial_state(SEED), 100)
+    a0 = m.legal_actions()[0]
+    fin = walk(m.clone(), 100000)
+    out[f"{name}_current_player_ns"] = ns(m.current_player, 20000)
+    out[f"{name}_legal_actions_ns"] = ns(m.legal_actions, 20000)
+    out[f"{name}_clone_ns"] = ns(m.clone, 20000)
+    out[f"{name}_child_ns"] = ns(lambda: m.child(a0), 20000)
+    start = game.new_initial_state(SEED + 1)
+    moves = walk(start.clone(), 100000).move_number()
+    out[f"{name}_action_loop_ns"] = ns(lambda: walk(start.clone(), 100000), 3) / moves
+    out[f"{name}_rollout_fixed_ns"] = ns(lambda: threes.rollout(fin, policy, 5), 20000)
+    out[f"{name}_rollouts_one_fixed_ns"] = ns(lambda: threes.rollouts(fin, 1, policy, 5), 5000)
+    s = game.new_initial_state(SEED + 2)
+    bot = bots.ISMCTSBot(3000, seed=1)
+    out[f"{name}_ismcts_iterations_per_s"] = 3000 / (ns(lambda: bot.step(s), 1) / 1e9)
+env = threes.vector.VectorEnv("shithead", 64, num_players=4)
+env.reset(seed=SEED)
+
+
+def steps():
+    for k in range(200):
+        env.step(env.sample_actions(np.random.default_rng(k)))
+
+
+out["vector_steps_per_s"] = 64 * 200 / (ns(steps, 1) / 1e9)
+print(json.dumps(out))
+'''
+
+
+def run(python: str, seed: int, boundary: bool = False) -> dict:
+    code = (BOUNDARY if boundary else MEASURE).replace("SEED", str(seed))
     r = subprocess.run([python, "-c", code], capture_output=True, text=True, cwd="/", check=True, timeout=600)
     return json.loads(r.stdout.strip().splitlines()[-1])
 
@@ -50,19 +103,22 @@ def main() -> int:
     ap.add_argument("--old", required=True)
     ap.add_argument("--new", default=sys.executable)
     ap.add_argument("--rounds", type=int, default=6)
+    ap.add_argument("--boundary", action="store_true", help="also the boundary, ISMCTS and vector figures")
     a = ap.parse_args()
     best = {"old": {}, "new": {}}
     for k in range(a.rounds):
         order = ("old", "new") if k % 2 == 0 else ("new", "old")
         for which in order:
             res = run(getattr(a, which), k + 1)
+            if a.boundary:
+                res.update(run(getattr(a, which), k + 1, boundary=True))
             for name, v in res.items():
                 b = best[which].get(name)
                 if b is None or (v > b if name.endswith("_per_s") else v < b):
                     best[which][name] = v
     for name in best["old"]:
         o, n = best["old"][name], best["new"][name]
-        print(f"{name:24} old {o:10.2f}  new {n:10.2f}  new/old {n / o:6.3f}")
+        print(f"{name:32} old {o:12.2f}  new {n:12.2f}  new/old {n / o:6.3f}")
     return 0
 
 

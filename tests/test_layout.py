@@ -192,6 +192,30 @@ def test_generic_modules_import_no_game():
     assert still == STILL_IMPORTING_A_GAME, f"{STILL_IMPORTING_A_GAME - still} import no game now: take them off"
 
 
+# The Python modules of ours the compiled extensions still import (lazily, for their errors and
+# argument checks): leaf modules that import nothing of ours in turn. The list may only shrink.
+EXTENSIONS_STILL_IMPORT = {"threes.errors", "threes.args", "threes._stop"}
+
+
+def test_compiled_extensions_import_no_python_of_ours_but_leaf_modules():
+    """Layers run one way: Python (the registry, the rollouts' backend choice in threes.batches,
+    threes.cluster, each game's Python) calls the compiled extensions, which never import them
+    back; a game's extension reaches the shared binding code by cimport (threes._engine)."""
+    found = {}
+    for path in sorted(PKG.rglob("*.px[di]")) + sorted(PKG.rglob("*.pyx")):
+        for m in re.finditer(r"^\s*(?:from\s+(threes[\w.]*)\s+import\s+(\w+)|import\s+(threes[\w.]*))",
+                             path.read_text(), re.M):
+            name = m.group(3) or (f"threes.{m.group(2)}" if m.group(1) == "threes" else m.group(1))
+            found.setdefault(name, set()).add(path.relative_to(PKG).as_posix())
+    assert set(found) <= EXTENSIONS_STILL_IMPORT, {k: sorted(v) for k, v in found.items()
+                                                    if k not in EXTENSIONS_STILL_IMPORT}
+    assert set(found) == EXTENSIONS_STILL_IMPORT, f"{EXTENSIONS_STILL_IMPORT - set(found)} no longer imported: " \
+        "take them off"
+    for leaf in EXTENSIONS_STILL_IMPORT:
+        assert not re.search(r"^\s*(from|import)\s+threes", (PKG.parent / (leaf.replace(".", "/") + ".py")).read_text(),
+                             re.M), f"{leaf} imports a module of ours: it is no leaf"
+
+
 def test_tools_do_not_reach_into_the_tests():
     """tools/ are programs of the repository; the tests may use the library, never the reverse
     (a figure the README cites from a test is printed by that test, run with -s)."""

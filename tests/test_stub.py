@@ -8,7 +8,7 @@ import pytest
 
 import threes
 
-MODULES = ["threes.shithead._core", "threes.three_thirteen._core", "threes._vector"]
+MODULES = ["threes.shithead._core", "threes.three_thirteen._core", "threes._vector", "threes._engine"]
 
 
 @pytest.mark.parametrize("module", MODULES)

@@ -15,6 +15,8 @@ PUBLIC_MODULES = (
     "threes.events",
     "threes.phases",
     "threes.errors",
+    "threes.batches",
+    "threes.results",
     "threes.bots",
     "threes.tournament",
     "threes.vector",

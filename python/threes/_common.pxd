@@ -84,13 +84,24 @@ cdef extern from "common/game.h" nogil:
     ctypedef struct th_game:
         const char *name
         size_t state_size
+        int max_players
         int max_actions
         int num_policies
         int (*check)(const void *s, th_error *e) noexcept nogil
+        int (*is_over)(const void *s) noexcept nogil
+        int (*legal_actions)(const void *s, uint16_t *out) noexcept nogil
         int (*observation_size)(const void *s) noexcept nogil
+        void (*observe)(const void *s, int observer, float *out) noexcept nogil
+        int (*is_legal)(const void *s, int action) noexcept nogil
         int (*num_players)(const void *s) noexcept nogil
         int (*num_actions)(const void *s) noexcept nogil
         int (*observation_high)(const void *s) noexcept nogil
+        void (*events)(const void *before, const void *after, int action, th_events *out) noexcept nogil
+        size_t (*observation_text)(const void *s, int observer, char *out, size_t cap) noexcept nogil
+    enum:
+        TH_MAX_STATE_BYTES
+        TH_MAX_ACTIONS
+        TH_OBS_TEXT_MAX
     ctypedef struct th_stop:
         int (*should_stop)(void *ctx) noexcept nogil
         void *ctx
@@ -186,60 +197,8 @@ cdef extern from "Python.h":
     void *PyUnicode_DATA(object o)
 
 
-cdef extern from *:
-    """
-    static inline int threes_plain_layout(PyTypeObject *t, Py_ssize_t size) {
-      return t->tp_basicsize == size && t->tp_itemsize == 0 && t->tp_dictoffset == 0 && t->tp_weaklistoffset == 0;
-    }
-
-    /* Freed states kept for reuse (this module's copy_state): a game's State
-     * type frees into this list instead of the allocator, up to
-     * THREES_REUSE_MAX objects, and clone() takes from it. The objects have
-     * that type's plain layout (threes_plain_layout), are untracked by the
-     * garbage collector (their dealloc untracked them) and hold no
-     * reference, not even to their type. CPython's own tuple and float
-     * freelists do the same. The list is only touched with the GIL held;
-     * without a GIL (a free-threaded build) nothing is kept. */
-    #define THREES_REUSE_MAX 128
-    static PyObject *threes_reuse_items[THREES_REUSE_MAX];
-    static int threes_reuse_n = 0;
-    static Py_ssize_t threes_reuse_size = 0;
-
-    static void threes_reuse_free(void *p) {
-    #ifndef Py_GIL_DISABLED
-      if (threes_reuse_n < THREES_REUSE_MAX) {
-        threes_reuse_items[threes_reuse_n++] = (PyObject *)p;
-        return;
-      }
-    #endif
-      PyObject_GC_Del(p);
-    }
-
-    /* Makes type t (a plain layout of `size` bytes whose tp_free is the
-     * garbage collector's) free into the list. Returns 1, or 0 when t is
-     * not such a type (nothing changed). */
-    static int threes_reuse_register(PyTypeObject *t, Py_ssize_t size) {
-      if (!threes_plain_layout(t, size) || t->tp_free != PyObject_GC_Del || (threes_reuse_size && threes_reuse_size != size))
-        return 0;
-      threes_reuse_size = size;
-      t->tp_free = threes_reuse_free;
-      PyType_Modified(t);
-      return 1;
-    }
-
-    /* A new object of type t (a plain layout of the kept size): a kept one,
-     * reinitialised (type, its reference, refcount 1), or a fresh one from
-     * the garbage collector's allocator. Neither is zeroed nor tracked. */
-    static inline PyObject *threes_reuse_new(PyTypeObject *t) {
-      if (threes_reuse_n > 0 && t->tp_basicsize == threes_reuse_size)
-        return PyObject_Init(threes_reuse_items[--threes_reuse_n], t);
-      return _PyObject_GC_New(t);
-    }
-    """
-    PyObject *reuse_new "threes_reuse_new"(PyTypeObject *tp)
-    int reuse_register "threes_reuse_register"(PyTypeObject *t, Py_ssize_t size)
-    void PyObject_GC_Track(void *op)
-    int plain_layout "threes_plain_layout"(PyTypeObject *t, Py_ssize_t size)
+# The freed-state list and the byte copy of a state (copy_state) live in one place,
+# threes/_engine.pyx, beside GameStateBase._clone, their one user.
 
 
 cdef extern from *:
@@ -268,38 +227,6 @@ cdef extern from *:
     # a result object (RolloutResult...) whose fields the caller gives, as
     # names and their values: its dataclass __init__ and __post_init__ are
     # not run
-
-
-cdef inline bint reuse_freed(type cls, Py_ssize_t basicsize):
-    """A game module's _reuse_freed(cls): makes the game's State class (a
-    subclass of its StateBase, of `basicsize` bytes, with __slots__ = ())
-    free its objects into this module's list of freed states, which
-    copy_state (clone, child, resample) reuses. True when done; False for a
-    class without that plain layout, or already done (nothing changed)."""
-    return reuse_register(<PyTypeObject *>cls, basicsize) == 1
-
-
-cdef inline object copy_state(object src, Py_ssize_t basicsize, PyObject *field1, PyObject *field2):
-    """A new object of src's type whose body (everything after the object
-    header) is a byte copy of src's, for a game's clone(): no tp_new zeroing
-    and no __cinit__. field1 and field2 are src's two object fields (a State
-    holds its history chain and its history text), which the copy then
-    holds too. None when src's type is not exactly `basicsize` with neither
-    __dict__ nor __weakref__ (a user's subclass that adds them): the caller
-    then takes the general path."""
-    cdef PyTypeObject *t = Py_TYPE(src)
-    if not plain_layout(t, basicsize):
-        return None
-    cdef PyObject *o = reuse_new(t)  # not zeroed; takes a reference to a heap type
-    if o == NULL:
-        raise MemoryError()
-    memcpy(<char *>o + sizeof(PyObject), <char *><PyObject *>src + sizeof(PyObject), basicsize - sizeof(PyObject))
-    Py_INCREF(<object>field1)
-    Py_INCREF(<object>field2)
-    PyObject_GC_Track(o)
-    c = <object>o
-    Py_DECREF(c)  # <object> took a second reference to the new object
-    return c
 
 
 cdef inline str info_text(const char *obs, Py_ssize_t n, bytes history):

@@ -4,10 +4,22 @@ tournaments, the command line): they read them here, never from a game's extensi
 
 MAX_THREADS (common/batch.h), ISMCTS_NODE_BYTES (the size of one node of common/ismcts.h's
 search tree) and batch_seed, the seed of game i of a rollout batch (common/batch.h: every
-game's batches use it)."""
-from libc.stdint cimport uint64_t
+game's batches use it).
 
-from threes._common cimport th_ismcts_node, th_batch_seed, TH_MAX_THREADS
+Also the binding code every game shares (cimported by the games' extensions, _engine.pxd):
+GameStateBase, the base of every game's binding state, written once over the game's C
+interface (th_game); reading a rollout policy argument (policies_of); and ``rollout``, ``threes.rollout`` for a
+state of any game, which calls the rollout its game's package registered as it loaded
+(register_rollout), with no Python between them."""
+cimport cython
+from cpython.object cimport PyObject, PyTypeObject, Py_TYPE
+from cpython.ref cimport Py_INCREF, Py_DECREF
+from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
+from libc.string cimport memcpy
+
+from threes._common cimport *
+cimport numpy as cnp
+cnp.import_array()
 
 MAX_THREADS = TH_MAX_THREADS
 ISMCTS_NODE_BYTES = sizeof(th_ismcts_node)
@@ -26,3 +38,436 @@ cdef uint64_t _u64(v, str name) except? 0:
 def batch_seed(seed, i):
     """The seed of game i (0..2**64-1) of a rollout batch seeded with `seed` (0..2**64-1)."""
     return th_batch_seed(_u64(seed, "seed"), _u64(i, "i"))
+
+
+cdef tuple policies_of(dict cache, tuple names, object policy, int n):
+    """(ids as bytes, names as a tuple) of `policy` for n seats of a game whose
+    policies are `names` (in its C engine's order): one name for every seat
+    (any case, spaces around it ignored), or a sequence of one name or one
+    per seat. A name's answer is kept in `cache` (the game's own dict), so
+    that a search's inner loop looks it up; a sequence is read every call."""
+    cdef list seq
+    cdef int q
+    from_name = type(policy) is str
+    if from_name:
+        got = cache.get((policy, n))
+        if got is not None:
+            return <tuple>got
+        seq = [policy] * n
+    else:
+        try:
+            seq = list(policy)
+        except TypeError:
+            raise TypeError(f"policy must be a name or one name per seat, not {type(policy).__name__}") from None
+        if len(seq) == 1:
+            seq = seq * n
+        if len(seq) != n:
+            raise ValueError(f"one policy per seat: {n} needed, {len(seq)} given")
+    ids = bytearray(n)
+    for q in range(n):
+        name = seq[q]
+        key = name.strip().lower() if isinstance(name, str) else None
+        if key not in names:
+            raise ValueError(f"unknown policy {name!r}: choose one of {', '.join(names)}")
+        ids[q] = names.index(key)
+    got = (bytes(ids), tuple([names[i] for i in ids]))
+    if from_name and len(cache) < 256:
+        cache[(policy, n)] = got
+    return got
+
+
+cdef dict _ROLLOUT = {}  # a game's State type -> its binding's rollout
+
+
+def register_rollout(type state_type, fn):
+    """Makes ``rollout(state)`` of a `state_type` (a game's State class) call
+    ``fn(state, policy, seed, **options)``: each game's package registers its
+    binding's rollout as it loads (so before any of its states exists)."""
+    if not callable(fn):
+        raise TypeError("register_rollout takes a State type and a callable")
+    _ROLLOUT[state_type] = fn
+
+
+cdef object _rollout_of(object state):
+    """The registered rollout of state's type or of a class it derives from."""
+    for cls in type(state).__mro__:
+        fn = _ROLLOUT.get(cls)
+        if fn is not None:
+            if len(_ROLLOUT) < 256:
+                _ROLLOUT[type(state)] = fn
+            return fn
+    raise TypeError(f"rollout takes a State of a registered game, not {type(state).__name__}")
+
+
+def rollout(state, policy="random", seed=None, **options):
+    """Plays one game to the end from `state` (which is not changed) and
+    returns each seat's return, with the game's own rollout (its package's
+    ``rollout``, whose docstring tells its ``options``: ``order=True``, and
+    Three Thirteen's ``round_only=True``). The call a search makes in its
+    inner loop: one dictionary lookup over the game's own fast path."""
+    fn = _ROLLOUT.get(type(state))
+    if fn is None:
+        fn = _rollout_of(state)
+    if options:
+        return fn(state, policy, seed, **options)
+    return fn(state, policy, seed)
+
+
+
+# ------------------------------------------------------------ freed states --
+# The one trick on CPython's object internals the bindings keep, in this one
+# place: a State's clone (GameStateBase._clone) is a byte copy of its object
+# into a freed State of the same size, kept for reuse instead of going back to
+# the allocator. benchmarks/test_bench_boundary.py measures clone() and
+# child(); tests/contract/test_contract_state_copies.py churns the lists and
+# tests/memcheck runs the copies under valgrind.
+
+cdef extern from *:
+    """
+    static inline int threes_plain_layout(PyTypeObject *t, Py_ssize_t size) {
+      return t->tp_basicsize == size && t->tp_itemsize == 0 && t->tp_dictoffset == 0 && t->tp_weaklistoffset == 0;
+    }
+
+    /* Freed states kept for reuse: a game's State type frees into the list
+     * of its object size instead of the allocator, up to THREES_REUSE_MAX
+     * objects a list (one list for each of up to THREES_REUSE_SIZES sizes,
+     * one per game), and clone() takes from it. The objects have that
+     * type's plain layout (threes_plain_layout), are untracked by the
+     * garbage collector (their dealloc untracked them) and hold no
+     * reference, not even to their type. CPython's own tuple and float
+     * freelists do the same. The lists are only touched with the GIL held;
+     * without a GIL (a free-threaded build) nothing is kept. */
+    #define THREES_REUSE_MAX 128
+    #define THREES_REUSE_SIZES 8
+    typedef struct {
+      Py_ssize_t size; /* 0: a free slot */
+      int n;
+      PyObject *items[THREES_REUSE_MAX];
+    } threes_reuse_list;
+    static threes_reuse_list threes_reuse[THREES_REUSE_SIZES];
+
+    static inline threes_reuse_list *threes_reuse_of(Py_ssize_t size) {
+      for (int i = 0; i < THREES_REUSE_SIZES && threes_reuse[i].size; i++)
+        if (threes_reuse[i].size == size) return &threes_reuse[i];
+      return NULL;
+    }
+
+    /* A registered type's tp_free: its type is still alive here (a heap
+     * type's instance drops its reference after tp_free returns). */
+    static void threes_reuse_free(void *p) {
+    #ifndef Py_GIL_DISABLED
+      threes_reuse_list *l = threes_reuse_of(Py_TYPE((PyObject *)p)->tp_basicsize);
+      if (l && l->n < THREES_REUSE_MAX) {
+        l->items[l->n++] = (PyObject *)p;
+        return;
+      }
+    #endif
+      PyObject_GC_Del(p);
+    }
+
+    /* Makes type t (a plain layout of `size` bytes whose tp_free is the
+     * garbage collector's) free into the list of its size. Returns 1, or 0
+     * when t is not such a type or every list is taken (nothing changed). */
+    static int threes_reuse_register(PyTypeObject *t, Py_ssize_t size) {
+      threes_reuse_list *l;
+      if (!threes_plain_layout(t, size) || t->tp_free != PyObject_GC_Del) return 0;
+      l = threes_reuse_of(size);
+      for (int i = 0; !l && i < THREES_REUSE_SIZES; i++)
+        if (!threes_reuse[i].size) {
+          l = &threes_reuse[i];
+          l->size = size;
+        }
+      if (!l) return 0;
+      t->tp_free = threes_reuse_free;
+      PyType_Modified(t);
+      return 1;
+    }
+
+    /* A new object of type t (a plain layout): a kept one of its size,
+     * reinitialised (type, its reference, refcount 1), or a fresh one from
+     * the garbage collector's allocator. Neither is zeroed nor tracked. */
+    static inline PyObject *threes_reuse_new(PyTypeObject *t) {
+      threes_reuse_list *l = threes_reuse_of(t->tp_basicsize);
+      if (l && l->n > 0) return PyObject_Init(l->items[--l->n], t);
+      return _PyObject_GC_New(t);
+    }
+    """
+    PyObject *reuse_new "threes_reuse_new"(PyTypeObject *tp)
+    int reuse_register "threes_reuse_register"(PyTypeObject *t, Py_ssize_t size)
+    void PyObject_GC_Track(void *op)
+    int plain_layout "threes_plain_layout"(PyTypeObject *t, Py_ssize_t size)
+
+
+cdef bint reuse_freed(type cls, Py_ssize_t basicsize):
+    """A game module's _reuse_freed(cls): makes the game's State class (a
+    subclass of its StateBase, of `basicsize` bytes, with __slots__ = ())
+    free its objects into the list of freed states of that size, which
+    GameStateBase._clone reuses. True when done; False for a class without
+    that plain layout, or already done (nothing changed)."""
+    if not issubclass(cls, GameStateBase):
+        raise TypeError(f"only a game's State class frees into the list of states, not {cls.__name__}")
+    return reuse_register(<PyTypeObject *>cls, basicsize) == 1
+
+
+cdef inline object copy_state(object src, Py_ssize_t basicsize, PyObject *field1, PyObject *field2):
+    """A new object of src's type whose body (everything after the object
+    header) is a byte copy of src's, for clone(): no tp_new zeroing and no
+    __cinit__. field1 and field2 are src's two object fields (a State holds
+    its history chain and its history text), which the copy then holds too.
+    None when src's type is not exactly `basicsize` with neither __dict__
+    nor __weakref__ (a user's subclass that adds them): the caller then
+    takes the general path."""
+    cdef PyTypeObject *t = Py_TYPE(src)
+    if not plain_layout(t, basicsize):
+        return None
+    cdef PyObject *o = reuse_new(t)  # not zeroed; takes a reference to a heap type
+    if o == NULL:
+        raise MemoryError()
+    memcpy(<char *>o + sizeof(PyObject), <char *><PyObject *>src + sizeof(PyObject), basicsize - sizeof(PyObject))
+    Py_INCREF(<object>field1)
+    Py_INCREF(<object>field2)
+    PyObject_GC_Track(o)
+    c = <object>o
+    Py_DECREF(c)  # <object> took a second reference to the new object
+    return c
+
+cdef tuple _EMPTY = ()
+
+
+cdef inline int _of_a_game(GameStateBase st) except -1:
+    """TypeError for an object of GameStateBase itself or of a Python class
+    derived straight from it: no game set its C interface (each game's
+    StateBase sets `game` when an object is made, and a byte copy keeps it)."""
+    if st.game == NULL:
+        raise TypeError("GameStateBase is the base of each game's State: make a state with a game's "
+                        "Game.new_initial_state()")
+    return 0
+
+
+@cython.trashcan(True)  # a long undo chain (_undo) is freed without deep C recursion
+cdef class GameStateBase:
+    """The binding's state of any game (each game's StateBase derives from
+    it and holds its C state by value): what every game's state does the
+    same way over its C interface, th_game, written once. Not made directly:
+    a game's Game.new_initial_state(), State.from_dict() or clone()."""
+
+    # ------------------------------------------------- what a game provides --
+    cdef void *_c(self) noexcept:
+        return NULL  # never: every game's StateBase answers its own state
+
+    cdef Py_ssize_t _plain_size(self) noexcept:
+        return 0  # no byte copy: clone takes the general path
+
+    cdef int _apply(self, action) except -1:
+        raise TypeError("a State of no game")
+
+    cdef int _player(self, player) except -1:
+        raise TypeError("a State of no game")
+
+    cdef int _adopt_copy(self) except -1:
+        return 0
+
+    cdef int _copy_extra(self, GameStateBase src) except -1:
+        return 0
+
+    # ------------------------------------------------------- copies --
+    def clone(self):
+        """An independent copy (the C state is copied by value; the history
+        chain is shared: appending is one new pair, _common.pxd hist_push)."""
+        return self._clone()
+
+    cdef GameStateBase _clone(self):
+        # child() and resample_from_infostate() call this directly: self.clone()
+        # from Cython is a Python method lookup and call.
+        cdef GameStateBase g
+        cdef PyTypeObject *t
+        _of_a_game(self)
+        c = copy_state(self, self._plain_size(), <PyObject *>self._history, <PyObject *>self._htext)
+        if c is not None:
+            g = <GameStateBase>c
+            Py_INCREF(g._undo)  # the byte copy holds self's undo chain too (never changed: undo() follows it)
+            g._adopt_copy()
+            return g
+        t = Py_TYPE(self)
+        g = <GameStateBase>t.tp_new(<type>t, <PyObject *>_EMPTY, NULL)
+        g._assign(self)
+        return g
+
+    cdef int _assign(self, GameStateBase other) except -1:
+        """This state made an exact copy of `other`, a state of the same game:
+        the C state, the history, the undo chain and the game's own fields."""
+        memcpy(self._c(), other._c(), self.game.state_size)
+        self._history = other._history
+        self._hlen = other._hlen
+        self._htext = other._htext
+        self._htext_n = other._htext_n
+        self._undo = other._undo
+        self._copy_extra(other)
+        return 0
+
+    def child(self, action):
+        """A copy with the action applied; this state is unchanged (an
+        illegal action raises as apply_action does)."""
+        cdef GameStateBase c = self._clone()
+        c._apply(action)
+        return c
+
+    def apply_action(self, action):
+        """Applies a legal action; anything else raises and leaves the state as it was."""
+        self._apply(action)
+
+    # ------------------------------------------------------ history --
+    def history(self):
+        """Action ids applied to this state, oldest first (since the deal; for
+        a position built by from_dict, the dict's ``history`` followed by the
+        actions applied since)."""
+        return hist_tail(self._history, self._hlen)
+
+    def information_state_string(self, player):
+        """Observation plus public history: equal exactly when ``player``
+        cannot tell the two states apart. The observation text is written in
+        C (th_game.observation_text, the format of the game's
+        observation_string) and the history's text is kept from call to call
+        (and shared with clones), so a call costs the observation and the
+        actions since the last call."""
+        cdef char buf[TH_OBS_TEXT_MAX]
+        _of_a_game(self)
+        cdef int q = self._player(player)
+        cdef size_t n = self.game.observation_text(self._c(), q, buf, TH_OBS_TEXT_MAX)
+        if n >= TH_OBS_TEXT_MAX:
+            raise RuntimeError("the observation text did not fit its buffer")  # never: TH_OBS_TEXT_MAX bounds it
+        return info_text(buf, n, self._history_text())
+
+    cdef bytes _history_text(self):
+        """The history as information_state_string writes it, kept from call
+        to call (and shared with clones): a call costs the actions since the
+        last one."""
+        if self._htext is None or self._htext_n > self._hlen:
+            self._htext = b""
+            self._htext_n = 0
+        if self._htext_n < self._hlen:
+            self._htext = self._htext + chain_text(self._history, self._hlen - self._htext_n, self._htext_n > 0)
+            self._htext_n = self._hlen
+        return self._htext
+
+    # -------------------------------------------------------- undo --
+    def _apply_events(self, action, bint keep_undo=False):
+        """Applies a legal action as apply_action does and returns what it
+        did: the game's events (th_game.events, common/event.h) as
+        _common.pxd's events_list tuples. With keep_undo, this state as it was
+        is kept for _take_back (undo)."""
+        cdef uint8_t before[TH_MAX_STATE_BYTES]
+        cdef th_events ev
+        _of_a_game(self)
+        cdef int a = action_id(action, self.game.num_actions(self._c()))
+        cdef GameStateBase snap = self._clone() if keep_undo else None
+        memcpy(before, self._c(), self.game.state_size)
+        self._apply(action)
+        self.game.events(before, self._c(), a, &ev)
+        self._undo = snap  # None without keep_undo: an older chain could no longer be followed (_take_back)
+        return events_list(&ev)
+
+    def _take_back(self):
+        """Restores the state kept by the last _apply_events(keep_undo=True) (undo)."""
+        cdef GameStateBase snap = self._undo
+        if snap is None:
+            raise ValueError("nothing to undo: undo() takes back moves made with apply() since the last "
+                             "apply(undo=False)")
+        if snap._hlen + 1 != self._hlen:
+            raise ValueError("cannot undo: the last move was made with apply_action(), which keeps no undo "
+                             "record (use apply())")
+        self._restore_from(snap)
+
+    def _undo_depth(self):
+        """How many apply() moves undo() can take back, one after another."""
+        cdef GameStateBase at = self
+        cdef int n = 0
+        while at._undo is not None and at._undo._hlen + 1 == at._hlen:
+            at = at._undo
+            n += 1
+        return n
+
+    def _restore_from(self, GameStateBase other):
+        """Makes this state an exact copy of `other`, a state of the same game
+        (the C state, the history and the game's own fields): undo."""
+        _of_a_game(self)
+        if other.game != self.game:
+            raise TypeError("a state is restored from a state of its own game")
+        self._assign(other)
+
+    # ---------------------------------------------- masks and tensors --
+    def is_legal(self, action):
+        """Whether action id ``action`` is legal now: False for an id out of
+        range and when the game is over; a TypeError for anything but an int
+        (numpy ints too, never a bool)."""
+        _of_a_game(self)
+        a = as_int(action)
+        return -2**31 <= a < 2**31 and self.game.is_legal(self._c(), a) != 0
+
+    def legal_actions_mask(self, out=None):
+        """A bool array of length num_distinct_actions(), True at the legal
+        ids (all False when the game is over). With ``out`` (a writable
+        C-contiguous bool, uint8 or int8 array of that length) it is written
+        in place (0 and 1) and returned, with nothing allocated."""
+        cdef uint16_t buf[TH_MAX_ACTIONS]
+        _of_a_game(self)
+        cdef const void *c = self._c()
+        cdef int n = self.game.legal_actions(c, buf) if not self.game.is_over(c) else 0
+        return mask_of(buf, n, self.game.num_actions(c), out)
+
+    def observation_tensor(self, player, out=None):
+        """The observation of seat ``player`` as float32, computed in C (the
+        game's observation.h documents the blocks); nothing in it is hidden
+        from ``player``. With ``out`` (a writable C-contiguous float32 array
+        of that length) it is written in place and returned, with nothing
+        allocated."""
+        _of_a_game(self)
+        cdef int q = self._player(player)
+        cdef Py_buffer view
+        cdef float *p
+        cdef bint held
+        res = tensor_out(out, self.game.observation_size(self._c()), &view, &p, &held)
+        self.game.observe(self._c(), q, p)
+        if held:
+            PyBuffer_Release(&view)
+        return res
+
+    def observation_high(self):
+        """A bound on every entry of this game's observation tensors (all are
+        whole numbers from 0 to it): the high of an observation space."""
+        _of_a_game(self)
+        return self.game.observation_high(self._c())
+
+    # ------------------------------------------- vector env and search --
+    def _vec_handle(self):
+        """(a capsule of the game's C interface, this state's bytes): what
+        threes.vector deals its episodes from."""
+        _of_a_game(self)
+        return vec_handle(self.game, self._c())
+
+    @classmethod
+    def _from_bytes(cls, bytes raw):
+        """A state from the bytes of a vector env's state buffer (checked)."""
+        cdef GameStateBase st = cls.__new__(cls)
+        _of_a_game(st)
+        state_from_bytes(st.game, st._c(), raw)
+        st._history = None
+        st._hlen = 0
+        return st
+
+    def _ismcts(self, uint8_t[::1] arena, iterations, double time_limit, double exploration, rollout_policy,
+                seed):
+        """Runs the generic th_ismcts_search (common/ismcts.h) over this
+        state's game with the GIL released. `arena` holds the tree (a
+        multiple of ISMCTS_NODE_BYTES); rollout_policy is one of the game's
+        policy ids. Returns (best_action, iterations run, nodes used,
+        [(action, visits, mean value) for each root child])."""
+        from threes.args import int_arg
+        cdef uint8_t root[TH_MAX_STATE_BYTES]
+        cdef uint32_t it = int_arg(iterations, "iterations", 1, 2**32 - 1)
+        cdef int pol = int_arg(rollout_policy, "rollout_policy", 0, self.game.num_policies - 1)
+        cdef uint64_t sd = int_arg(seed, "seed", 0, 2**64 - 1)
+        _of_a_game(self)
+        self._player(0)  # a set-up state
+        memcpy(root, self._c(), self.game.state_size)  # a private copy: other threads may change the state meanwhile
+        return ismcts_run(self.game, root, arena, it, time_limit, exploration, pol, sd)

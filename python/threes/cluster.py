@@ -215,9 +215,9 @@ def concat(parts: Sequence[Any], **changes: Any) -> Any:
 
 def _rollout_chunk(source: Any, n: int, policy: Any, seed: int, observer: Optional[int], first: int):
     """Games [first, first + n) of a batch on one thread (a chunk)."""
-    from threes.shithead import _core
+    from threes.batches import rollouts as local_rollouts
 
-    return _core.rollouts(source, n, policy, seed, threads=1, observer=observer, first=first)
+    return local_rollouts(source, n, policy, seed, threads=1, observer=observer, first=first)
 
 
 def rollouts(game_or_state: Any, n: int, policy: Any = "random", seed: Optional[int] = None, *,
@@ -227,13 +227,11 @@ def rollouts(game_or_state: Any, n: int, policy: Any = "random", seed: Optional[
     call (arrays equal element for element), played in chunks on the
     cluster; ``threads`` in the result is the cluster's CPU count and
     ``seconds`` the wall time."""
-    from threes.shithead import _core
-
     t0 = time.perf_counter()
     chunk = _check_chunk(chunk)
     n = int_arg(n, "n", 0, MAX_GAMES)
     # the arguments checked (and the seed drawn once) by the local call of no game
-    empty = _core.rollouts(game_or_state, 0, policy, seed, threads=1, observer=observer, first=first)
+    empty = _rollout_chunk(game_or_state, 0, policy, seed, observer, first)
     first = int(first)
     if first > 2**63 - 1 - n:
         raise ValueError(f"first + n must be below 2**63, not {first} + {n}")

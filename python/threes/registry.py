@@ -9,7 +9,10 @@ offers the same contract: ``Game(num_players, ...)`` with
 ended: threes.places.end_reason), ``observation_tensor``, ``information_state_string``,
 ``resample_from_infostate``, ``to_dict``/``from_dict`` ...); ``POLICIES``,
 ``rollout`` (one game from a state: each seat's return, the call a search
-makes) and ``rollouts``. Generic code asks the registry, never which game it holds:
+makes) and ``rollouts``, its binding's batch and rollout registered with
+threes.batches.register as the package loads (threes.rollouts and
+threes.rollout then take its Game and State). Generic code asks the registry,
+never which game it holds:
 
 >>> from threes import registry
 >>> registry.names()

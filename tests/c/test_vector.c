@@ -281,6 +281,35 @@ static uint64_t run(const th_game *g, const void *like, int learner, int autores
   return sum;
 }
 
+/* The interface's text and events, what the generic binding
+ * (threes._engine.GameStateBase) reads of every game: a game played by its
+ * random policy, each move telling at least one event (none lost to
+ * overflow) and each seat's observation text NUL-terminated within
+ * TH_OBS_TEXT_MAX bytes, the same for the same state. */
+static void text_and_event_checks(const th_game *g, const void *like) {
+  static unsigned char s[TH_MAX_STATE_BYTES], before[TH_MAX_STATE_BYTES];
+  static char text[TH_OBS_TEXT_MAX], again[TH_OBS_TEXT_MAX];
+  static th_events ev;
+  th_rng rng;
+  th_rng_seed(&rng, 7);
+  g->new_game(s, like, 5);
+  int moves = 0;
+  for (; !g->is_over(s) && moves < 400; moves++) {
+    for (int q = 0; q < g->num_players(s); q++) {
+      size_t n = g->observation_text(s, q, text, sizeof text);
+      CHECK(n < sizeof text && text[n] == 0 && strlen(text) == n, "%s: seat %d's text fits and ends", g->name, q);
+      CHECK(g->observation_text(s, q, again, sizeof again) == n && memcmp(text, again, n) == 0,
+            "%s: the same text for the same state", g->name);
+    }
+    int a = g->policy_action(s, 0, &rng);
+    memcpy(before, s, g->state_size);
+    g->apply_legal(s, a);
+    g->events(before, s, a, &ev);
+    CHECK(ev.n >= 1 && !ev.overflow, "%s: move %d (action %d) tells %d events", g->name, moves, a, ev.n);
+  }
+  CHECK(moves > 20, "%s: a game of %d moves", g->name, moves);
+}
+
 /* An illegal action: refused with its env listed and nothing changed; with
  * penalize, that episode ends with the penalty. */
 static void illegal_checks(const th_game *g, const void *like) {
@@ -517,6 +546,8 @@ int main(int argc, char **argv) {
   illegal_checks(&tt_game, &tt_like);
   bytes_check(&sh_game, &sh_like);
   bytes_check(&tt_game, &tt_like);
+  text_and_event_checks(&sh_game, &sh_like);
+  text_and_event_checks(&tt_game, &tt_like);
   printf("vector envs: %lld runs of %d steps x %d envs; %lld checks, %lld failed\n", runs, steps, ENVS, g_checks,
          g_failed);
   printf("%d passed, %d failed\n", g_failed ? 0 : 1, g_failed ? 1 : 0);

@@ -96,7 +96,7 @@ def test_the_binding_refuses_what_the_bot_would(core, game, exploration, time_li
     s = POSITIONS[game]()
     arena = np.zeros(30 * core.ISMCTS_NODE_BYTES, dtype=np.uint8)
     with pytest.raises(ValueError):
-        core.ismcts_search(s, arena, 20, time_limit, exploration, 0, 1)
+        s._ismcts(arena, 20, time_limit, exploration, 0, 1)
 
 
 @pytest.mark.parametrize("game", sorted(POSITIONS))

@@ -3,7 +3,8 @@
 
 Passes when
   * no memcheck error (invalid read or write, use of uninitialised memory,
-    bad free) has a frame in our code: the extension threes.shithead._core and the C
+    bad free) has a frame in our code: the extensions (each game's _core, the shared _engine with its
+    GameStateBase and freed-state lists, _vector) and the C
     engine (errors inside CPython or the dynamic loader alone are theirs, and
     are listed but not counted), and
   * the bytes "definitely lost" do not grow with the number of games: the
@@ -18,7 +19,8 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-OURS = re.compile(r"_core\.cpython|threes_core/|/_core\.c|_core\.pyx|\b(?:th|sh|tt)_[a-z0-9_]+|__pyx_")
+OURS = re.compile(r"_(?:core|engine|vector)\.cpython|threes_core/|/_(?:core|engine|vector)\.c|_(?:core|engine|vector)\.pyx|"
+                  r"\b(?:th|sh|tt|threes)_[a-z0-9_]+|__pyx_")
 
 
 def run(games):

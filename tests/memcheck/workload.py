@@ -2,7 +2,10 @@
 the Python API on GAMES random games (argv[1]), threads included, and the
 log of repetition keys (repetition_limit, shithead/rep_log.h) in stretches
 longer than the state's ring: shared by clones, copied on write, saved and
-loaded, held by batches, forgotten by a resample."""
+loaded, held by batches, forgotten by a resample; and, for every game, the
+generic binding (threes._engine.GameStateBase): clones and children made
+and dropped past the freed-state lists, apply/undo chains, events, masks,
+tensors and the information-state text."""
 import pickle
 import random
 import sys
@@ -55,4 +58,26 @@ for seed in range(games):
         while not k.is_terminal():
             k.apply_action(rng.choice(k.legal_actions()))
 threes.rollouts(game, 20 * games, policy="random", seed=1, threads=2)
+from threes import three_thirteen as tt  # noqa: E402
+
+for g in (threes.Game(3), tt.Game(2)):
+    for seed in range(games):
+        s = g.new_initial_state(seed)
+        rng = random.Random(seed)
+        live = []
+        for step in range(300):
+            if s.is_terminal():
+                break
+            move = rng.choice(s.legal_moves())
+            s.apply(move)
+            if step % 3 == 0:
+                s.undo()
+                s.apply(move)
+            live.append(s.clone() if step % 2 or s.is_terminal() else s.child(rng.choice(s.legal_actions())))
+            if len(live) > 200 or rng.random() < 0.3:
+                del live[rng.randrange(len(live)):]
+            s.legal_actions_mask()
+            s.observation_tensor(step % s.num_players())
+            s.information_state_string(0)
+        del live
 print("workload done", games)

@@ -1,5 +1,5 @@
 """Three Thirteen ISMCTS in C (common/ismcts.h over tt_game, through
-threes.three_thirteen._core.ismcts_search and threes.bots.ISMCTSBot): legal
+State._ismcts (threes._engine.GameStateBase) and threes.bots.ISMCTSBot): legal
 answers, determinism for a seed without a time limit, bad settings refused,
 and no use of the cards hidden from the player to move."""
 from __future__ import annotations
@@ -93,7 +93,7 @@ def test_bad_exploration_is_refused(bad):
     # and by the binding itself, whatever calls it
     arena = np.zeros(20 * _core.ISMCTS_NODE_BYTES, dtype=np.uint8)
     with pytest.raises(ValueError):
-        _core.ismcts_search(POSITIONS[0], arena, 10, 0.0, bad, 1, 1)
+        POSITIONS[0]._ismcts(arena, 10, 0.0, bad, 1, 1)
 
 
 @pytest.mark.parametrize("kwargs", [
@@ -106,13 +106,13 @@ def test_binding_refuses_bad_settings(kwargs):
     args.update(kwargs)
     arena = np.zeros(20 * _core.ISMCTS_NODE_BYTES, dtype=np.uint8)
     with pytest.raises((ValueError, OverflowError)):
-        _core.ismcts_search(POSITIONS[0], arena, args["iterations"], args["time_limit"], args["exploration"],
-                            args["rollout_policy"], 1)
+        POSITIONS[0]._ismcts(arena, args["iterations"], args["time_limit"], args["exploration"],
+                             args["rollout_policy"], 1)
 
 
 def test_binding_refuses_no_room_and_a_finished_game():
     with pytest.raises(ValueError):
-        _core.ismcts_search(POSITIONS[0], np.zeros(_core.ISMCTS_NODE_BYTES - 1, dtype=np.uint8), 10, 0.0, 0.7, 1, 1)
+        POSITIONS[0]._ismcts(np.zeros(_core.ISMCTS_NODE_BYTES - 1, dtype=np.uint8), 10, 0.0, 0.7, 1, 1)
     s = POSITIONS[0].clone()
     while not s.is_terminal():
         s.apply_action(s._policy_action(1, 0))
@@ -126,7 +126,7 @@ def test_binding_matches_the_bot():
     bot = ISMCTSBot(50, seed=4)
     seed = random.Random(__import__("threes.shithead.game", fromlist=["_seed64"])._seed64(4)).getrandbits(64)
     arena = np.zeros(51 * _core.ISMCTS_NODE_BYTES, dtype=np.uint8)
-    best, iters, nodes, children = _core.ismcts_search(s, arena, 50, 0.0, 0.7, tt.POLICIES.index("greedy"), seed)
+    best, iters, nodes, children = s._ismcts(arena, 50, 0.0, 0.7, tt.POLICIES.index("greedy"), seed)
     res = bot.search(s)
     assert (res["action"], res["iterations"], res["nodes"]) == (best, iters, nodes)
     assert sorted(res["children"]) == sorted(children)

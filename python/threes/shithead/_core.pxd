@@ -1,5 +1,6 @@
 # Declarations of the Shithead C engine (src/threes_core/shithead/shithead.h) for Cython.
 from threes._common cimport th_rng, th_error, th_game, th_stop, th_events
+from threes._engine cimport GameStateBase
 from libc.stdint cimport int8_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t, int16_t, int32_t
 
 cdef extern from "shithead/shithead.h" nogil:
@@ -212,17 +213,14 @@ cdef extern from "shithead/events.h" nogil:
     void sh_events(const sh_state *before, const sh_state *after, int a, th_events *out)
 
 
-cdef class StateBase:
+cdef class StateBase(GameStateBase):
     cdef sh_state s
-    cdef object _history     # (previous, action) pairs, shared with clones (_common.pxd, hist_push)
-    cdef Py_ssize_t _hlen
-    cdef bytes _htext        # " ".join of the first _htext_n actions of the history (information_state_string)
-    cdef Py_ssize_t _htext_n
-    cdef StateBase _undo     # None, or this state as it was before its last apply() (whose own _undo is the one
-                             # before); undo() refuses when moves were made since without a record
     cdef RepLog _replog      # None, or this stretch's repetition keys older than the ring (rep_log.h),
                              # shared with clones and copied before a change when shared (copy on write)
-    cdef StateBase _clone(self)
+    cdef void *_c(self) noexcept
+    cdef Py_ssize_t _plain_size(self) noexcept
+    cdef int _adopt_copy(self) except -1
+    cdef int _copy_extra(self, GameStateBase src) except -1
     cdef RepLog _own_log(self)
     cdef int _apply(self, action) except -1
     cdef int _player(self, player) except -1

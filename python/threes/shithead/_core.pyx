@@ -20,6 +20,7 @@ from threes.args import MAX_GAMES as _MAX_GAMES, int_arg as _checked_int
 from numpy import integer as _np_integer
 cimport cython
 from threes._common cimport *
+from threes._engine cimport policies_of, reuse_freed, GameStateBase
 cimport numpy as cnp
 cnp.import_array()
 
@@ -207,6 +208,7 @@ cdef class StateBase:
         # overwrites everything at once.
         # _history (a chain of (previous, action) pairs, _common.pxd) is None
         # until an action is applied; a clone shares its source's chain.
+        self.game = &sh_game
         self._hlen = 0
         if args and args[0] is _CLONING:
             return
@@ -220,6 +222,21 @@ cdef class StateBase:
 
     def __init__(self, *args, **kwargs):
         raise TypeError("a State is made by Game.new_initial_state(), State.from_dict() or clone()")
+
+    # ------------------------------------- what threes._engine.GameStateBase asks --
+    cdef void *_c(self) noexcept:
+        return &self.s
+
+    cdef Py_ssize_t _plain_size(self) noexcept:
+        return _STATE_SIZE
+
+    cdef int _adopt_copy(self) except -1:
+        Py_INCREF(self._replog)  # a byte copy holds its source's log too (shared until one of them changes it)
+        return 0
+
+    cdef int _copy_extra(self, GameStateBase src) except -1:
+        self._replog = (<StateBase>src)._replog
+        return 0
 
     # ---------------------------------------------------------- creation --
     @classmethod
@@ -288,56 +305,7 @@ cdef class StateBase:
         st._hlen = len(history)
         return st
 
-    def clone(self):
-        """An independent copy (the C state is copied by value)."""
-        return self._clone()
-
-    cdef StateBase _clone(self):
-        # The history chain is shared: appending is one new pair (hist_push).
-        cdef StateBase g
-        cdef PyTypeObject *t
-        c = copy_state(self, _STATE_SIZE, <PyObject *>self._history, <PyObject *>self._htext)
-        if c is not None:
-            g = <StateBase>c
-            Py_INCREF(g._replog)  # the byte copy holds self's log too (shared until one of them changes it)
-            Py_INCREF(g._undo)  # and self's undo chain (never changed: undo() follows it)
-        else:
-            t = Py_TYPE(self)
-            g = <StateBase>t.tp_new(<type>t, <PyObject *>_CLONE_ARGS, NULL)
-            g.s = self.s
-            g._history = self._history
-            g._hlen = self._hlen
-            g._htext = self._htext
-            g._htext_n = self._htext_n
-            g._replog = self._replog
-            g._undo = self._undo
-        return g
-
-    def child(self, action):
-        """A copy with the action applied; this state is unchanged (an
-        illegal action raises as apply_action does)."""
-        cdef StateBase c = self._clone()
-        c._apply(action)
-        return c
-
     # ------------------------------------------------------------ queries --
-    def observation_high(self):
-        """A bound on every entry of this game's observation tensors (all are
-        whole numbers from 0 to it): the high of an observation space."""
-        return sh_game.observation_high(&self.s)
-
-    @classmethod
-    def _from_bytes(cls, bytes raw):
-        """A state from the bytes of a vector env's state buffer (checked)."""
-        cdef StateBase st = cls.__new__(cls)
-        state_from_bytes(&sh_game, &st.s, raw)
-        return st
-
-    def _vec_handle(self):
-        """(a capsule of the game's C interface, this state's bytes): what
-        threes.vector deals its episodes from."""
-        return vec_handle(&sh_game, &self.s)
-
     def num_players(self):
         """The number of seats, 0 .. num_players-1."""
         return self.s.num_players
@@ -418,61 +386,6 @@ cdef class StateBase:
         n = sh_legal_actions(&self.s, buf)
         return ids_list(buf, n, _ACTION_INTS)
 
-    def is_legal(self, action):
-        """Whether action id ``action`` is legal now: False for an id out of range and when the game is
-        over; a TypeError for anything but an int (numpy ints too, never a bool)."""
-        a = as_int(action)
-        if a < 0 or a >= sh_num_distinct_actions(&self.s.rules):
-            return False
-        return sh_is_legal(&self.s, a) != 0
-
-    def apply_action(self, action):
-        """Applies a legal action; anything else raises and leaves the state as it was."""
-        self._apply(action)
-
-    def _apply_events(self, action, bint keep_undo=False):
-        """Applies a legal action as apply_action does and returns what it did: the C core's events
-        (sh_events, shithead/events.h) as _common.pxd's events_list tuples. With keep_undo, this state as it
-        was is kept for _take_back (undo)."""
-        cdef sh_state before = self.s
-        cdef th_events ev
-        cdef int a = action_id(action, sh_num_distinct_actions(&self.s.rules))
-        cdef StateBase snap = self._clone() if keep_undo else None
-        self._apply(action)
-        sh_events(&before, &self.s, a, &ev)
-        self._undo = snap  # None without keep_undo: an older chain could no longer be followed (_take_back)
-        return events_list(&ev)
-
-    def _take_back(self):
-        """Restores the state kept by the last _apply_events(keep_undo=True) (undo)."""
-        cdef StateBase snap = self._undo
-        if snap is None:
-            raise ValueError("nothing to undo: undo() takes back moves made with apply() since the last "
-                             "apply(undo=False)")
-        if snap._hlen + 1 != self._hlen:
-            raise ValueError("cannot undo: the last move was made with apply_action(), which keeps no undo "
-                             "record (use apply())")
-        self._restore_from(snap)
-
-    def _undo_depth(self):
-        """How many apply() moves undo() can take back, one after another."""
-        cdef StateBase at = self
-        cdef int n = 0
-        while at._undo is not None and at._undo._hlen + 1 == at._hlen:
-            at = at._undo
-            n += 1
-        return n
-
-    def _restore_from(self, StateBase other):
-        """Makes this state an exact copy of `other` (the C state, the history, the repetition log): undo."""
-        self.s = other.s
-        self._history = other._history
-        self._hlen = other._hlen
-        self._htext = other._htext
-        self._htext_n = other._htext_n
-        self._replog = other._replog
-        self._undo = other._undo
-
     cdef RepLog _own_log(self):
         """This state's log of older repetition keys, its own to change: made
         when there is none, copied when a clone shares it (copy on write)."""
@@ -508,33 +421,6 @@ cdef class StateBase:
         self._hlen += 1
         return 0
 
-    def legal_actions_mask(self, out=None):
-        """A bool array of length num_distinct_actions(), True at the legal
-        ids (all False when the game is over). With ``out`` (a writable
-        C-contiguous bool, uint8 or int8 array of that length) it is written
-        in place (0 and 1) and returned, with nothing allocated."""
-        cdef uint16_t buf[SH_MAX_DISTINCT_ACTIONS]
-        cdef int n = sh_legal_actions(&self.s, buf) if self.s.phase != SH_PHASE_OVER else 0
-        return mask_of(buf, n, sh_num_distinct_actions(&self.s.rules), out)
-
-    def observation_tensor(self, player, out=None):
-        """float32, shape ``observation_tensor_shape()``; layout in the README
-        and ``threes.observation.observation_tensor_layout``. Computed in C.
-        With ``out`` (a writable C-contiguous float32 array of that length) it
-        is written in place and returned, with nothing allocated."""
-        cdef th_error e
-        cdef int q = self._player(player)
-        cdef Py_buffer view
-        cdef float *p
-        cdef bint held
-        res = tensor_out(out, sh_obs_size(self.s.num_players), &view, &p, &held)
-        cdef int rc = sh_observation_tensor(&self.s, q, p, &e)
-        if held:
-            PyBuffer_Release(&view)
-        if rc != TH_OK:
-            raise_error(&e)
-        return res
-
     def _observation_list(self, player):
         """observation_tensor(player).tolist() without the array: OpenSpiel's
         observation_tensor() answers a list of floats."""
@@ -557,33 +443,13 @@ cdef class StateBase:
         cdef th_error e
         cdef int q = self._player(player)
         seed = seed_of(seed)
-        cdef StateBase out = self._clone()
+        cdef StateBase out = <StateBase>self._clone()
         th_rng_seed(&rng, <uint64_t>seed)
         if sh_resample(&out.s, q, &rng, &e) != TH_OK:
             raise_error(&e)
         out._replog = None  # the sample remembers no position (the true ones would tell the hidden cards)
         out._undo = None    # nor the true states before it (undo() would bring them back)
         return out
-
-    def information_state_string(self, player):
-        """Observation plus public history: equal exactly when ``player``
-        cannot tell the two states apart. The observation text is written in
-        C (sh_observation_text, the format of
-        threes.shithead.observation.observation_string) and the history's
-        text is kept from call to call (and shared with clones), so a call
-        costs the observation and the actions since the last call."""
-        cdef char buf[SH_OBS_TEXT_MAX]
-        cdef int q = self._player(player)
-        cdef size_t n = sh_observation_text(&self.s, q, buf, SH_OBS_TEXT_MAX)
-        if n >= SH_OBS_TEXT_MAX:
-            raise RuntimeError("the observation text did not fit its buffer")  # never: SH_OBS_TEXT_MAX bounds it
-        if self._htext is None or self._htext_n > self._hlen:
-            self._htext = b""
-            self._htext_n = 0
-        if self._htext_n < self._hlen:
-            self._htext = self._htext + chain_text(self._history, self._hlen - self._htext_n, self._htext_n > 0)
-            self._htext_n = self._hlen
-        return info_text(buf, n, self._htext)
 
     cdef int _player(self, player) except -1:
         """A seat argument: an int (numpy ints too, never a bool) in
@@ -610,11 +476,6 @@ cdef class StateBase:
         """Seats in the order they went out; when the game is over normally the
         shithead is last. A truncated game lists only the players out."""
         return [self.s.finish[i] for i in range(self.s.num_out)]
-
-    def history(self):
-        """Action ids applied to this state (since the deal, or since the
-        position was built by from_dict)."""
-        return hist_tail(self._history, self._hlen)
 
     def _phase_id(self):
         return self.s.phase
@@ -993,50 +854,16 @@ cdef int _play_alone(sh_batch *b, RepLog start_log, sh_state *end, uint32_t *mov
     return 0
 
 
-cdef dict _OTHER_ROLLOUT = {}  # a type of another game's state -> that game's rollout (the registry's answer)
-cdef dict _OTHER_ROLLOUTS = {}  # ... -> its rollouts
+#: The rollout policies' names, in the C engine's order (rollout.h: sh_policy).
+POLICIES = ("random", "greedy", "heuristic")
+assert len(POLICIES) == SH_NUM_POLICIES
+cdef dict _POLICIES_OF = {}  # (policy name, seats) -> (ids as bytes, names): threes._engine.policies_of's cache
+cdef tuple _RESULT_FIELDS = ("places", "moves", "truncated", "policies", "seed", "threads", "seconds", "stalemate",
+                             "totals", "_returns")
 
 
-cdef object _other_game(object obj, str name):
-    """rollout or rollouts (`name`) of the registered game whose package
-    holds obj's type, asked of the registry once per type; TypeError for an
-    object of no game, or of this one that is not a State (a Game...)."""
-    from threes import registry
-    what = "a threes.Game or a threes.State" if name == "rollouts" else "a State of a registered game"
-    try:
-        fn = getattr(registry.game_of(obj).load(), name)
-    except (TypeError, ValueError, AttributeError):
-        raise TypeError(f"{name} takes {what}, not {type(obj).__name__}") from None
-    if fn is rollout or fn is rollouts:
-        raise TypeError(f"{name} takes {what}, not {type(obj).__name__}")
-    cache = _OTHER_ROLLOUTS if name == "rollouts" else _OTHER_ROLLOUT
-    if len(cache) < 64:
-        cache[type(obj)] = fn
-    return fn
-
-
-cdef object _RESULT_TYPE = None  # threes.shithead.rollouts.RolloutResult, looked up on first use
-cdef tuple _RESULT_FIELDS = ("places", "moves", "truncated", "policies", "seed", "threads", "seconds", "stalemate")
-cdef dict _POLICIES_OF = {}  # policy name -> [None or (ids as bytes, names) for each number of seats]
-
-
-cdef tuple _policies(object policy, int n):
-    """(ids as bytes, names tuple) of `policy` for n seats: a name resolved
-    once and then looked up; a sequence (one name per seat) checked on
-    every call."""
-    cdef list per
-    from_name = type(policy) is str
-    if from_name:
-        per = _POLICIES_OF.get(policy)
-        if per is not None and per[n] is not None:
-            return per[n]
-    from threes.shithead.rollouts import _policy_bytes, _policy_names
-    pol = _policy_bytes(policy, n)
-    got = (pol, _policy_names(pol))
-    if from_name and len(_POLICIES_OF) < 64:
-        per = _POLICIES_OF.setdefault(policy, [None] * (SH_MAX_PLAYERS + 1))
-        per[n] = got
-    return got
+cdef inline tuple _policies(object policy, int n):
+    return policies_of(_POLICIES_OF, POLICIES, policy, n)
 
 
 cdef int64_t _count_arg(object x, str what, int64_t least, int64_t most) except -1:
@@ -1047,37 +874,27 @@ cdef int64_t _count_arg(object x, str what, int64_t least, int64_t most) except 
     return _checked_int(x, what, least, most)
 
 
-def rollouts(game_or_state, n, policy="random", seed=None, threads=None, observer=None, progress=None,
-             chunk=None, *, first=0, backend="local", address=None):
-    """Plays `n` games in C, with the GIL released, on `threads` native threads
-    (default: every core). From a Game: fresh deals; from a State: every game
-    from that position (the state is not changed). Game i uses its own seed
+def play_batch(game_or_state, n, policy, seed, threads, observer, progress, chunk, first, result):
+    """The batch of threes.rollouts for a Shithead Game or State (the
+    arguments as there, all given; the backend chosen above, in Python),
+    returned as a `result` (threes.results.RolloutResult). Plays `n` games in
+    C, with the GIL released, on `threads` native threads (None: every core).
+    From a Game (its ``rules``, ``num_players()``, ``dealer`` and
+    ``max_game_length()`` are read): fresh deals; from a State: every game from
+    that position (the state is not changed). Game i uses its own seed
     derived from (seed, i), so the result does not depend on `threads`.
-    Returns a RolloutResult.
 
     With ``observer=p`` (from a State only), every game first deals the cards
     seat p cannot see again at random (``resample_from_infostate``, in C), so
     the result is an estimate from p's point of view that never uses hidden
-    cards.
-
-    With ``progress``, the games are played in chunks of ``chunk`` and
-    ``progress(games_done)`` is called after each; the games are the same as
-    in one call. A state of another game goes to its package's ``rollouts``
-    (the game registry), e.g. threes.three_thirteen.rollouts.
+    cards. With ``progress``, the games are played in chunks of ``chunk``
+    (None: 20,000) and ``progress(games_done)`` is called after each; the
+    games are the same as in one call. ``first``: play games first .. first
+    + n - 1 of the batch (game i still from (seed, i)).
 
     A search may call it in its inner loop, so the arguments are checked here
-    in the binding (names resolved once), and ``rollouts(state, 1)`` plays its
-    game alone on the calling thread as ``rollout()`` does.
-
-    ``first``: play games first .. first + n - 1 of the batch (game i still
-    from (seed, i)), so that the results of [0, k) and of k games from
-    ``first=k`` put together are the results of one call. ``backend="ray"``
-    plays the batch on a Ray cluster (``address``: None for the one
-    ``ray.init()`` finds or starts, else e.g. ``"10.0.0.1:6379"``) in chunks
-    of ``chunk`` games (default: sized from Ray's per-task overhead, see
-    threes.cluster), with the same result as here; ``progress`` is then
-    called as chunks finish anywhere on the cluster."""
-    global _RESULT_TYPE
+    in the binding (names resolved once), and a batch of one game from a
+    State plays its game alone on the calling thread as ``rollout()`` does."""
     cdef int num_players, dealer = -1, obs = -1, nthreads, q
     cdef uint32_t max_moves = 0
     cdef int64_t count, lo, hi, step
@@ -1092,14 +909,6 @@ def rollouts(game_or_state, n, policy="random", seed=None, threads=None, observe
     cdef uint8_t *base_stalemate
     cdef bint from_state = isinstance(game_or_state, StateBase)
     cdef int64_t first_game
-    if backend != "local":
-        if backend != "ray":
-            raise ValueError(f"backend must be 'local' or 'ray', not {backend!r}")
-        from threes.cluster import rollouts as cluster_rollouts
-        return cluster_rollouts(game_or_state, n, policy, seed, observer=observer, progress=progress, chunk=chunk,
-                                first=first, address=address)
-    if address is not None:
-        raise ValueError("address is for backend='ray'")
     count = _count_arg(n, "n", 0, _MAX_GAMES)
     if type(first) is not int or first != 0:
         first = _count_arg(first, "first", 0, 0x7FFFFFFFFFFFFFFF)
@@ -1111,17 +920,13 @@ def rollouts(game_or_state, n, policy="random", seed=None, threads=None, observe
         num_players = (<StateBase>game_or_state).s.num_players
         source = game_or_state
     else:
-        from threes.shithead.game import Game
-        if isinstance(game_or_state, Game):
+        try:  # a Shithead Game (threes.shithead.game, which this extension does not import)
             num_players = game_or_state.num_players()
             source = game_or_state.rules._raw()
             dealer, max_moves = game_or_state.dealer, game_or_state.max_game_length()
-        else:
-            other = _OTHER_ROLLOUTS.get(type(game_or_state))
-            if other is None:
-                other = _other_game(game_or_state, "rollouts")
-            return other(game_or_state, n, policy, seed, threads=threads, observer=observer, first=first,
-                         progress=progress, chunk=chunk)
+        except AttributeError:
+            raise TypeError(f"a Shithead batch plays from a Shithead Game or State, not "
+                            f"{type(game_or_state).__name__}") from None
     if observer is not None:
         if not from_state:
             raise ValueError("observer needs a State: fresh deals hide nothing to resample")
@@ -1137,9 +942,6 @@ def rollouts(game_or_state, n, policy="random", seed=None, threads=None, observe
         chunk = 20_000
     else:
         chunk = _count_arg(chunk, "chunk", 1, 0x7FFFFFFFFFFFFFFF)
-    if _RESULT_TYPE is None:
-        from threes.shithead.rollouts import RolloutResult
-        _RESULT_TYPE = RolloutResult
     t0 = monotonic_now()
     start_log = _prepare(&c, &start, source, num_players, pol, seed, dealer, max_moves, obs)
     dims[0] = count
@@ -1183,8 +985,8 @@ def rollouts(game_or_state, n, policy="random", seed=None, threads=None, observe
             if lo >= count:
                 break
     seconds = monotonic_now() - t0
-    return new_record(_RESULT_TYPE, _RESULT_FIELDS, (places, moves, truncated, names, seed, nthreads, seconds,
-                                                     stalemate))
+    return new_record(result, _RESULT_FIELDS, (places, moves, truncated, names, seed, nthreads, seconds, stalemate,
+                                               None, None))
 
 
 cdef tuple _ACTION_INTS = tuple(range(SH_MAX_DISTINCT_ACTIONS))  # ids_list's ints, made once
@@ -1193,7 +995,7 @@ cdef Py_ssize_t _STATE_SIZE = (<PyTypeObject *>StateBase).tp_basicsize  # copy_s
 
 
 def _reuse_freed(type cls):
-    return reuse_freed(cls, _STATE_SIZE)  # _common.pxd
+    return reuse_freed(cls, _STATE_SIZE)  # threes._engine: the lists of freed states
 
 
 def rollout(state, policy="random", seed=None, *, bint order=False):
@@ -1203,8 +1005,8 @@ def rollout(state, policy="random", seed=None, *, bint order=False):
     order listing the players out first (when truncated, only those out).
     The same game as game 0 of ``rollouts(state, 1, policy, seed)``; policy
     as there (a name, or one per seat), seed any int (modulo 2**64) or None.
-    A state of another game goes to its package's ``rollout`` (the game
-    registry), e.g. threes.three_thirteen.rollout.
+    ``threes.rollout`` (threes._engine.rollout) calls it for a Shithead
+    state.
 
     The call a search makes in its inner loop, so it is this binding's fast
     path: the policy resolved once per name, the game played alone on the
@@ -1218,10 +1020,8 @@ def rollout(state, policy="random", seed=None, *, bint order=False):
     cdef double out[SH_MAX_PLAYERS]
     cdef int n, q
     if not isinstance(state, StateBase):
-        other = _OTHER_ROLLOUT.get(type(state))
-        if other is None:
-            other = _other_game(state, "rollout")
-        return other(state, policy, seed, order=order)  # another game's own fast path
+        raise TypeError(f"rollout takes a Shithead State, not {type(state).__name__} (threes.rollout takes any "
+                        f"game's)")
     st = <StateBase>state
     st._require_setup()
     n = st.s.num_players
@@ -1253,18 +1053,3 @@ def hidden_count(StateBase st, observer):
     """Cards hidden from `observer`: other hands' unknown cards, face-down cards, the draw pile."""
     st._require_setup()
     return sh_hidden_count(&st.s, _checked_int(observer, "observer", 0, st.s.num_players - 1))
-
-
-def ismcts_search(StateBase st, uint8_t[::1] arena, iterations, double time_limit,
-                  double exploration, rollout_policy, seed):
-    """Runs the generic th_ismcts_search (common/ismcts.h) over sh_game with
-    the GIL released. `arena` holds the tree (a multiple of
-    ISMCTS_NODE_BYTES). Returns (best_action, iterations run, nodes used,
-    [(action, visits, mean return) for each root child])."""
-    cdef sh_state root
-    cdef uint32_t it = _checked_int(iterations, "iterations", 1, 2**32 - 1)
-    cdef int pol = _checked_int(rollout_policy, "rollout_policy", 0, SH_NUM_POLICIES - 1)
-    cdef uint64_t sd = _checked_int(seed, "seed", 0, 2**64 - 1)
-    st._require_setup()
-    root = st.s  # a private copy: other threads may change the state meanwhile
-    return ismcts_run(&sh_game, &root, arena, it, time_limit, exploration, pol, sd)

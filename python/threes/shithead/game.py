@@ -609,9 +609,8 @@ class State(GameState, _core.StateBase):
         """The search of threes.bots.ISMCTSBot: the generic C SO-ISMCTS
         (common/ismcts.h) over this game, rollouts to the end of the game with
         the C policy ``rollout_policy`` for every seat."""
-        from threes.shithead.rollouts import POLICIES
-        return _core.ismcts_search(self, arena, iterations, time_limit, exploration, POLICIES.index(rollout_policy),
-                                   seed)
+        policy = _core.POLICIES.index(rollout_policy)
+        return self._ismcts(arena, iterations, time_limit, exploration, policy, seed)
 
     # ------------------------------------------------------ serialization --
     def to_dict(self) -> Dict[str, Any]:

@@ -1,6 +1,7 @@
 # Declarations of the Three Thirteen C engine (src/threes_core/three_thirteen/) for Cython.
 from libc.stdint cimport int8_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t, int16_t, int32_t
 from threes._common cimport th_rng, th_error, th_game, th_stop, th_events
+from threes._engine cimport GameStateBase
 
 cdef extern from "three_thirteen/three_thirteen.h" nogil:
     const th_game tt_game
@@ -153,13 +154,9 @@ cdef extern from "three_thirteen/events.h" nogil:
     void tt_events(const tt_state *before, const tt_state *after, int a, th_events *out)
 
 
-cdef class StateBase:
+cdef class StateBase(GameStateBase):
     cdef tt_state s
-    cdef object _history     # (previous, action) pairs, shared with clones (_common.pxd, hist_push)
-    cdef Py_ssize_t _hlen
-    cdef bytes _htext        # " ".join of the first _htext_n actions of the history (information_state_string)
-    cdef Py_ssize_t _htext_n
-    cdef StateBase _undo     # None, or this state as it was before its last apply() (whose own _undo is the one
-                             # before); undo() refuses when moves were made since without a record
+    cdef void *_c(self) noexcept
+    cdef Py_ssize_t _plain_size(self) noexcept
     cdef int _apply(self, action) except -1
-    cdef StateBase _clone(self)
+    cdef int _player(self, player) except -1

@@ -11,6 +11,7 @@ from threes.errors import IllegalActionError
 from threes.args import MAX_GAMES as _MAX_GAMES, int_arg as _checked_int
 cimport cython
 from threes._common cimport *
+from threes._engine cimport policies_of, reuse_freed
 cimport numpy as cnp
 cnp.import_array()
 from numpy import integer as _np_integer
@@ -199,9 +200,19 @@ def card_value(rank, wild_rank, bint ace_either, bint wild_penalty_20):
 cdef class StateBase:
     """The C state of a Three Thirteen game, held by value (threes.three_thirteen.State)."""
 
-    def __cinit__(self):
+    def __cinit__(self, *args):
+        self.game = &tt_game
         self.s.phase = TT_PHASE_OVER
         self.s.current = TT_NO_SEAT
+
+    cdef void *_c(self) noexcept:
+        return &self.s
+
+    cdef Py_ssize_t _plain_size(self) noexcept:
+        return _STATE_SIZE
+
+    cdef int _player(self, player) except -1:
+        return _seat_arg("player", player, self.s.num_players)
 
     @classmethod
     def _new(cls, num_players, dict opts, uint64_t seed, uint32_t max_moves):
@@ -221,93 +232,6 @@ cdef class StateBase:
         return {"decks": self.s.opt.decks, "jokers": self.s.opt.jokers, "ace_either": self.s.opt.meld.ace_either,
                 "all_wild_melds": self.s.opt.meld.all_wild_melds, "wild_penalty_20": self.s.opt.meld.wild_penalty_20,
                 "rediscard_taken": self.s.opt.rediscard_taken, "go_out_first_turn": self.s.opt.go_out_first_turn}
-
-    def clone(self):
-        """An independent copy (the C state is copied by value; the history
-        chain is shared: appending is one new pair, _common.pxd hist_push)."""
-        return self._clone()
-
-    cdef StateBase _clone(self):
-        # child() and resample_from_infostate() call this directly: self.clone()
-        # from Cython is a Python method lookup and call.
-        c = copy_state(self, _STATE_SIZE, <PyObject *>self._history, <PyObject *>self._htext)
-        if c is not None:
-            Py_INCREF((<StateBase>c)._undo)  # the byte copy holds self's undo chain too (never changed)
-            return <StateBase>c
-        cdef PyTypeObject *t = Py_TYPE(self)
-        cdef StateBase g = <StateBase>t.tp_new(<type>t, <PyObject *>_EMPTY, NULL)
-        g.s = self.s
-        g._history = self._history
-        g._hlen = self._hlen
-        g._htext = self._htext
-        g._htext_n = self._htext_n
-        g._undo = self._undo
-        return g
-
-    def information_state_string(self, player):
-        """Observation plus the public action history. The observation text
-        is written in C (tt_observation_text, the format of
-        State.observation_string) and the history's text is kept from call to
-        call (and shared with clones), so a call costs the observation and the
-        actions since the last call."""
-        cdef char buf[TT_OBS_TEXT_MAX]
-        cdef int q = _seat_arg("player", player, self.s.num_players)
-        cdef size_t n = tt_observation_text(&self.s, q, buf, TT_OBS_TEXT_MAX)
-        if n >= TT_OBS_TEXT_MAX:
-            raise RuntimeError("the observation text did not fit its buffer")  # never: TT_OBS_TEXT_MAX bounds it
-        if self._htext is None or self._htext_n > self._hlen:
-            self._htext = b""
-            self._htext_n = 0
-        if self._htext_n < self._hlen:
-            self._htext = self._htext + chain_text(self._history, self._hlen - self._htext_n, self._htext_n > 0)
-            self._htext_n = self._hlen
-        return info_text(buf, n, self._htext)
-
-    def legal_actions_mask(self, out=None):
-        """A bool array of length NUM_ACTIONS, True at the legal ids (all
-        False when the game is over). With ``out`` (a writable C-contiguous
-        bool, uint8 or int8 array of that length) it is written in place (0
-        and 1) and returned, with nothing allocated."""
-        cdef uint16_t buf[TT_NUM_ACTIONS]
-        cdef int n = tt_legal_actions(&self.s, buf) if self.s.phase != TT_PHASE_OVER else 0
-        return mask_of(buf, n, TT_NUM_ACTIONS, out)
-
-    def observation_tensor(self, player, out=None):
-        """The observation as float32, in C (src/threes_core/three_thirteen/observation.h
-        documents the blocks); nothing in it is hidden from ``player``. With
-        ``out`` (a writable C-contiguous float32 array of that length) it is
-        written in place and returned, with nothing allocated."""
-        cdef th_error e
-        cdef int q = _seat_arg("player", player, self.s.num_players)
-        cdef Py_buffer view
-        cdef float *p
-        cdef bint held
-        res = tensor_out(out, tt_obs_size(self.s.num_players), &view, &p, &held)
-        cdef int rc = tt_observation_tensor(&self.s, q, p, &e)
-        if held:
-            PyBuffer_Release(&view)
-        if rc != TH_OK:
-            raise_error(&e)
-        return res
-
-    def observation_high(self):
-        """A bound on every entry of this game's observation tensors (all are
-        whole numbers from 0 to it): the high of an observation space."""
-        return tt_game.observation_high(&self.s)
-
-    @classmethod
-    def _from_bytes(cls, bytes raw):
-        """A state from the bytes of a vector env's state buffer (checked)."""
-        cdef StateBase st = cls.__new__(cls)
-        state_from_bytes(&tt_game, &st.s, raw)
-        st._history = None
-        st._hlen = 0
-        return st
-
-    def _vec_handle(self):
-        """(a capsule of the game's C interface, this state's bytes): what
-        threes.vector deals its episodes from."""
-        return vec_handle(&tt_game, &self.s)
 
     def num_players(self):
         """The number of seats, 0 .. num_players-1."""
@@ -331,65 +255,6 @@ cdef class StateBase:
         cdef int n = tt_legal_actions(&self.s, buf)
         return ids_list(buf, n, _ACTION_INTS)
 
-    def is_legal(self, action):
-        """Whether action id ``action`` is legal now: False for an id out of range and when the game is
-        over; a TypeError for anything but an int (numpy ints too, never a bool)."""
-        a = as_int(action)
-        return -2**31 <= a < 2**31 and tt_is_legal(&self.s, a) != 0
-
-    def apply_action(self, action):
-        """Applies a legal action; anything else raises and leaves the state as it was."""
-        self._apply(action)
-
-    def _apply_events(self, action, bint keep_undo=False):
-        """Applies a legal action as apply_action does and returns what it did: the C core's events
-        (tt_events, three_thirteen/events.h) as _common.pxd's events_list tuples. With keep_undo, this state as
-        it was is kept for _take_back (undo)."""
-        cdef tt_state before = self.s
-        cdef th_events ev
-        cdef int a = action_id(action, TT_NUM_ACTIONS)
-        cdef StateBase snap = self._clone() if keep_undo else None
-        self._apply(action)
-        tt_events(&before, &self.s, a, &ev)
-        self._undo = snap  # None without keep_undo: an older chain could no longer be followed (_take_back)
-        return events_list(&ev)
-
-    def _take_back(self):
-        """Restores the state kept by the last _apply_events(keep_undo=True) (undo)."""
-        cdef StateBase snap = self._undo
-        if snap is None:
-            raise ValueError("nothing to undo: undo() takes back moves made with apply() since the last "
-                             "apply(undo=False)")
-        if snap._hlen + 1 != self._hlen:
-            raise ValueError("cannot undo: the last move was made with apply_action(), which keeps no undo "
-                             "record (use apply())")
-        self._restore_from(snap)
-
-    def _undo_depth(self):
-        """How many apply() moves undo() can take back, one after another."""
-        cdef StateBase at = self
-        cdef int n = 0
-        while at._undo is not None and at._undo._hlen + 1 == at._hlen:
-            at = at._undo
-            n += 1
-        return n
-
-    def _restore_from(self, StateBase other):
-        """Makes this state an exact copy of `other` (the C state and the history): undo."""
-        self.s = other.s
-        self._history = other._history
-        self._hlen = other._hlen
-        self._htext = other._htext
-        self._htext_n = other._htext_n
-        self._undo = other._undo
-
-    def child(self, action):
-        """A copy with the action applied; this state is unchanged (an
-        illegal action raises as apply_action does)."""
-        cdef StateBase c = self._clone()
-        c._apply(action)
-        return c
-
     cdef int _apply(self, action) except -1:
         cdef th_error e
         cdef int a = action_id(action, TT_NUM_ACTIONS)
@@ -410,11 +275,6 @@ cdef class StateBase:
             raise_error(&e)
         self._history = hist_push(self._history, 0)
         self._hlen += 1
-
-    def history(self):
-        """Action ids applied since the deal, oldest first; for a position built by from_dict, the dict's
-        ``history`` followed by the actions applied since."""
-        return hist_tail(self._history, self._hlen)
 
     def move_number(self):
         """Actions applied since the deal (the game's move count)."""
@@ -581,7 +441,7 @@ cdef class StateBase:
                 raise TypeError(f"a seat is an int, not {type(player).__name__}")
             p = _seat_arg("player", player, self.s.num_players)
         seed = seed_of(seed)
-        cdef StateBase c = self._clone()
+        cdef StateBase c = <StateBase>self._clone()
         th_rng_seed(&rng, <uint64_t>seed)
         if tt_resample(&c.s, p, &rng, &e) != TH_OK:
             raise_error(&e)
@@ -652,31 +512,19 @@ cdef Py_ssize_t _STATE_SIZE = (<PyTypeObject *>StateBase).tp_basicsize  # copy_s
 
 
 def _reuse_freed(type cls):
-    return reuse_freed(cls, _STATE_SIZE)  # _common.pxd
+    return reuse_freed(cls, _STATE_SIZE)  # threes._engine: the lists of freed states
 
 
-cdef dict _POLICIES_OF = {}  # policy name -> [None or (ids as bytes, names) for each number of seats]
-cdef object _RESULT_TYPE = None  # threes.three_thirteen.game.TTRolloutResult, looked up on first use
-cdef tuple _RESULT_FIELDS = ("totals", "returns", "moves", "truncated", "policies", "seed", "threads", "seconds")
+#: The rollout policies' names, in the C engine's order (rollout.h).
+POLICIES = ("random", "greedy")
+assert len(POLICIES) == TT_NUM_POLICIES
+cdef dict _POLICIES_OF = {}  # (policy name, seats) -> (ids as bytes, names): threes._engine.policies_of's cache
+cdef tuple _RESULT_FIELDS = ("places", "totals", "_returns", "moves", "truncated", "stalemate", "policies", "seed",
+                             "threads", "seconds")
 
 
-cdef tuple _policies(object policy, int n):
-    """(ids as bytes, names tuple) of `policy` for n seats: a name resolved
-    once and then looked up; a sequence (one name, or one per seat) checked
-    on every call."""
-    cdef list per
-    from_name = type(policy) is str
-    if from_name:
-        per = _POLICIES_OF.get(policy)
-        if per is not None and per[n] is not None:
-            return per[n]
-    from threes.three_thirteen.game import POLICIES, _policy_names
-    names = tuple(_policy_names(policy, n))
-    got = (bytes([POLICIES.index(p) for p in names]), names)
-    if from_name and len(_POLICIES_OF) < 64:
-        per = _POLICIES_OF.setdefault(policy, [None] * (TT_MAX_PLAYERS + 1))
-        per[n] = got
-    return got
+cdef inline tuple _policies(object policy, int n):
+    return policies_of(_POLICIES_OF, POLICIES, policy, n)
 
 
 cdef int _start_of(tt_chunked *c, tt_state *s, StateBase start, const unsigned char *pol, uint64_t seed,
@@ -723,7 +571,8 @@ def rollout(state, policy="random", seed=None, *, bint order=False, bint round_o
     cdef uint32_t moves
     cdef uint8_t trunc
     if not isinstance(state, StateBase):
-        raise TypeError(f"rollout takes a three_thirteen.State, not {type(state).__name__}")
+        raise TypeError(f"rollout takes a Three Thirteen State, not {type(state).__name__} (threes.rollout takes any "
+                        f"game's)")
     n = (<StateBase>state).s.num_players
     pol = (<tuple>_policies(policy, n))[0] if TT_MIN_PLAYERS <= n <= TT_MAX_PLAYERS else b""
     seed = seed_of(seed)
@@ -740,21 +589,21 @@ def rollout(state, policy="random", seed=None, *, bint order=False, bint round_o
     return out
 
 
-def rollouts(start, n, policy="random", seed=None, observer=None, threads=None, *, first=0, progress=None,
-             chunk=None):
-    """Plays ``n`` games in C from a Game (fresh deals: game i deals with its
-    own seed) or from a State (``observer``: resample that seat's hidden
-    cards before each game). Policies: random, greedy (C). The games run on
-    ``threads`` native threads (default: one per CPU) with the GIL released;
-    the results are the same for any number of threads. Returns a
-    TTRolloutResult. The arguments are checked here in the binding (names
-    resolved once): a search may call it in its inner loop. ``first``: play
-    games first .. first + n - 1 of the batch (game i from (seed, i)), e.g.
-    a chunk of a batch split across machines (threes.cluster). With
-    ``progress``, the games are played in chunks of ``chunk`` (default 200)
-    and ``progress(games_done)`` is called after each; the games are the
-    same as in one call."""
-    global _RESULT_TYPE
+def play_batch(start, n, policy, seed, threads, observer, progress, chunk, first, result):
+    """The batch of threes.rollouts for a Three Thirteen Game or State (the
+    arguments as there, all given; the backend chosen above, in Python),
+    returned as a `result` (threes.results.RolloutResult). Plays `n` games
+    in C from a Game (fresh deals with its options, from its
+    ``new_initial_state``: game i deals with its own seed) or from a State
+    (``observer``: resample that seat's hidden cards before each game). The
+    games run on `threads` native threads (None: one per CPU) with the GIL
+    released; the results are the same for any number of threads. The
+    arguments are checked here in the binding (names resolved once): a
+    search may call it in its inner loop. ``first``: play games first ..
+    first + n - 1 of the batch (game i from (seed, i)). With ``progress``,
+    the games are played in chunks of ``chunk`` (None: 200) and
+    ``progress(games_done)`` is called after each; the games are the same as
+    in one call."""
     cdef tt_chunked c
     cdef tt_state s
     cdef int np_, obs = -1, nthreads
@@ -773,18 +622,21 @@ def rollouts(start, n, policy="random", seed=None, observer=None, threads=None, 
             raise ValueError(f"first + n must be below 2**63, not {first} + {count}")
     if isinstance(start, StateBase):
         st = start
-    else:
-        from threes.three_thirteen.game import Game
-        if not isinstance(start, Game):
-            raise TypeError(f"rollouts takes a three_thirteen.Game or State, not {type(start).__name__}")
+    else:  # a Three Thirteen Game (threes.three_thirteen.game, which this extension does not import)
+        new_state = getattr(start, "new_initial_state", None)
+        st = new_state(0) if new_state is not None else None
+        if not isinstance(st, StateBase):
+            raise TypeError(f"a Three Thirteen batch plays from a Three Thirteen Game or State, not "
+                            f"{type(start).__name__}")
         if observer is not None:
-            raise ValueError("observer needs a State")
-        st = start.new_initial_state(0)
+            raise ValueError("observer needs a State: fresh deals hide nothing to resample")
         fresh = True
     np_ = (<StateBase>st).s.num_players
     if observer is not None:
-        from threes.three_thirteen.game import _check_seat
-        _check_seat(observer, np_)
+        if isinstance(observer, bool) or not isinstance(observer, (int, _np_integer)):
+            raise TypeError(f"observer must be an int seat, not {type(observer).__name__}")
+        if not 0 <= observer < np_:
+            raise ValueError(f"observer must be a seat in 0..{np_ - 1}, not {observer}")
         obs = observer
     pol, names = _policies(policy, np_) if TT_MIN_PLAYERS <= np_ <= TT_MAX_PLAYERS else (b"", ())
     seed = seed_of(seed)
@@ -793,9 +645,6 @@ def rollouts(start, n, policy="random", seed=None, observer=None, threads=None, 
         chunk = 200
     else:
         chunk = _checked_int(chunk, "chunk", 1, 0x7FFFFFFFFFFFFFFF)
-    if _RESULT_TYPE is None:
-        from threes.three_thirteen.game import TTRolloutResult
-        _RESULT_TYPE = TTRolloutResult
     _start_of(&c, &s, <StateBase>st, pol, seed, obs, False, fresh)
     c.first = first
     dims[0] = count
@@ -804,6 +653,8 @@ def rollouts(start, n, policy="random", seed=None, observer=None, threads=None, 
     returns = new_array(2, dims, cnp.NPY_FLOAT64)
     moves = new_array(1, dims, cnp.NPY_UINT32)
     truncated = new_array(1, dims, cnp.NPY_BOOL)
+    stalemate = new_array(1, dims, cnp.NPY_BOOL)  # no Three Thirteen game ends by repetition: all False
+    memset(cnp.PyArray_DATA(<cnp.ndarray>stalemate), 0, count)
     c.totals = <int32_t *>cnp.PyArray_DATA(<cnp.ndarray>totals)
     c.returns = <double *>cnp.PyArray_DATA(<cnp.ndarray>returns)
     c.moves = <uint32_t *>cnp.PyArray_DATA(<cnp.ndarray>moves)
@@ -829,23 +680,8 @@ def rollouts(start, n, policy="random", seed=None, observer=None, threads=None, 
             if lo >= count:
                 break
     seconds = monotonic_now() - t0
-    return new_record(_RESULT_TYPE, _RESULT_FIELDS, (totals, returns, moves, truncated, names, seed, nthreads,
-                                                     seconds))
-
-
-def ismcts_search(StateBase st, uint8_t[::1] arena, iterations, double time_limit,
-                  double exploration, rollout_policy, seed):
-    """Runs the generic th_ismcts_search (common/ismcts.h) over tt_game with
-    the GIL released: each iteration is valued on the root's round
-    (three_thirteen/game.h). `arena` holds the tree (a multiple of
-    ISMCTS_NODE_BYTES); rollout_policy is a Three Thirteen policy id. Returns
-    (best_action, iterations run, nodes used, [(action, visits, mean value)
-    for each root child])."""
-    cdef uint32_t it = _checked_int(iterations, "iterations", 1, 2**32 - 1)
-    cdef int pol = _checked_int(rollout_policy, "rollout_policy", 0, TT_NUM_POLICIES - 1)
-    cdef uint64_t sd = _checked_int(seed, "seed", 0, 2**64 - 1)
-    cdef tt_state root = st.s  # a private copy: other threads may change the state meanwhile
-    return ismcts_run(&tt_game, &root, arena, it, time_limit, exploration, pol, sd)
+    return new_record(result, _RESULT_FIELDS, (None, totals, returns, moves, truncated, stalemate, names,
+                                               seed, nthreads, seconds))
 
 
 def bench_solver(seed, hands, bint solve=True):

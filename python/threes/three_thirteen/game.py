@@ -22,7 +22,7 @@ from __future__ import annotations
 import hashlib
 import json
 import operator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -33,13 +33,15 @@ from threes.errors import IllegalActionError
 from threes.phases import GamePhase
 from threes._state import GameState
 from threes.args import check_keys, int_arg, seed64 as _seed64
+from threes.batches import register as _register_batches, rollouts
+from threes.results import RolloutResult
 
-__all__ = ["Game", "State", "Move", "Observation", "Phase", "min_deadwood", "card_value", "rollout", "rollouts", "TTRolloutResult",
+__all__ = ["Game", "State", "Move", "Observation", "Phase", "min_deadwood", "card_value", "rollout", "rollouts", "RolloutResult", "TTRolloutResult",
            "POLICIES", "card_to_kind", "kind_to_card"]
 
 #: Three Thirteen's ranks in its order, A low (rank number 1..13).
 RANKS = "A23456789TJQK"
-POLICIES = ("random", "greedy")
+POLICIES = _core.POLICIES  # the rollout policies, in the C engine's order
 class Phase(GamePhase):
     """The phase of a turn: draw, then discard (or go out); over at the end (a threes.phases.GamePhase,
     equal to its text: ``state.phase == "draw"``)."""
@@ -546,7 +548,7 @@ class State(GameState, _core.StateBase):
         root's round (three_thirteen/game.h). Rollouts are always greedy,
         whatever ``rollout_policy`` (a Shithead policy name): random Three
         Thirteen players almost never end a round."""
-        return _core.ismcts_search(self, arena, iterations, time_limit, exploration, POLICIES.index("greedy"), seed)
+        return self._ismcts(arena, iterations, time_limit, exploration, POLICIES.index("greedy"), seed)
 
     # -- saving ------------------------------------------------------------------
     def to_dict(self) -> Dict[str, Any]:
@@ -709,65 +711,12 @@ def _check_seat(seat: Any, n: int) -> None:
         raise ValueError(f"seat must be in 0..{n - 1}, not {seat}")
 
 
-@dataclass(frozen=True)
-class TTRolloutResult:
-    """Games of one batch: totals (n, N) final scores, returns (n, N),
-    moves (n,), truncated (n,: cut at the move cap); policies (the policy
-    name of each seat), seed (the batch's seed: game i uses one derived from
-    (seed, i)), threads and seconds (the batch's wall time) as in the
-    Shithead RolloutResult; and per-seat summaries.
-    ``stalemate`` (n,) is all False (no Three Thirteen game ends by
-    repetition), as in the Shithead RolloutResult, for generic code."""
+#: The one result type of every game's batch (threes.results); the name Three Thirteen's batches
+#: were returned under before every game shared it.
+TTRolloutResult = RolloutResult
 
-    totals: np.ndarray
-    returns: np.ndarray
-    moves: np.ndarray
-    truncated: np.ndarray
-    policies: Tuple[str, ...]
-    seed: int
-    threads: int = 1
-    seconds: float = field(default=0.0, compare=False)  # the batch's wall time, as in RolloutResult
-
-    @property
-    def stalemate(self) -> np.ndarray:
-        """(n,) bool, all False: no Three Thirteen game ends by repetition."""
-        return np.zeros(self.truncated.shape, dtype=bool)
-
-    @property
-    def num_games(self) -> int:
-        """The number of games n (the rows of ``totals``)."""
-        return int(self.totals.shape[0])
-
-    @property
-    def win_rate(self) -> np.ndarray:
-        """Share of games each seat had the lowest total alone or shared."""
-        return (self.totals == self.totals.min(axis=1, keepdims=True)).mean(axis=0)
-
-    @property
-    def mean_score(self) -> np.ndarray:
-        """Mean final total per seat (lower is better); NaN for an empty batch."""
-        return self.totals.mean(axis=0)
-
-    @property
-    def mean_moves(self) -> float:
-        """Mean moves per game; NaN for an empty batch."""
-        return float(self.moves.mean()) if self.num_games else float("nan")
-
-
-def _policy_names(policy: Union[str, Sequence[str]], np_: int) -> List[str]:
-    """One policy name per seat, checked (rollouts and rollout)."""
-    names = [policy] if isinstance(policy, str) else list(policy)
-    if len(names) == 1:
-        names = names * np_
-    if len(names) != np_:
-        raise ValueError(f"one policy or one per seat ({np_}), not {len(names)}")
-    for p in names:
-        if p not in POLICIES:
-            raise ValueError(f"unknown policy {p!r}: one of {', '.join(POLICIES)}")
-    return names
-
-
-# The fast paths live in the binding (their docstrings there): a search
-# calls them in its inner loop.
+#: One game to the end from a Three Thirteen state (its docstring in the binding); ``rollouts`` is
+#: threes.rollouts (threes.batches: any game), registered here for this game's Game and State.
 rollout = _core.rollout
-rollouts = _core.rollouts
+
+_register_batches(Game, State, _core.play_batch, _core.rollout)

@@ -39,12 +39,9 @@ __all__ = ["ThreeThirteenGame", "ThreeThirteenState", "ThreeThirteenRolloutEvalu
 # (4 * (rank - 1) + suit, ace low; jokers 52, 53), probability = copies left /
 # cards left. Between chance nodes play continues on a three_thirteen.State.
 
-def _tt_options() -> Tuple[Any, ...]:
-    return OPTIONS  # the game's own declaration (threes.options)
-
-
-# every option the game declares is a parameter (an int option's "the engine decides" is 0)
-_TT_DEFAULTS: Dict[str, Any] = {"players": 3, **{o.name: o.to_param(o.default) for o in _tt_options()},
+# every option the game declares (OPTIONS, threes.options) is a parameter (an int option's "the engine
+# decides" is 0)
+_TT_DEFAULTS: Dict[str, Any] = {"players": 3, **{o.name: o.to_param(o.default) for o in OPTIONS},
                                 "max_moves": 0}
 
 _TT_GAME_TYPE = _game_type("three_thirteen", "Three Thirteen (rummy), threes-core engine", 2, 8, _TT_DEFAULTS)
@@ -63,7 +60,7 @@ class ThreeThirteenGame(pyspiel.Game):
         if unknown:
             raise ValueError(f"unknown three_thirteen parameters {sorted(unknown)}: the parameters are "
                              f"{', '.join(_TT_DEFAULTS)}")
-        opts = {o.name: o.from_param(p[o.name], f"game parameter {o.name!r}") for o in _tt_options()}
+        opts = {o.name: o.from_param(p[o.name], f"game parameter {o.name!r}") for o in OPTIONS}
         g = tt.Game(_int_param(p, "players", 2, 8), max_moves=_int_param(p, "max_moves", 0, 2**32 - 1) or None,
                     **opts)
         first = g.new_initial_state(0)

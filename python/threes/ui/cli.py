@@ -263,13 +263,13 @@ def _backend(args: argparse.Namespace, local_option: str) -> Dict[str, Any]:
 
 def _rollouts(game: Any, n: int, policies: Sequence[str], seed: Optional[int], threads: Optional[int],
               backend: Dict[str, Any], **kw: Any) -> Any:
-    """A batch of the game's rollouts (its package's ``rollouts``) on the backend of :func:`_backend`:
+    """A batch of any game's rollouts (threes.batches.rollouts) on the backend of :func:`_backend`:
     here on ``threads`` native threads, or on a Ray cluster (threes.cluster) with the same result."""
-    if backend:
-        from threes.cluster import rollouts as on_cluster
+    from threes.batches import rollouts
 
-        return on_cluster(game, n, policies, seed, address=backend["address"], **kw)
-    return registry.game_of(game).load().rollouts(game, n, policies, seed, threads=threads, **kw)
+    if backend:
+        return rollouts(game, n, policies, seed, backend="ray", address=backend["address"], **kw)
+    return rollouts(game, n, policies, seed, threads=threads, **kw)
 
 
 def _progress_bar(con: Console, what: str, total: int, unit: str):

@@ -6,7 +6,9 @@
  * th_game is the small C interface that generic code (common/ismcts.h) uses:
  * sizes and function pointers over an opaque state. Each game provides one
  * constant instance (shithead/game.h: sh_game, three_thirteen/game.h:
- * tt_game). A state is plain data: a copy is memcpy of state_size bytes.
+ * tt_game), written with designated initialisers, so that a field added here
+ * is one line in each game.c. A state is plain data: a copy is memcpy of
+ * state_size bytes.
  */
 #ifndef THREES_COMMON_GAME_H
 #define THREES_COMMON_GAME_H
@@ -15,6 +17,7 @@
 #include <stdint.h>
 
 #include "common/error.h"
+#include "common/event.h"
 #include "common/rng.h"
 
 #define TH_TERMINAL_PLAYER (-4)
@@ -25,6 +28,9 @@
 #define TH_MAX_STATE_BYTES 2048
 #define TH_MAX_ACTIONS 16384
 #define TH_MAX_PLAYERS 16
+/* Bytes of the longest observation text (observation_text) of any game, its
+ * terminating NUL included. */
+#define TH_OBS_TEXT_MAX 4096
 
 /* A stop hook for long work (a search's deadline, a caller's Ctrl-C): a game
  * doing long work for generic code calls th_stop_now at least every
@@ -90,6 +96,15 @@ typedef struct th_game {
   /* 0, or an error code with e set when a vector env cannot play s's game
    * (NULL: it always can). */
   int (*vec_unsupported)(const void *s, th_error *e);
+  /* What the legal action `action` did, `before` the state it was applied
+   * to and `after` the state it made (common/event.h: the events people see,
+   * the private ones marked), into out. */
+  void (*events)(const void *before, const void *after, int action, th_events *out);
+  /* The observation of seat `observer` (a seat of s) as text into out (room
+   * for cap bytes, NUL-terminated): what that seat sees, the format of the
+   * game's Python observation_string; returns its length (< cap when it fit;
+   * TH_OBS_TEXT_MAX bytes always do). */
+  size_t (*observation_text)(const void *s, int observer, char *out, size_t cap);
 } th_game;
 
 #endif

@@ -4,10 +4,12 @@
 #include <string.h>
 
 #include "shithead/determinize.h"
+#include "shithead/events.h"
 #include "shithead/observation.h"
 #include "shithead/rollout.h"
 #include "shithead/state.h"
 
+_Static_assert(SH_OBS_TEXT_MAX <= TH_OBS_TEXT_MAX, "the observation text must fit TH_OBS_TEXT_MAX");
 _Static_assert(sizeof(sh_state) <= TH_MAX_STATE_BYTES, "sh_state must fit TH_MAX_STATE_BYTES");
 _Static_assert(SH_MAX_DISTINCT_ACTIONS <= TH_MAX_ACTIONS, "Shithead's actions must fit TH_MAX_ACTIONS");
 _Static_assert(SH_MAX_PLAYERS <= TH_MAX_PLAYERS, "Shithead's seats must fit TH_MAX_PLAYERS");
@@ -79,10 +81,38 @@ static int g_vec_unsupported(const void *s, th_error *e) {
 }
 static int g_num_actions(const void *s) { return sh_num_distinct_actions(&((const sh_state *)s)->rules); }
 
+static size_t g_observation_text(const void *s, int observer, char *out, size_t cap) {
+  return sh_observation_text((const sh_state *)s, observer, out, cap);
+}
+static void g_events(const void *before, const void *after, int a, th_events *out) {
+  sh_events((const sh_state *)before, (const sh_state *)after, a, out);
+}
+
 const th_game sh_game = {
-    "shithead",      sizeof(sh_state), SH_MAX_PLAYERS, SH_MAX_DISTINCT_ACTIONS, SH_NUM_POLICIES,
-    g_check,         g_current_player, g_is_over,      g_legal_actions,         g_apply_legal,
-    g_resample,      g_policy_action,  g_rollout,      g_returns,               g_search_value,
-    g_new_game,      g_observation_size, g_observe,    g_is_legal,
-    g_num_players,    g_is_truncated,  g_num_actions,   g_observation_high, g_vec_unsupported,
+    .name = "shithead",
+    .state_size = sizeof(sh_state),
+    .max_players = SH_MAX_PLAYERS,
+    .max_actions = SH_MAX_DISTINCT_ACTIONS,
+    .num_policies = SH_NUM_POLICIES,
+    .check = g_check,
+    .current_player = g_current_player,
+    .is_over = g_is_over,
+    .legal_actions = g_legal_actions,
+    .apply_legal = g_apply_legal,
+    .resample = g_resample,
+    .policy_action = g_policy_action,
+    .rollout = g_rollout,
+    .returns = g_returns,
+    .search_value = g_search_value,
+    .new_game = g_new_game,
+    .observation_size = g_observation_size,
+    .observe = g_observe,
+    .is_legal = g_is_legal,
+    .num_players = g_num_players,
+    .is_truncated = g_is_truncated,
+    .num_actions = g_num_actions,
+    .observation_high = g_observation_high,
+    .vec_unsupported = g_vec_unsupported,
+    .events = g_events,
+    .observation_text = g_observation_text,
 };

@@ -4,10 +4,12 @@
 #include <string.h>
 
 #include "three_thirteen/determinize.h"
+#include "three_thirteen/events.h"
 #include "three_thirteen/observation.h"
 #include "three_thirteen/rollout.h"
 #include "three_thirteen/state.h"
 
+_Static_assert(TT_OBS_TEXT_MAX <= TH_OBS_TEXT_MAX, "the observation text must fit TH_OBS_TEXT_MAX");
 _Static_assert(sizeof(tt_state) <= TH_MAX_STATE_BYTES, "tt_state must fit TH_MAX_STATE_BYTES");
 _Static_assert(TT_NUM_ACTIONS <= TH_MAX_ACTIONS, "Three Thirteen's actions must fit TH_MAX_ACTIONS");
 _Static_assert(TT_MAX_PLAYERS <= TH_MAX_PLAYERS, "Three Thirteen's seats must fit TH_MAX_PLAYERS");
@@ -74,10 +76,38 @@ static int g_num_actions(const void *s) {
   return TT_NUM_ACTIONS;
 }
 
+static size_t g_observation_text(const void *s, int observer, char *out, size_t cap) {
+  return tt_observation_text((const tt_state *)s, observer, out, cap);
+}
+static void g_events(const void *before, const void *after, int a, th_events *out) {
+  tt_events((const tt_state *)before, (const tt_state *)after, a, out);
+}
+
 const th_game tt_game = {
-    "three_thirteen", sizeof(tt_state), TT_MAX_PLAYERS, TT_NUM_ACTIONS, TT_NUM_POLICIES,
-    g_check,          g_current_player, g_is_over,      g_legal_actions, g_apply_legal,
-    g_resample,       g_policy_action,  g_rollout,      g_returns,       g_search_value,
-    g_new_game,       g_observation_size, g_observe,    g_is_legal,
-    g_num_players,    g_is_truncated,  g_num_actions,   g_observation_high, NULL,
+    .name = "three_thirteen",
+    .state_size = sizeof(tt_state),
+    .max_players = TT_MAX_PLAYERS,
+    .max_actions = TT_NUM_ACTIONS,
+    .num_policies = TT_NUM_POLICIES,
+    .check = g_check,
+    .current_player = g_current_player,
+    .is_over = g_is_over,
+    .legal_actions = g_legal_actions,
+    .apply_legal = g_apply_legal,
+    .resample = g_resample,
+    .policy_action = g_policy_action,
+    .rollout = g_rollout,
+    .returns = g_returns,
+    .search_value = g_search_value,
+    .new_game = g_new_game,
+    .observation_size = g_observation_size,
+    .observe = g_observe,
+    .is_legal = g_is_legal,
+    .num_players = g_num_players,
+    .is_truncated = g_is_truncated,
+    .num_actions = g_num_actions,
+    .observation_high = g_observation_high,
+    .vec_unsupported = NULL, /* a vector env plays every Three Thirteen game */
+    .events = g_events,
+    .observation_text = g_observation_text,
 };
