@@ -30,8 +30,8 @@ from threes.shithead.game import (
     Phase,
     State,
 )
-from threes.shithead.rollouts import POLICIES
-from threes.batches import RolloutResult, rollout, rollouts
+from threes.shithead.rollouts import POLICIES, rollout
+from threes.batches import RolloutResult, rollouts
 from threes.shithead.observation import Observation
 from threes import bots
 from threes.tournament import TournamentResult, tournament

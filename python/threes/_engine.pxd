@@ -3,6 +3,7 @@
 # call between them.
 
 cdef tuple policies_of(dict cache, tuple names, object policy, int n)
+cdef object rollout_of_any(object state, object policy, object seed, bint order)
 
 
 from threes._common cimport th_game
@@ -19,13 +20,13 @@ cdef class GameStateBase:
     cdef Py_ssize_t _htext_n
     cdef GameStateBase _undo  # None, or this state as it was before its last apply() (whose own _undo is the
                               # one before); undo() refuses when moves were made since without a record
+    cdef object _own          # None, or the game's own object (Shithead: the log of older repetition keys),
+                              # held by copies too (a game that changes it copies it first when shared)
     # what each game provides
     cdef void *_c(self) noexcept                  # its C state, inside this object
     cdef Py_ssize_t _plain_size(self) noexcept    # the byte size of its StateBase (a plain layout: copy_state)
     cdef int _apply(self, action) except -1       # a checked action (the history appended)
     cdef int _player(self, player) except -1      # a seat argument, checked
-    cdef int _adopt_copy(self) except -1          # after a byte copy of another state: its own object fields
-    cdef int _copy_extra(self, GameStateBase src) except -1  # its own fields from src (clone's general path, undo)
     # written once, here
     cdef GameStateBase _clone(self)
     cdef int _assign(self, GameStateBase other) except -1

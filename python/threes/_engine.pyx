@@ -41,18 +41,19 @@ def batch_seed(seed, i):
 
 
 cdef tuple policies_of(dict cache, tuple names, object policy, int n):
-    """(ids as bytes, names as a tuple) of `policy` for n seats of a game whose
+    """(ids as bytes, names as a tuple) of `policy` for n seats (1..TH_MAX_PLAYERS) of a game whose
     policies are `names` (in its C engine's order): one name for every seat
     (any case, spaces around it ignored), or a sequence of one name or one
-    per seat. A name's answer is kept in `cache` (the game's own dict), so
-    that a search's inner loop looks it up; a sequence is read every call."""
-    cdef list seq
+    per seat. A name's answers are kept in `cache` (the game's own dict: a
+    name -> a list by seat count), so that a search's inner loop looks them
+    up; a sequence is read every call."""
+    cdef list seq, per = None
     cdef int q
     from_name = type(policy) is str
     if from_name:
-        got = cache.get((policy, n))
-        if got is not None:
-            return <tuple>got
+        per = cache.get(policy)
+        if per is not None and per[n] is not None:
+            return <tuple>per[n]
         seq = [policy] * n
     else:
         try:
@@ -71,8 +72,10 @@ cdef tuple policies_of(dict cache, tuple names, object policy, int n):
             raise ValueError(f"unknown policy {name!r}: choose one of {', '.join(names)}")
         ids[q] = names.index(key)
     got = (bytes(ids), tuple([names[i] for i in ids]))
-    if from_name and len(cache) < 256:
-        cache[(policy, n)] = got
+    if from_name and 0 <= n <= TH_MAX_PLAYERS and (per is not None or len(cache) < 64):
+        if per is None:
+            per = cache[policy] = [None] * (TH_MAX_PLAYERS + 1)
+        per[n] = got
     return got
 
 
@@ -97,6 +100,18 @@ cdef object _rollout_of(object state):
                 _ROLLOUT[type(state)] = fn
             return fn
     raise TypeError(f"rollout takes a State of a registered game, not {type(state).__name__}")
+
+
+cdef object rollout_of_any(object state, object policy, object seed, bint order):
+    """rollout(state, policy, seed, order=order) of any game, for a game's
+    own rollout handed a state of another game (threes.rollout is
+    Shithead's, the game ``import threes`` gives)."""
+    fn = _ROLLOUT.get(type(state))
+    if fn is None:
+        fn = _rollout_of(state)
+    if order:
+        return fn(state, policy, seed, order=True)
+    return fn(state, policy, seed)
 
 
 def rollout(state, policy="random", seed=None, **options):
@@ -264,12 +279,6 @@ cdef class GameStateBase:
     cdef int _player(self, player) except -1:
         raise TypeError("a State of no game")
 
-    cdef int _adopt_copy(self) except -1:
-        return 0
-
-    cdef int _copy_extra(self, GameStateBase src) except -1:
-        return 0
-
     # ------------------------------------------------------- copies --
     def clone(self):
         """An independent copy (the C state is copied by value; the history
@@ -286,7 +295,7 @@ cdef class GameStateBase:
         if c is not None:
             g = <GameStateBase>c
             Py_INCREF(g._undo)  # the byte copy holds self's undo chain too (never changed: undo() follows it)
-            g._adopt_copy()
+            Py_INCREF(g._own)  # and the game's own object (shared until one of them changes it)
             return g
         t = Py_TYPE(self)
         g = <GameStateBase>t.tp_new(<type>t, <PyObject *>_EMPTY, NULL)
@@ -302,7 +311,7 @@ cdef class GameStateBase:
         self._htext = other._htext
         self._htext_n = other._htext_n
         self._undo = other._undo
-        self._copy_extra(other)
+        self._own = other._own
         return 0
 
     def child(self, action):

@@ -25,8 +25,9 @@ __all__ = ["rollout", "rollouts", "register", "RolloutResult"]
 #: observer, progress, chunk, first, result)).
 _BATCH: Dict[type, Callable[..., RolloutResult]] = {}
 
-#: threes.rollout: one game from a state of any game, each seat's return (the call a search makes in its
-#: inner loop, compiled: threes._engine.rollout over the game's own binding).
+#: One game from a state of any game, each seat's return (the call a search makes in its inner loop,
+#: compiled: threes._engine.rollout over the game's own binding; threes.rollout, Shithead's own rollout,
+#: sends another game's state on to it the same way).
 rollout = _engine.rollout
 
 

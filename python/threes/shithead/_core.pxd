@@ -215,12 +215,10 @@ cdef extern from "shithead/events.h" nogil:
 
 cdef class StateBase(GameStateBase):
     cdef sh_state s
-    cdef RepLog _replog      # None, or this stretch's repetition keys older than the ring (rep_log.h),
-                             # shared with clones and copied before a change when shared (copy on write)
+    # GameStateBase._own: None, or this stretch's repetition keys older than the ring (a RepLog, rep_log.h),
+    # shared with clones and copied before a change when shared (copy on write)
     cdef void *_c(self) noexcept
     cdef Py_ssize_t _plain_size(self) noexcept
-    cdef int _adopt_copy(self) except -1
-    cdef int _copy_extra(self, GameStateBase src) except -1
     cdef RepLog _own_log(self)
     cdef int _apply(self, action) except -1
     cdef int _player(self, player) except -1

@@ -20,7 +20,7 @@ from threes.args import MAX_GAMES as _MAX_GAMES, int_arg as _checked_int
 from numpy import integer as _np_integer
 cimport cython
 from threes._common cimport *
-from threes._engine cimport policies_of, reuse_freed, GameStateBase
+from threes._engine cimport policies_of, reuse_freed, rollout_of_any, GameStateBase
 cimport numpy as cnp
 cnp.import_array()
 
@@ -230,13 +230,6 @@ cdef class StateBase:
     cdef Py_ssize_t _plain_size(self) noexcept:
         return _STATE_SIZE
 
-    cdef int _adopt_copy(self) except -1:
-        Py_INCREF(self._replog)  # a byte copy holds its source's log too (shared until one of them changes it)
-        return 0
-
-    cdef int _copy_extra(self, GameStateBase src) except -1:
-        self._replog = (<StateBase>src)._replog
-        return 0
 
     # ---------------------------------------------------------- creation --
     @classmethod
@@ -259,6 +252,7 @@ cdef class StateBase:
         cdef th_error e
         cdef uint8_t fin[12]
         cdef uint64_t keys[SH_REP_WINDOW]
+        cdef RepLog log
         cdef StateBase st = cls.__new__(cls)
         _rules_from_dict(raw_rules, &r)
         if sh_setup_begin(&st.s, &r, num_players, dealer, max_moves, &e) != TH_OK:
@@ -289,11 +283,12 @@ cdef class StateBase:
         if older and not r.repetition_limit:
             raise ValueError("remembered positions need repetition_limit > 0")
         if older:
-            st._replog = RepLog()
-            if sh_rep_log_reserve(&st._replog.l, older):
+            log = RepLog()
+            st._own = log
+            if sh_rep_log_reserve(&log.l, older):
                 raise MemoryError()
             for i in range(older):
-                sh_rep_log_push(&st._replog.l, repetitions[i])
+                sh_rep_log_push(&log.l, repetitions[i])
         for i in range(len(repetitions) - older):
             keys[i] = repetitions[older + i]
         if sh_setup_repetitions(&st.s, stalemate, keys, len(repetitions) - older, &e) != TH_OK:
@@ -362,7 +357,8 @@ cdef class StateBase:
         (repetition_limit): the log's (rep_log.h), then the ring's."""
         cdef uint64_t keys[SH_REP_WINDOW]
         cdef int n = sh_remembered_positions(&self.s, keys)
-        older = [] if self._replog is None else [self._replog.l.keys[i] for i in range(self._replog.l.len)]
+        cdef RepLog log = self._own
+        older = [] if log is None else [log.l.keys[i] for i in range(log.l.len)]
         return older + [keys[i] for i in range(n)]
 
     def is_chance_node(self):
@@ -389,14 +385,14 @@ cdef class StateBase:
     cdef RepLog _own_log(self):
         """This state's log of older repetition keys, its own to change: made
         when there is none, copied when a clone shares it (copy on write)."""
-        cdef RepLog log = self._replog
+        cdef RepLog log = self._own
         if log is None:
-            self._replog = log = RepLog()
+            self._own = log = RepLog()
         elif _refcount(log) > 2:  # self's field and this variable hold it; more: shared
             copy = RepLog()
             if sh_rep_log_copy(&copy.l, &log.l):
                 raise MemoryError()
-            self._replog = log = copy
+            self._own = log = copy
         return log
 
     cdef int _apply(self, action) except -1:
@@ -447,7 +443,7 @@ cdef class StateBase:
         th_rng_seed(&rng, <uint64_t>seed)
         if sh_resample(&out.s, q, &rng, &e) != TH_OK:
             raise_error(&e)
-        out._replog = None  # the sample remembers no position (the true ones would tell the hidden cards)
+        out._own = None  # the sample remembers no position (the true ones would tell the hidden cards)
         out._undo = None    # nor the true states before it (undo() would bring them back)
         return out
 
@@ -807,8 +803,8 @@ cdef object _prepare(sh_chunked *c, sh_state *start, object source, int num_play
         memcpy(start, &st.s, sizeof(sh_state))  # (an assignment copies twice, through a temporary)
         c.b.start = start
         c.b.start_valid = 1  # built only by checked setup and legal moves
-        if st._replog is not None and st._replog.l.len:
-            start_log = st._replog
+        if st._own is not None and (<RepLog>st._own).l.len:
+            start_log = st._own
             c.b.start_log = &start_log.l
     else:
         _rules_from_dict(source, &c.b.rules)
@@ -857,9 +853,9 @@ cdef int _play_alone(sh_batch *b, RepLog start_log, sh_state *end, uint32_t *mov
 #: The rollout policies' names, in the C engine's order (rollout.h: sh_policy).
 POLICIES = ("random", "greedy", "heuristic")
 assert len(POLICIES) == SH_NUM_POLICIES
-cdef dict _POLICIES_OF = {}  # (policy name, seats) -> (ids as bytes, names): threes._engine.policies_of's cache
-cdef tuple _RESULT_FIELDS = ("places", "moves", "truncated", "policies", "seed", "threads", "seconds", "stalemate",
-                             "totals", "_returns")
+cdef dict _POLICIES_OF = {}  # policy name -> (ids as bytes, names) by seat count: threes._engine.policies_of's cache
+# (threes.results.RolloutResult: its totals and _returns are None by default, the class's own attributes)
+cdef tuple _RESULT_FIELDS = ("places", "moves", "truncated", "policies", "seed", "threads", "seconds", "stalemate")
 
 
 cdef inline tuple _policies(object policy, int n):
@@ -985,8 +981,7 @@ def play_batch(game_or_state, n, policy, seed, threads, observer, progress, chun
             if lo >= count:
                 break
     seconds = monotonic_now() - t0
-    return new_record(result, _RESULT_FIELDS, (places, moves, truncated, names, seed, nthreads, seconds, stalemate,
-                                               None, None))
+    return new_record(result, _RESULT_FIELDS, (places, moves, truncated, names, seed, nthreads, seconds, stalemate))
 
 
 cdef tuple _ACTION_INTS = tuple(range(SH_MAX_DISTINCT_ACTIONS))  # ids_list's ints, made once
@@ -1005,8 +1000,10 @@ def rollout(state, policy="random", seed=None, *, bint order=False):
     order listing the players out first (when truncated, only those out).
     The same game as game 0 of ``rollouts(state, 1, policy, seed)``; policy
     as there (a name, or one per seat), seed any int (modulo 2**64) or None.
-    ``threes.rollout`` (threes._engine.rollout) calls it for a Shithead
-    state.
+    It is ``threes.rollout`` (the Shithead API ``import threes`` gives):
+    a state of another game goes to that game's own rollout, registered
+    with threes._engine (threes.batches.register), e.g.
+    threes.three_thirteen.rollout.
 
     The call a search makes in its inner loop, so it is this binding's fast
     path: the policy resolved once per name, the game played alone on the
@@ -1020,8 +1017,7 @@ def rollout(state, policy="random", seed=None, *, bint order=False):
     cdef double out[SH_MAX_PLAYERS]
     cdef int n, q
     if not isinstance(state, StateBase):
-        raise TypeError(f"rollout takes a Shithead State, not {type(state).__name__} (threes.rollout takes any "
-                        f"game's)")
+        return rollout_of_any(state, policy, seed, order)  # another game's own rollout (threes._engine)
     st = <StateBase>state
     st._require_setup()
     n = st.s.num_players

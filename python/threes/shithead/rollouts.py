@@ -8,8 +8,9 @@ See src/threes_core/shithead/rollout.h for their exact definitions.
 
 ``rollouts`` is threes.rollouts (threes.batches: any game, the backend
 chosen there) and returns the one threes.results.RolloutResult; ``rollout``
-is the binding's own fast path (threes.rollout calls it for a Shithead
-state). This module registers them for Shithead's Game and State.
+is the binding's own fast path, and threes.rollout (a state of another game
+goes on to that game's rollout). This module registers them for Shithead's
+Game and State.
 """
 from __future__ import annotations
 
@@ -26,7 +27,8 @@ __all__ = ["POLICIES", "RolloutResult", "rollout", "rollouts"]
 #: Policy names, in the C engine's order.
 POLICIES: Tuple[str, ...] = _core.POLICIES
 
-#: One game to the end from a Shithead state (its docstring in the binding).
+#: One game to the end from a Shithead state, or from any game's through its own rollout (its docstring in the
+#: binding).
 rollout = _core.rollout
 
 batches.register(Game, State, _core.play_batch, _core.rollout)

@@ -518,7 +518,7 @@ def _reuse_freed(type cls):
 #: The rollout policies' names, in the C engine's order (rollout.h).
 POLICIES = ("random", "greedy")
 assert len(POLICIES) == TT_NUM_POLICIES
-cdef dict _POLICIES_OF = {}  # (policy name, seats) -> (ids as bytes, names): threes._engine.policies_of's cache
+cdef dict _POLICIES_OF = {}  # policy name -> (ids as bytes, names) by seat count: threes._engine.policies_of's cache
 cdef tuple _RESULT_FIELDS = ("places", "totals", "_returns", "moves", "truncated", "stalemate", "policies", "seed",
                              "threads", "seconds")
 
