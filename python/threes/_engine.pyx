@@ -93,6 +93,9 @@ def register_rollout(type state_type, fn):
 
 cdef object _rollout_of(object state):
     """The registered rollout of state's type or of a class it derives from."""
+    fn = _ROLLOUT.get(type(state))
+    if fn is not None:
+        return fn
     for cls in type(state).__mro__:
         fn = _ROLLOUT.get(cls)
         if fn is not None:
@@ -106,9 +109,7 @@ cdef object rollout_of_any(object state, object policy, object seed, bint order)
     """rollout(state, policy, seed, order=order) of any game, for a game's
     own rollout handed a state of another game (threes.rollout is
     Shithead's, the game ``import threes`` gives)."""
-    fn = _ROLLOUT.get(type(state))
-    if fn is None:
-        fn = _rollout_of(state)
+    fn = _rollout_of(state)
     if order:
         return fn(state, policy, seed, order=True)
     return fn(state, policy, seed)
@@ -120,9 +121,7 @@ def rollout(state, policy="random", seed=None, **options):
     ``rollout``, whose docstring tells its ``options``: ``order=True``, and
     Three Thirteen's ``round_only=True``). The call a search makes in its
     inner loop: one dictionary lookup over the game's own fast path."""
-    fn = _ROLLOUT.get(type(state))
-    if fn is None:
-        fn = _rollout_of(state)
+    fn = _rollout_of(state)
     if options:
         return fn(state, policy, seed, **options)
     return fn(state, policy, seed)

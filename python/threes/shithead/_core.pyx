@@ -11,9 +11,6 @@ from libc.string cimport memcpy, memset
 
 from cpython.object cimport PyObject, PyTypeObject, Py_TYPE
 
-cdef tuple _EMPTY = ()
-cdef object _CLONING = object()  # clone()'s marker: skip __cinit__'s empty-state setup
-cdef tuple _CLONE_ARGS = (_CLONING,)
 
 from threes.errors import IllegalActionError
 from threes.args import MAX_GAMES as _MAX_GAMES, int_arg as _checked_int
@@ -204,14 +201,12 @@ cdef class StateBase:
     def __cinit__(self, *args, **kwargs):
         # A state made without _deal/_setup (StateBase.__new__) is an empty,
         # finished game with valid rules: every method raises or returns
-        # nothing rather than reading garbage. clone() passes _CLONING and
-        # overwrites everything at once.
+        # nothing rather than reading garbage (a clone is a byte copy, or
+        # GameStateBase._clone's general path, which overwrites all of it).
         # _history (a chain of (previous, action) pairs, _common.pxd) is None
         # until an action is applied; a clone shares its source's chain.
         self.game = &sh_game
         self._hlen = 0
-        if args and args[0] is _CLONING:
-            return
         sh_rules_preset(0, &self.s.rules)
         memset(self.s.loc, SH_LOC_ABSENT, sizeof(self.s.loc))
         memset(self.s.down, SH_NO_CARD, sizeof(self.s.down))

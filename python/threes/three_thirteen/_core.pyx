@@ -18,7 +18,6 @@ from numpy import integer as _np_integer
 
 from cpython.object cimport PyObject, PyTypeObject, Py_TYPE
 
-cdef tuple _EMPTY = ()
 
 TERMINAL_PLAYER_ID = TH_TERMINAL_PLAYER
 
