@@ -308,8 +308,14 @@ def create_table(ctx: Context, url: str, body: Dict[str, Any], label: str, remat
     return t
 
 
-def observe(ctx: Context, t: Track, frame: Dict[str, Any], now: float) -> None:
-    """A state frame shown to a client: the moves it acknowledges, checked against what was shown before."""
+def observe(ctx: Context, t: Track, frame: Dict[str, Any], now: float, over_seen: Set[int]) -> None:
+    """A state frame shown to a client: the moves it acknowledges, checked against what was shown before.
+
+    ``over_seen`` is the games this connection was shown finished. The server promises each connection its
+    frames in order, not an order across connections: one seat may be shown a game's last move and act on
+    the next game before another seat's socket has delivered the frame before it. So a game shown finished
+    must never be live again *on the same connection* here; across a restart ``check_join`` compares the
+    first frame with everything shown before."""
     ctx.frames += 1
     g, m = frame["game_number"], frame["move_number"]
     texts = t.texts.setdefault(g, {})
@@ -339,8 +345,9 @@ def observe(ctx: Context, t: Track, frame: Dict[str, Any], now: float) -> None:
             ctx.problem(f"{t.tid} game {g}: its result was shown as {t.results[g]}, now as {res}")
         else:
             t.results[g] = res
-    elif g in t.results:
-        ctx.problem(f"{t.tid} game {g}: shown finished before, now live at move {m}")
+        over_seen.add(g)
+    elif g in over_seen:
+        ctx.problem(f"{t.tid} game {g}: shown finished before on this connection, now live at move {m}")
 
 
 def check_join(ctx: Context, t: Track, frame: Dict[str, Any], snap: Tuple[Tuple[int, int], bool, Set[int]]) -> None:
@@ -386,6 +393,7 @@ async def seat_client(ctx: Context, url: str, t: Track, seat: int, rng: random.R
     last: Optional[Dict[str, Any]] = None
     retry_at: Optional[float] = None
     asked: Set[int] = set()
+    over_seen: Set[int] = set()
     try:
         async with websockets.connect(ws_url(url), open_timeout=15, max_size=2**23, compression=None,
                                       proxy=None, ping_interval=None, close_timeout=2) as ws:
@@ -420,7 +428,7 @@ async def seat_client(ctx: Context, url: str, t: Track, seat: int, rng: random.R
                         first = False
                         if snap is not None:
                             check_join(ctx, t, msg, snap)
-                    observe(ctx, t, msg, now)
+                    observe(ctx, t, msg, now, over_seen)
                     key = (msg["game_number"], msg["move_number"])
                     if pending is not None and key > pending[0]:
                         ctx.latencies.append((pending[1], now - pending[1]))
