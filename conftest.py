@@ -15,6 +15,8 @@ import pytest
 # The pure-Python reference models (tests/reference/) are test oracles, not
 # product API: tests import them as reference.<game>_model.
 sys.path.insert(0, str(pathlib.Path(__file__).parent / "tests"))
+# The test-only third game (tests/games/toy_tricks, compiled for the tests): registered for every test.
+import games.toy_tricks.register  # noqa: E402,F401
 
 _FIGURES = {}
 

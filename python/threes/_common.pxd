@@ -88,8 +88,15 @@ cdef extern from "common/game.h" nogil:
         int max_actions
         int num_policies
         int (*check)(const void *s, th_error *e) noexcept nogil
+        int (*current_player)(const void *s) noexcept nogil
         int (*is_over)(const void *s) noexcept nogil
         int (*legal_actions)(const void *s, uint16_t *out) noexcept nogil
+        void (*apply_legal)(void *s, int action) noexcept nogil
+        int (*resample)(void *s, int observer, th_rng *rng, th_error *e) noexcept nogil
+        int (*policy_action)(const void *s, int policy, th_rng *rng) noexcept nogil
+        void (*returns)(const void *s, double *out) noexcept nogil
+        void (*new_game)(void *s, const void *like, uint64_t seed) noexcept nogil
+        int (*is_truncated)(const void *s) noexcept nogil
         int (*observation_size)(const void *s) noexcept nogil
         void (*observe)(const void *s, int observer, float *out) noexcept nogil
         int (*is_legal)(const void *s, int action) noexcept nogil
@@ -130,6 +137,19 @@ cdef extern from "common/batch.h" nogil:
         TH_MAX_THREADS
     uint64_t th_batch_seed(uint64_t seed, uint64_t i)
     void th_batch_rng(uint64_t seed, uint64_t i, th_rng *rng)
+    ctypedef struct th_play_batch:
+        const th_game *game
+        const void *start
+        int fresh
+        int observer
+        const uint8_t *policy
+        uint64_t seed
+        int64_t first
+        int64_t n
+        double *returns
+        uint32_t *moves
+        uint8_t *truncated
+    int th_play_games(const th_play_batch *b, int threads, const th_stop *stop, th_error *e)
 
 
 cdef inline object as_int(object x):

@@ -14,7 +14,7 @@ state of any game, which calls the rollout its game's package registered as it l
 cimport cython
 from cpython.object cimport PyObject, PyTypeObject, Py_TYPE
 from cpython.ref cimport Py_INCREF, Py_DECREF
-from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memcpy
 
 from threes._common cimport *
@@ -278,6 +278,94 @@ cdef class GameStateBase:
     cdef int _player(self, player) except -1:
         raise TypeError("a State of no game")
 
+    # ------------------------------------------ the game, over th_game --
+    # What a game's State answers the same way for every game; a game may
+    # answer faster from its own fields (Shithead and Three Thirteen do).
+    def num_players(self):
+        """The number of seats, 0 .. num_players-1."""
+        _of_a_game(self)
+        return self.game.num_players(self._c())
+
+    def current_player(self):
+        """The seat to move, or TERMINAL_PLAYER_ID (-4) when the game is over."""
+        _of_a_game(self)
+        return self.game.current_player(self._c())
+
+    def is_terminal(self):
+        """True when the game is over."""
+        _of_a_game(self)
+        return self.game.is_over(self._c()) != 0
+
+    def is_truncated(self):
+        """True when the game ended unfinished (its move cap)."""
+        _of_a_game(self)
+        return self.game.is_over(self._c()) != 0 and self.game.is_truncated(self._c()) != 0
+
+    def legal_actions(self):
+        """Legal action ids, sorted ascending; empty when the game is over."""
+        cdef uint16_t buf[TH_MAX_ACTIONS]
+        _of_a_game(self)
+        cdef const void *c = self._c()
+        if self.game.is_over(c):
+            return []
+        cdef int n = self.game.legal_actions(c, buf)
+        return [buf[i] for i in range(n)]
+
+    def returns(self):
+        """One value per seat in [-1, 1] once the game is over (its place: +1 first, -1 last, shared places
+        share their values); all 0 before."""
+        cdef double out[TH_MAX_PLAYERS]
+        _of_a_game(self)
+        cdef const void *c = self._c()
+        cdef int q, n = self.game.num_players(c)
+        if not self.game.is_over(c):
+            return [0.0] * n
+        self.game.returns(c, out)
+        return [out[q] for q in range(n)]
+
+    def observation_string(self, player):
+        """What seat ``player`` sees, as text (th_game.observation_text, written in C)."""
+        cdef char buf[TH_OBS_TEXT_MAX]
+        _of_a_game(self)
+        cdef int q = self._player(player)
+        cdef size_t n = self.game.observation_text(self._c(), q, buf, TH_OBS_TEXT_MAX)
+        return buf[:n].decode("utf-8")
+
+    def resample_from_infostate(self, player, seed=None):
+        """A copy with what seat ``player`` cannot see dealt again at random
+        (th_game.resample, in C), so that it has the same information state
+        for ``player``; seed: 0..2**64-1 or None (one drawn). This state is
+        unchanged."""
+        cdef th_rng rng
+        cdef th_error e
+        _of_a_game(self)
+        cdef int p = self._player(player)
+        seed = seed_of(seed)
+        cdef GameStateBase c = self._clone()
+        th_rng_seed(&rng, <uint64_t>seed)
+        if self.game.resample(c._c(), p, &rng, &e) != TH_OK:
+            raise_error(&e)
+        c._undo = None  # the sample keeps none of the true states before it (undo() would bring them back)
+        return c
+
+    def _check(self):
+        """Raises (th_game.check's error) when the state breaks an invariant of its game."""
+        cdef th_error e
+        _of_a_game(self)
+        if self.game.check(self._c(), &e) != TH_OK:
+            raise_error(&e)
+
+    def _policy_action(self, int policy, uint64_t seed):
+        """The action C policy `policy` (an id) picks now, with a generator seeded by `seed`."""
+        cdef th_rng rng
+        _of_a_game(self)
+        if not 0 <= policy < self.game.num_policies:
+            raise ValueError(f"policy {policy} does not exist")
+        if self.game.is_over(self._c()):
+            raise ValueError("the game is over: no action to choose")
+        th_rng_seed(&rng, seed)
+        return self.game.policy_action(self._c(), policy, &rng)
+
     # ------------------------------------------------------- copies --
     def clone(self):
         """An independent copy (the C state is copied by value; the history
@@ -479,3 +567,145 @@ cdef class GameStateBase:
         self._player(0)  # a set-up state
         memcpy(root, self._c(), self.game.state_size)  # a private copy: other threads may change the state meanwhile
         return ismcts_run(self.game, root, arena, it, time_limit, exploration, pol, sd)
+
+
+# ------------------------------------------------------- any game's batch --
+cdef tuple _BATCH_FIELDS = ("places", "_returns", "moves", "truncated", "stalemate", "policies", "seed", "threads",
+                            "seconds")
+
+
+cdef struct _play_chunk:
+    th_play_batch b
+    int num_players
+    double *returns
+    uint32_t *moves
+    uint8_t *truncated
+    int64_t first
+
+
+cdef int _play_chunk_fn(void *ctx, int64_t lo, int64_t k, int threads, const th_stop *stop,
+                        th_error *e) noexcept nogil:
+    """Games [lo, lo + k) of a GameBatch call (run_chunked's chunk function)."""
+    cdef _play_chunk *c = <_play_chunk *>ctx
+    c.b.n = k
+    c.b.first = c.first + lo
+    c.b.returns = c.returns + lo * c.num_players
+    c.b.moves = c.moves + lo
+    c.b.truncated = c.truncated + lo
+    return th_play_games(&c.b, threads, stop, e)
+
+
+cdef class GameBatch:
+    """Rollouts of a game that needs no batch code of its own: ``threes.rollouts`` and
+    ``threes.rollout`` over its C interface (th_game, common/batch.h th_play_games), with per-seat
+    policies, threads, Ctrl-C, ``observer`` resampling, ``first`` and ``progress`` as every game's
+    batch. A game's package makes one with its policy names and registers its two calls:
+    ``threes.batches.register(Game, State, batch, batch.rollout)``. The places are ranked from the
+    returns (a higher return is a better place; equal returns share the better place)."""
+
+    cdef readonly tuple policies
+    cdef dict _cache
+
+    def __init__(self, policies):
+        if not isinstance(policies, tuple) or not policies or not all(isinstance(p, str) for p in policies):
+            raise TypeError("GameBatch takes the game's policy names, a non-empty tuple of str")
+        self.policies = policies
+        self._cache = {}
+
+    cdef GameStateBase _start(self, object start, object observer, bint *fresh):
+        if isinstance(start, GameStateBase):
+            fresh[0] = False
+            _of_a_game(<GameStateBase>start)
+            return <GameStateBase>start
+        new_state = getattr(start, "new_initial_state", None)
+        st = new_state(0) if new_state is not None else None
+        if not isinstance(st, GameStateBase):
+            raise TypeError(f"rollouts plays from a Game or a State, not {type(start).__name__}")
+        if observer is not None:
+            raise ValueError("observer needs a State: fresh deals hide nothing to resample")
+        fresh[0] = True
+        return <GameStateBase>st
+
+    cdef int _run(self, GameStateBase st, bint fresh, int obs, bytes pol, uint64_t seed, int64_t first,
+                  int64_t count, int nthreads, double *rets, uint32_t *moves, uint8_t *trunc,
+                  object progress, int64_t step) except -1:
+        cdef uint8_t start[TH_MAX_STATE_BYTES]
+        cdef _play_chunk c
+        cdef int64_t lo = 0, hi
+        memcpy(start, st._c(), st.game.state_size)  # a private copy: other threads may change st meanwhile
+        c.b.game = st.game
+        c.b.start = start
+        c.b.fresh = fresh
+        c.b.observer = obs
+        c.b.policy = <const uint8_t *><const char *>pol
+        c.b.seed = seed
+        c.num_players = st.game.num_players(start)
+        c.returns, c.moves, c.truncated, c.first = rets, moves, trunc, first
+        if progress is None:
+            run_chunked(_play_chunk_fn, &c, count, nthreads, 4 * nthreads)
+            return 0
+        while True:  # at least one call: with n = 0 the arguments are still checked in C
+            hi = min(count, lo + step)
+            c.first = first + lo
+            c.returns, c.moves, c.truncated = rets + lo * c.num_players, moves + lo, trunc + lo
+            run_chunked(_play_chunk_fn, &c, hi - lo, nthreads, 4 * nthreads)
+            if hi > lo:
+                progress(hi)
+            lo = hi
+            if lo >= count:
+                return 0
+
+    def __call__(self, start, n, policy, seed, threads, observer, progress, chunk, first, result):
+        """threes.rollouts' batch (its arguments, all given): `n` games from a Game (fresh deals) or
+        a State, returned as `result` (threes.results.RolloutResult)."""
+        from threes.args import MAX_GAMES, int_arg
+        cdef bint fresh = False
+        cdef int np_, obs = -1, nthreads, q, i
+        cdef int64_t count = int_arg(n, "n", 0, MAX_GAMES)
+        cdef int64_t first_ = int_arg(first, "first", 0, 0x7FFFFFFFFFFFFFFF)
+        cdef int64_t step = 200 if chunk is None else int_arg(chunk, "chunk", 1, 0x7FFFFFFFFFFFFFFF)
+        cdef cnp.npy_intp dims[2]
+        cdef double t0
+        if first_ > 0x7FFFFFFFFFFFFFFF - count:
+            raise ValueError(f"first + n must be below 2**63, not {first_} + {count}")
+        cdef GameStateBase st = self._start(start, observer, &fresh)
+        np_ = st.game.num_players(st._c())
+        if observer is not None:
+            obs = st._player(observer)
+        pol, names = policies_of(self._cache, self.policies, policy, np_)
+        seed = seed_of(seed)
+        nthreads = threads_of(threads)
+        dims[0] = count
+        dims[1] = np_
+        rets = new_array(2, dims, cnp.NPY_FLOAT64)
+        moves = new_array(1, dims, cnp.NPY_UINT32)
+        truncated = new_array(1, dims, cnp.NPY_BOOL)
+        t0 = monotonic_now()
+        self._run(st, fresh, obs, pol, seed, first_, count, nthreads, <double *>cnp.PyArray_DATA(<cnp.ndarray>rets),
+                  <uint32_t *>cnp.PyArray_DATA(<cnp.ndarray>moves),
+                  <uint8_t *>cnp.PyArray_DATA(<cnp.ndarray>truncated), progress, step)
+        seconds = monotonic_now() - t0
+        # place = the seats with a higher return (equal returns share the better place)
+        places = (rets[:, None, :] > rets[:, :, None]).sum(axis=2).astype("int8")
+        stalemate = truncated & False
+        return new_record(result, _BATCH_FIELDS, (places, rets, moves, truncated, stalemate, names, seed, nthreads,
+                                                  seconds))
+
+    def rollout(self, state, policy="random", seed=None, order=False):
+        """One game to the end from `state` (unchanged): each seat's return; with ``order=True`` also
+        the seats from the best place to the worst. threes.rollout's call for this game."""
+        cdef double out[TH_MAX_PLAYERS]
+        cdef uint32_t m
+        cdef uint8_t t
+        cdef int q, np_
+        if not isinstance(state, GameStateBase):
+            raise TypeError(f"rollout takes a State, not {type(state).__name__}")
+        cdef GameStateBase st = <GameStateBase>state
+        _of_a_game(st)
+        np_ = st.game.num_players(st._c())
+        pol = (<tuple>policies_of(self._cache, self.policies, policy, np_))[0]
+        self._run(st, False, -1, pol, seed_of(seed), 0, 1, 1, out, &m, &t, None, 1)
+        rets = [out[q] for q in range(np_)]
+        if order:
+            return rets, sorted(range(np_), key=lambda q: (-rets[q], q))
+        return rets

@@ -51,6 +51,16 @@ class GameState:
         """How many moves :meth:`undo` can take back, one after another."""
         return self._undo_depth()
 
+    def _ismcts_search(self, arena: Any, iterations: int, time_limit: float, exploration: float,
+                       rollout_policy: str, seed: int) -> Any:
+        """The search of threes.bots.ISMCTSBot: the generic C SO-ISMCTS (common/ismcts.h) over this
+        game, rollouts to the end of the game with the game's C policy ``rollout_policy`` for every
+        seat (a game may value its iterations otherwise: Three Thirteen's)."""
+        from threes import registry
+
+        policy = registry.game_of(self).policies.index(rollout_policy)
+        return self._ismcts(arena, iterations, time_limit, exploration, policy, seed)
+
     def _move_id(self, move: Any) -> int:
         if isinstance(move, str):
             return self.string_to_action(move)

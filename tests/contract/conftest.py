@@ -26,6 +26,7 @@ from typing import Any, Callable, Dict, Iterator, List, Optional
 
 import pytest
 
+import contract_hooks
 from threes import registry
 
 #: Player counts and seeds tried for every game (a few, to stay fast).
@@ -181,16 +182,16 @@ def _visible_three_thirteen(s, p: int, know: Optional[Knowledge]) -> Dict[str, A
     return out
 
 
-#: Per game (registry name): what seat p sees of a state, by the game's rules.
-VISIBLE: Dict[str, Callable[..., Dict[str, Any]]] = {
-    "shithead": _visible_shithead,
-    "three_thirteen": _visible_three_thirteen,
-}
+#: Per game (registry name): what seat p sees of a state, by the game's rules (tests/contract_hooks.py;
+#: a game registered later registers its own there).
+contract_hooks.register("shithead", _visible_shithead, steps=700)
+contract_hooks.register("three_thirteen", _visible_three_thirteen, steps=900)
+VISIBLE = contract_hooks.VISIBLE
 
 
 def visible(game_name: str, state, p: int, know: Optional[Knowledge] = None) -> Dict[str, Any]:
-    assert game_name in VISIBLE, (f"game {game_name!r}: add what a seat sees to VISIBLE in "
-                                  "tests/contract/conftest.py")
+    assert game_name in VISIBLE, (f"game {game_name!r}: register what a seat sees with "
+                                  "tests/contract_hooks.py's register()")
     common = {
         "num_players": state.num_players(),
         "current player": state.current_player(),

@@ -9,8 +9,9 @@ import random
 import numpy as np
 import pytest
 
-#: Moves per game and how often a position is resampled (bounded: fast).
-STEPS = {"shithead": 700, "three_thirteen": 900}
+import contract_hooks
+
+#: How often a position is resampled (the moves per game: each game's contract_hooks.STEPS; bounded: fast).
 EVERY = 23
 
 
@@ -20,7 +21,7 @@ def _positions(ct, game_name, pkg, num_players, seed):
     know = ct.Knowledge(game_name, state)
     rng = random.Random(seed)
     out = []
-    for i in range(STEPS[game_name]):
+    for i in range(contract_hooks.STEPS[game_name]):
         if state.is_terminal():
             break
         if i % EVERY == 0 or know.out is not None:  # and every move of a round's final turns

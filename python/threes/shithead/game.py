@@ -604,14 +604,6 @@ class State(GameState, _core.StateBase):
         """Shape of ``observation_tensor(p)``: ``[size]``, which depends only on the player count."""
         return [_core.observation_size(self.num_players())]
 
-    def _ismcts_search(self, arena: Any, iterations: int, time_limit: float, exploration: float,
-                       rollout_policy: str, seed: int) -> Tuple[int, int, int, List[Tuple[int, int, float]]]:
-        """The search of threes.bots.ISMCTSBot: the generic C SO-ISMCTS
-        (common/ismcts.h) over this game, rollouts to the end of the game with
-        the C policy ``rollout_policy`` for every seat."""
-        policy = _core.POLICIES.index(rollout_policy)
-        return self._ismcts(arena, iterations, time_limit, exploration, policy, seed)
-
     # ------------------------------------------------------ serialization --
     def to_dict(self) -> Dict[str, Any]:
         """Everything about the position as a JSON-able dict (see README)."""

@@ -2,6 +2,7 @@
 #include "common/batch.h"
 
 #include <stdatomic.h>
+#include <string.h>
 
 #include "common/thread.h"
 
@@ -105,4 +106,101 @@ int th_run_parts(th_part_fn fn, const void *ctx, int64_t n, int threads, const t
   for (int t = 1; t < threads; t++)
     if (parts[t].hi > parts[t].lo) th_thread_join(&threads_of[t]);
   return stop ? atomic_load(&ps.stopped) : 0;
+}
+
+/* ----------------------------------------------- any game's batch (th_play_games) -- */
+
+typedef struct {
+  const th_play_batch *b;
+  int num_players;
+  atomic_int failed; /* a game could not be resampled (the caller's check makes it never happen) */
+} play_ctx;
+
+/* Plays one game from `s` with the batch's policies; returns the moves
+ * played, or UINT32_MAX when the stop hook said stop. Bounded: every game
+ * ends by its own move cap, and the loop stops at UINT32_MAX - 1 moves. */
+static uint32_t play_one(const th_game *g, void *s, const uint8_t *policy, th_rng *rng, const th_stop *stop) {
+  uint32_t m = 0;
+  while (!g->is_over(s) && m < UINT32_MAX - 1) {
+    if ((m % TH_STOP_MOVES) == TH_STOP_MOVES - 1 && th_stop_now(stop)) return UINT32_MAX;
+    g->apply_legal(s, g->policy_action(s, policy[g->current_player(s)], rng));
+    m++;
+  }
+  return m;
+}
+
+static void play_part(const void *ctx, int64_t lo, int64_t hi, const th_stop *stop) {
+  play_ctx *c = (play_ctx *)ctx; /* only `failed` is written, atomically */
+  const th_play_batch *b = c->b;
+  const th_game *g = b->game;
+  int n = c->num_players;
+  uint8_t s[TH_MAX_STATE_BYTES];
+  th_rng rng;
+  th_error e;
+  for (int64_t i = lo; i < hi; i++) {
+    uint64_t k = (uint64_t)(b->first + i);
+    if (b->fresh) {
+      g->new_game(s, b->start, th_batch_seed(b->seed, k));
+    } else {
+      memcpy(s, b->start, g->state_size);
+    }
+    th_batch_rng(b->seed, k, &rng);
+    if (b->observer >= 0 && g->resample(s, b->observer, &rng, &e) != TH_OK) {
+      atomic_store(&c->failed, 1);
+      return;
+    }
+    uint32_t m = play_one(g, s, b->policy, &rng, stop);
+    if (m == UINT32_MAX) return; /* told to stop */
+    g->returns(s, b->returns + i * n);
+    b->moves[i] = m;
+    b->truncated[i] = (uint8_t)(g->is_truncated(s) != 0);
+  }
+}
+
+int th_play_games(const th_play_batch *b, int threads, const th_stop *stop, th_error *e) {
+  const th_game *g = b->game;
+  if (th_check_threads(threads, e) != TH_OK) return TH_ERR_ARG;
+  if (g->check(b->start, e) != TH_OK) return TH_ERR_SETUP;
+  int n = g->num_players(b->start);
+  if (b->n < 0 || b->first < 0 || b->first > INT64_MAX - b->n) {
+    th_set_error(e, TH_ERR_ARG, "games %lld .. %lld of a batch are out of range", (long long)b->first,
+                 (long long)b->n);
+    return TH_ERR_ARG;
+  }
+  if (b->observer >= n || (b->fresh && b->observer >= 0)) {
+    th_set_error(e, TH_ERR_ARG, "observer %d is not a seat to resample from here", b->observer);
+    return TH_ERR_ARG;
+  }
+  for (int q = 0; q < n; q++) {
+    if (b->policy[q] >= g->num_policies) {
+      th_set_error(e, TH_ERR_ARG, "policy %d of seat %d is not one of the game's %d", b->policy[q], q,
+                   g->num_policies);
+      return TH_ERR_ARG;
+    }
+  }
+  if (!b->fresh && g->is_over(b->start) == 0 && g->current_player(b->start) == TH_TERMINAL_PLAYER) {
+    th_set_error(e, TH_ERR_SETUP, "the start state has no seat to move");
+    return TH_ERR_SETUP;
+  }
+  if (b->observer >= 0) { /* a state the game cannot resample fails here, before any thread starts */
+    uint8_t s[TH_MAX_STATE_BYTES];
+    th_rng rng;
+    memcpy(s, b->start, g->state_size);
+    th_batch_rng(b->seed, (uint64_t)b->first, &rng);
+    if (g->resample(s, b->observer, &rng, e) != TH_OK) return TH_ERR_SETUP;
+  }
+  play_ctx c;
+  c.b = b;
+  c.num_players = n;
+  atomic_init(&c.failed, 0);
+  if (b->n == 0) return TH_OK;
+  if (th_run_parts(play_part, &c, b->n, threads, stop)) {
+    th_set_error(e, TH_ERR_STOPPED, "stopped");
+    return TH_ERR_STOPPED;
+  }
+  if (atomic_load(&c.failed)) {
+    th_set_error(e, TH_ERR_SETUP, "a game of the batch could not be resampled from seat %d's view", b->observer);
+    return TH_ERR_SETUP;
+  }
+  return TH_OK;
 }
