@@ -1,6 +1,9 @@
 """Shithead's OpenSpiel adapter, registered with pyspiel as ``threes`` by
 ``import threes.openspiel`` (threes.adapters.openspiel, through the
-registry's ``openspiel`` hook).
+registry's ``openspiel`` hook). The game, state and observer classes are the
+generic ones of threes.adapters._spiel; what is Shithead's own is here: its
+chance model (``ShitheadDeal``), its names, its ``rules`` parameter and its
+rollout evaluator.
 
 Parameters: ``players`` (2..12, default 4), ``rules`` (a preset name,
 default ``"threes"``), ``max_moves`` (0 = the engine's default cap).
@@ -13,9 +16,11 @@ the engine's own deal does (face-down slots, face up, hand, one card at a
 time from the seat after the dealer; the rest is the draw pile), and play
 continues on a ``threes.State``: actions are the engine's action ids,
 observations and information states are the engine's (``observation_tensor``
-from C). ``resample_from_infostate`` returns a new deal consistent with what
-the player has seen followed by the same actions: its history replays to it
-and holds no trace of the true hidden cards.
+from C; the information state tensor is the observation tensor followed by
+each seat's count of each action, threes.adapters._spiel).
+``resample_from_infostate`` returns a new deal consistent with what the
+player has seen followed by the same actions: its history replays to it and
+holds no trace of the true hidden cards.
 
 A game that does not finish normally is terminal with the players still in
 sharing the open places (``returns()``): at the move cap, or, for a
@@ -31,15 +36,12 @@ that plays the rest of the game with the engine's C rollouts.
 from __future__ import annotations
 
 import random
-from typing import Any, Dict, List, Optional, Set, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Set, Tuple
 
 import numpy as np
 import pyspiel
 
-from threes.adapters._spiel import RESAMPLE_ATTEMPTS as _RESAMPLE_ATTEMPTS
-from threes.adapters._spiel import EngineState, outcomes as _outcomes, resample_rng as _resample_rng
-from threes.adapters._spiel import field as _field, game_type as _game_type
-from threes.adapters._spiel import int_param as _int_param, new_pos as _new_pos, str_param as _str_param
+from threes.adapters._spiel import ALL_SEATS, DeckDeal, EngineObserver, SpielGame, SpielState
 from threes.args import MAX_GAMES, int_arg
 from threes.cards import Card
 from threes.shithead import _core
@@ -48,100 +50,104 @@ from threes.shithead.rollouts import rollouts
 
 __all__ = ["ThreesGame", "ThreesState", "ThreesObserver", "ThreesRolloutEvaluator"]
 
-_MAX_PLAYERS = _core.MAX_PLAYERS
-_DEFAULTS: Dict[str, Any] = {"players": 4, "rules": "threes", "max_moves": 0}
-#: Redeals ThreesState.resample_from_infostate tries before it gives up.
 _LOC_HAND = 0x00  # state.h: a hand's zone code is this | seat; 0x80 marks a known card
 
-_GAME_TYPE = _game_type("threes", "Threes (the Shithead family), threes-core engine", _core.MIN_PLAYERS,
-                        _MAX_PLAYERS, _DEFAULTS)
 
-class ThreesGame(pyspiel.Game):
-    """pyspiel game over the threes-core engine."""
+class ShitheadDeal(DeckDeal):
+    """Shithead's chance model: one deal, the whole deck, one chance node per
+    card from the top of the deck, placed as RULES.md 4.1 deals
+    (``_state_from_deal``); no engine state until it is placed. Its resampling
+    deals the cards hidden from a seat again with the engine's C resampling,
+    put back at their places in the deal away from what the history rules out
+    (``_trace``, ``_redeal``)."""
 
-    def __init__(self, params: Optional[Dict[str, Any]] = None):
-        p = dict(_DEFAULTS)
-        p.update(params or {})
-        g = Game(_int_param(p, "players", _core.MIN_PLAYERS, _MAX_PLAYERS), _str_param(p, "rules"),
-                 _int_param(p, "max_moves", 0, _core.MAX_MAX_MOVES) or None)
-        info = pyspiel.GameInfo(
-            num_distinct_actions=g.num_distinct_actions(),
-            max_chance_outcomes=_core.NUM_KINDS,
-            num_players=g.num_players(),
-            min_utility=-1.0,
-            max_utility=1.0,
-            utility_sum=0.0,
-            max_game_length=g.rules.deck_size() + g.max_game_length(),
-        )
-        super().__init__(_GAME_TYPE, info, p)
-        # Attributes after the base constructor, and states copy what they
-        # need (the Python side of a pyspiel game may be rebuilt by C++).
-        self.threes_game = g
-        self.deck_size = g.rules.deck_size()
-        self.deck_counts = _deck_counts(g)
+    name = "shithead"
+    short_name = "threes"
+    long_name = "Threes (the Shithead family), threes-core engine"
+    players = (_core.MIN_PLAYERS, _core.MAX_PLAYERS, 4)
+    max_moves_high = _core.MAX_MAX_MOVES
+    params = {"rules": "threes"}
+    max_chance_outcomes = _core.NUM_KINDS
 
-    def new_initial_state(self) -> "ThreesState":
-        return ThreesState(self)
+    def first_inner(self) -> None:
+        """No engine state until the deal is placed."""
+        return None
 
-    def make_py_observer(self, iig_obs_type=None, params=None) -> "ThreesObserver":
-        """A ThreesObserver (what ``open_spiel.python.observation.make_observation`` asks for);
-        ``iig_obs_type`` defaults to ``IIGObservationType(perfect_recall=False)``, and ``params`` must be empty."""
-        return ThreesObserver(self, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
+    def deck_kinds(self) -> List[int]:
+        """The kinds of the deck, one entry per card (canonical order)."""
+        return _deck_kinds(self.game)
+
+    def max_chance_nodes(self) -> int:
+        """One per card of the deck."""
+        return self.deck_size
+
+    def place(self, st: SpielState, dealt: bytes) -> State:
+        """The engine's position of the deal (RULES.md 4.1)."""
+        return _state_from_deal(self.game, dealt)
+
+    def deal_seat(self, st: SpielState, i: int) -> Optional[int]:
+        """Face-down cards and the draw pile no one, face-up cards every seat, a hand card its seat."""
+        n, K = self.game.num_players(), self.game.rules.cards_per_zone
+        zone, j = divmod(i, K * n)
+        if zone == 0 or zone >= 3:
+            return None
+        return ALL_SEATS if zone == 1 else (self.game.dealer + 1 + j % n) % n
+
+    def card(self, kind: int) -> str:
+        """The card's text (``Ah``)."""
+        return str(Card(kind))
+
+    def deal_view(self, st: SpielState, player: int) -> str:
+        """The player's own hand cards and the face-up cards dealt so far."""
+        return _deal_string(st, player)
+
+    def deal_text(self, st: SpielState) -> str:
+        """``dealing: k of N cards dealt``."""
+        return f"dealing: {len(st._p.dealt)} of {self.deck_size} cards dealt"
+
+    def observation_layout(self) -> Dict[str, Tuple[int, int]]:
+        """threes.shithead.observation's blocks (the observer's ``dict``, as before the adapters shared one)."""
+        from threes.shithead.observation import observation_tensor_layout
+
+        return observation_tensor_layout(self.game.num_players())
+
+    def resample(self, st: SpielState, player: int, seed: int, rng: random.Random) -> Iterator[Optional[SpielState]]:
+        """A new deal consistent with everything ``player`` has seen,
+        followed by the same player actions. The cards hidden from the player
+        are dealt again by the engine's C resampling and put at their places
+        in the deal, away from the places the history rules them out of
+        (``_trace``, ``_redeal``: a pick-up with a playable card in hand,
+        another suit played by a hand); a redeal the replay of the history
+        still rejects (an action illegal on it, or another information state
+        for the player, as the start rule may give) is drawn again."""
+        dealt = st._p.dealt
+        actions = list(st.history())[self.deck_size:]
+        want = st.inner.information_state_string(player)
+        places, forbidden = _trace(self.game, dealt, actions, player)
+        for attempt in range(2**62):
+            sampled = st.inner.resample_from_infostate(player, _core.batch_seed(seed, attempt))
+            new = _redeal(self.game, dealt, places, forbidden, sampled, rng)
+            eng = _replay(self.game, new, actions)
+            if eng is None or eng.information_state_string(player) != want:
+                yield None
+                continue
+            out = ThreesState(st.get_game())
+            for a in new + actions:
+                out.apply_action(a)
+            yield out
 
 
-def _deck_counts(game: Game) -> np.ndarray:
-    """Cards of each kind in the deck: a read-only array, counted once per
-    ThreesGame (ThreesGame.deck_counts), which a state copies before its
-    first deal."""
-    counts = np.bincount(_deck_kinds(game), minlength=_core.NUM_KINDS)
-    counts.setflags(write=False)
-    return counts
+class ThreesState(SpielState):
+    """The deal as chance nodes, then a threes.State (``inner``). Also made
+    from an engine state (``ThreesState(game, inner=state)``: a position
+    with no deal to show) or a deal under way (``dealt``, kinds from the top
+    of the deck)."""
 
-
-def _deck_kinds(game: Game) -> List[int]:
-    """The kinds of the deck, one entry per card (canonical order)."""
-    rules = game.rules
-    kinds = [k for k in range(52)] + [52 + j for j in range(rules.jokers)]
-    return kinds * rules.decks
-
-
-
-
-class _ThreesPos:
-    """Everything a ThreesState holds, as its one attribute. pyspiel's C++
-    clone (``PyState::Clone``) builds a new initial state and deep-copies
-    each attribute of the old one into it, one ``copy.deepcopy`` call per
-    attribute: with one attribute that is one call, answered by
-    ``__deepcopy__`` (the engine state's clone, the deal shared: bytes)."""
-
-    __slots__ = ("game", "deck_size", "dealt", "left", "inner")
-
-    def __deepcopy__(self, memo) -> "_ThreesPos":
-        c = _ThreesPos.__new__(_ThreesPos)
-        c.game, c.deck_size, c.dealt = self.game, self.deck_size, self.dealt
-        left = self.left
-        c.left = left if left is None or not left.flags.writeable else left.copy()
-        c.inner = None if self.inner is None else self.inner.clone()
-        return c
-
-
-class ThreesState(EngineState):
-    """The deal as chance nodes, then a threes.State."""
-
-    _game = _field("game")
-    _deck_size = _field("deck_size")
-    _dealt = _field("dealt")  # the cards dealt, as bytes (kinds 0..53)
-    _left = _field("left")  # cards left to deal per kind (the game's shared read-only copy until one is dealt)
-    inner = _field("inner")  # the engine's state once the deal is done, else None
-
-    def __init__(self, game: ThreesGame, inner: Optional[State] = None, dealt: Optional[List[int]] = None):
-        pyspiel.State.__init__(self, game)  # (not super(): this runs on every pyspiel clone too)
-        p = self._p = _new_pos(_ThreesPos)
-        p.game = game.threes_game
-        p.deck_size = game.deck_size
+    def __init__(self, game: "ThreesGame", inner: Optional[State] = None, dealt: Optional[List[int]] = None):
+        SpielState.__init__(self, game)
         if inner is None and not dealt:  # a new initial state, as pyspiel's clone makes before replacing _p
-            p.dealt, p.left, p.inner = b"", game.deck_counts, None
             return
+        p = self._p
         p.dealt = bytes(dealt or b"")
         p.left = None
         if inner is None:
@@ -152,104 +158,57 @@ class ThreesState(EngineState):
                     p.left[k] -= 1
         p.inner = inner
 
-    # -- chance: the deal --------------------------------------------------
-    def current_player(self) -> int:
-        if self.inner is None:
-            return pyspiel.PlayerId.CHANCE
-        cp = self.inner.current_player()
-        return pyspiel.PlayerId.TERMINAL if cp < 0 else cp
+    @property
+    def _game(self) -> Game:
+        return self._p.model.game
 
-    def chance_outcomes(self):
-        if self.inner is not None:
-            raise pyspiel.SpielError("chance_outcomes is for chance nodes; this is a decision or terminal node")
-        left = self._left
-        return _outcomes(left)
+    @property
+    def _deck_size(self) -> int:
+        return self._p.model.deck_size
 
-    def _apply_action(self, action: int) -> None:
-        if self.inner is None:
-            if not (0 <= action < _core.NUM_KINDS and self._left[action] > 0):
-                raise pyspiel.SpielError(f"no card of kind {action} is left to deal")
-            if not self._left.flags.writeable:  # still the game's shared counts
-                self._left = self._left.copy()
-            self._left[action] -= 1
-            self._dealt += bytes((int(action),))
-            if len(self._dealt) == self._deck_size:
-                self.inner = _state_from_deal(self._game, self._dealt)
-                self._left = None
-        else:
-            self.inner.apply_action(action)
+    @property
+    def _dealt(self) -> bytes:
+        return self._p.dealt
 
-    def _action_to_string(self, player: int, action: int) -> str:
-        if player == pyspiel.PlayerId.CHANCE:
-            return f"deal {Card(action)}"
-        if self.inner is not None:
-            return self.inner.action_to_string(action)
-        return str(self._game.decode_action(action))
+    @property
+    def _left(self) -> Optional[np.ndarray]:
+        return self._p.left
 
-    def is_terminal(self) -> bool:
-        return self.inner is not None and self.inner.is_terminal()
 
-    def returns(self) -> List[float]:
-        if self.inner is None:
-            return [0.0] * self._game.num_players()
-        return self.inner.returns()
+class ThreesObserver(EngineObserver):
+    """pyspiel observer of Shithead: the engine's observation tensor (its
+    blocks, threes.shithead.observation.observation_tensor_layout) and
+    strings; with perfect_recall the information state tensor and string
+    (observation plus public history); during the deal zeros and what the
+    player has been dealt."""
 
-    def resample_from_infostate(self, player_id: int, probability_sampler=None) -> "ThreesState":
-        """A state ``player_id`` cannot tell from this one, made as
-        OpenSpiel's own games make it: a new deal (the chance outcomes)
-        consistent with everything the player has seen, then the same player
-        actions. Its ``history()`` is that deal and those actions, replaying
-        it from ``new_initial_state()`` gives exactly this state, and the true
-        hidden cards are nowhere in it (attributes, ``serialize()``, pickle,
-        history). The cards hidden from the player are dealt again by the
-        engine's C resampling and put at their places in the deal, away from
-        the places the history rules them out of (``_trace``, ``_redeal``:
-        a pick-up with a playable card in hand, another suit played by a
-        hand); a redeal the replay of the history still rejects (an action
-        illegal on it, or another information state for the player, as the
-        start rule may give) is drawn again, up to ``_RESAMPLE_ATTEMPTS``
-        times."""
-        if self.inner is None:
-            raise pyspiel.SpielError("resample_from_infostate during the deal is not supported")
-        player_id, seed, rng = _resample_rng(self, player_id, probability_sampler)
-        actions = list(self.history())[self._deck_size:]
-        want = self.inner.information_state_string(player_id)
-        places, forbidden = _trace(self._game, self._dealt, actions, player_id)
-        for attempt in range(_RESAMPLE_ATTEMPTS):
-            sampled = self.inner.resample_from_infostate(player_id, _core.batch_seed(seed, attempt))
-            dealt = _redeal(self._game, self._dealt, places, forbidden, sampled, rng)
-            st = _replay(self._game, dealt, actions)
-            if st is not None and st.information_state_string(player_id) == want:
-                out = ThreesState(self.get_game())
-                for a in dealt + actions:
-                    out.apply_action(a)
-                return out
-        raise pyspiel.SpielError(f"resample_from_infostate: no redeal consistent with the history in "
-                                 f"{_RESAMPLE_ATTEMPTS} attempts")
 
-    def __deepcopy__(self, memo) -> "ThreesState":
-        """pyspiel's clone (the history kept), which deep-copies ``_p``."""
-        return self.clone()
+class ThreesGame(SpielGame):
+    """pyspiel game over the threes-core engine (parameters ``players``,
+    ``rules``, ``max_moves``); ``deck_size`` and ``deck_counts`` describe
+    its deck."""
 
-    def observation_tensor(self, player: Optional[int] = None) -> List[float]:
-        """pyspiel's observation_tensor (a list of floats, the default
-        observer's tensor), answered here: pyspiel's own path builds a new
-        initial state on every call to learn the tensor's shape. During the
-        deal, zeros (as the observer writes)."""
-        if player is None:
-            player = self.current_player()
-        if isinstance(player, bool) or not isinstance(player, (int, np.integer)) or not \
-                0 <= player < self._game.num_players():
-            raise pyspiel.SpielError(f"observation_tensor needs a seat in 0..{self._game.num_players() - 1}, "
-                                     f"not {player!r}")
-        if self.inner is None:
-            return [0.0] * _core.observation_size(self._game.num_players())
-        return self.inner._observation_list(int(player))
+    model_class = ShitheadDeal
+    state_class = ThreesState
+    observer_class = ThreesObserver
 
-    def __str__(self) -> str:
-        if self.inner is None:
-            return f"dealing: {len(self._dealt)} of {self._deck_size} cards dealt"
-        return str(self.inner)
+    @property
+    def deck_size(self) -> int:
+        """The cards of the deck (the deal's chance nodes)."""
+        return self.model.deck_size
+
+    @property
+    def deck_counts(self) -> np.ndarray:
+        """Cards of each kind in the deck: a read-only array, counted once per game, which a state
+        copies before its first deal."""
+        return self.model.deck_counts
+
+
+def _deck_kinds(game: Game) -> List[int]:
+    """The kinds of the deck, one entry per card (canonical order)."""
+    rules = game.rules
+    kinds = [k for k in range(52)] + [52 + j for j in range(rules.jokers)]
+    return kinds * rules.decks
 
 
 def _state_from_deal(game: Game, dealt: List[int]) -> State:
@@ -372,46 +331,6 @@ def _replay(game: Game, dealt: List[int], actions: List[int]) -> Optional[State]
     return st
 
 
-class ThreesObserver:
-    """pyspiel observer: the engine's observation tensor and strings. With
-    perfect_recall the string is information_state_string (observation plus
-    public history) and there is no tensor (the game type provides no
-    information state tensor); during the deal, what the player has been dealt."""
-
-    def __init__(self, game: ThreesGame, iig_obs_type, params):
-        if params:
-            raise ValueError(f"observation parameters are not supported: {params}")
-        self._perfect_recall = bool(iig_obs_type.perfect_recall)
-        n = game.threes_game.num_players()
-        self.tensor: Optional[np.ndarray] = None
-        self.dict: Dict[str, np.ndarray] = {}
-        if self._perfect_recall:
-            return  # information states are strings only: no information state tensor is provided
-        self.tensor = np.zeros(_core.observation_size(n), np.float32)
-        from threes.shithead.observation import observation_tensor_layout
-
-        self.dict = {name: self.tensor[o:o + size] for name, (o, size) in observation_tensor_layout(n).items()}
-
-    def set_from(self, state: ThreesState, player: int) -> None:
-        """Writes ``player``'s observation tensor of ``state`` into ``tensor`` (zeros during the deal);
-        does nothing with perfect_recall, which has no tensor."""
-        if self.tensor is None:
-            return
-        if state.inner is None:
-            self.tensor.fill(0)
-            return
-        state.inner.observation_tensor(player, out=self.tensor)
-
-    def string_from(self, state: ThreesState, player: int) -> str:
-        """``player``'s observation string of ``state`` (with perfect_recall its information state string);
-        during the deal, the player's own hand cards and the face-up cards dealt so far."""
-        if state.inner is None:
-            return _deal_string(state, player)
-        if self._perfect_recall:
-            return state.inner.information_state_string(player)
-        return state.inner.observation_string(player)
-
-
 def _deal_string(state: ThreesState, player: int) -> str:
     """During the deal a seat knows its own hand cards and the face-up cards dealt so far."""
     g = state._game
@@ -458,4 +377,4 @@ class ThreesRolloutEvaluator:
 
 
 #: what threes.adapters.openspiel registers with pyspiel
-GAME_TYPE, GAME_CLASS = _GAME_TYPE, ThreesGame
+GAME_TYPE, GAME_CLASS = ShitheadDeal.game_type(), ThreesGame

@@ -1,6 +1,9 @@
 """Three Thirteen's OpenSpiel adapter, registered with pyspiel as
 ``three_thirteen`` by ``import threes.openspiel`` (threes.adapters.openspiel,
-through the registry's ``openspiel`` hook).
+through the registry's ``openspiel`` hook). The game, state and observer
+classes are the generic ones of threes.adapters._spiel; what is Three
+Thirteen's own is here: its chance model (``ThreeThirteenChance``: the
+deals and the stock draws), its names and its rollout evaluator.
 
 ``ThreeThirteenGame``: parameters ``players`` (2..8, default 3),
 ``max_moves`` and every option the game declares
@@ -10,298 +13,289 @@ card dealt and every stock draw is an explicit chance node (see below);
 outcomes and the same player actions, as OpenSpiel's own games do.
 ``ThreeThirteenRolloutEvaluator`` values states for OpenSpiel's MCTS and
 ISMCTS by C rollouts, as ``ISMCTSBot`` does.
+
+Chance is explicit: every card that leaves an unseen place is a chance node.
+Each round's deal is one chance node per card (one at a time round the table
+from the seat after the dealer, then the card turned up on the discard pile),
+drawn from the whole deck; every draw from the stock is a chance node drawn
+from the stock's cards (the stock is a multiset: its order is never seen, so
+a reshuffle of the discard pile, rule T-3, needs no chance node of its own).
+Outcome = card kind 0..53 (4 * (rank - 1) + suit, ace low; jokers 52, 53),
+probability = copies left / cards left. Between chance nodes play continues
+on a three_thirteen.State.
 """
 from __future__ import annotations
 
 import random
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 import numpy as np
 import pyspiel
 
-from threes.adapters._spiel import RESAMPLE_ATTEMPTS as _RESAMPLE_ATTEMPTS
-from threes.adapters._spiel import EngineState, outcomes as _outcomes, resample_rng as _resample_rng
-from threes.adapters._spiel import EngineObserver, field as _field, game_type as _game_type
-from threes.adapters._spiel import int_param as _int_param, new_pos as _new_pos
+from threes.adapters._spiel import ALL_SEATS, DealPos, DeckDeal, EngineObserver, SpielGame, SpielState
+from threes.adapters._spiel import outcomes as _outcomes
 from threes.args import MAX_GAMES, int_arg
 from threes.three_thirteen import game as tt
-from threes.three_thirteen.options import OPTIONS
 
 __all__ = ["ThreeThirteenGame", "ThreeThirteenState", "ThreeThirteenRolloutEvaluator", "EngineObserver"]
 
-# Registered with pyspiel as "three_thirteen". Chance is explicit: every card
-# that leaves an unseen place is a chance node. Each round's deal is one chance
-# node per card (one at a time round the table from the seat after the dealer,
-# then the card turned up on the discard pile), drawn from the whole deck;
-# every draw from the stock is a chance node drawn from the stock's cards (the
-# stock is a multiset: its order is never seen, so a reshuffle of the discard
-# pile, rule T-3, needs no chance node of its own). Outcome = card kind 0..53
-# (4 * (rank - 1) + suit, ace low; jokers 52, 53), probability = copies left /
-# cards left. Between chance nodes play continues on a three_thirteen.State.
-
-# every option the game declares (OPTIONS, threes.options) is a parameter (an int option's "the engine
-# decides" is 0)
-_TT_DEFAULTS: Dict[str, Any] = {"players": 3, **{o.name: o.to_param(o.default) for o in OPTIONS},
-                                "max_moves": 0}
-
-_TT_GAME_TYPE = _game_type("three_thirteen", "Three Thirteen (rummy), threes-core engine", 2, 8, _TT_DEFAULTS)
-
-class ThreeThirteenGame(pyspiel.Game):
-    """pyspiel game over the engine's Three Thirteen. Parameters: players
-    (2..8, default 3), max_moves (0 = the engine's default cap) and every option
-    the game declares (threes.three_thirteen.OPTIONS: decks (0 = one per two
-    players), jokers, ace, all_wild_melds, wild_penalty ("face" or "20"),
-    rediscard_taken, go_out_first_turn)."""
-
-    def __init__(self, params: Optional[Dict[str, Any]] = None):
-        p = dict(_TT_DEFAULTS)
-        p.update(params or {})
-        unknown = set(p) - set(_TT_DEFAULTS)
-        if unknown:
-            raise ValueError(f"unknown three_thirteen parameters {sorted(unknown)}: the parameters are "
-                             f"{', '.join(_TT_DEFAULTS)}")
-        opts = {o.name: o.from_param(p[o.name], f"game parameter {o.name!r}") for o in OPTIONS}
-        g = tt.Game(_int_param(p, "players", 2, 8), max_moves=_int_param(p, "max_moves", 0, 2**32 - 1) or None,
-                    **opts)
-        first = g.new_initial_state(0)
-        opts = first._options()
-        deck = [k for _ in range(opts["decks"]) for k in list(range(52)) + [52 + j for j in range(opts["jokers"])]]
-        max_moves = first._fields()["max_moves"]
-        n = g.num_players()
-        deals = sum(n * (r + 2) + 1 for r in range(1, 12))
-        info = pyspiel.GameInfo(
-            num_distinct_actions=g.num_distinct_actions(),
-            max_chance_outcomes=54,
-            num_players=n,
-            min_utility=-1.0,
-            max_utility=1.0,
-            utility_sum=0.0,
-            max_game_length=2 * max_moves + deals,
-        )
-        super().__init__(_TT_GAME_TYPE, info, p)
-        self.threes_game = g
-        self.deck = deck
-        self.first_state = first  # every state starts as a clone of it (the engine's deal, replaced by chance)
-
-    def new_initial_state(self) -> "ThreeThirteenState":
-        return ThreeThirteenState(self)
-
-    def make_py_observer(self, iig_obs_type=None, params=None) -> "EngineObserver":
-        """An EngineObserver (what ``open_spiel.python.observation.make_observation`` asks for);
-        ``iig_obs_type`` defaults to ``IIGObservationType(perfect_recall=False)``, and ``params`` must be empty."""
-        return EngineObserver(self, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
+#: the deals of a game of n players: round r deals r + 2 cards a seat and turns one up
+_ROUNDS = range(1, 12)
 
 
-class _ThreeThirteenPos:
-    """Everything a ThreeThirteenState holds, as its one attribute (see
-    _ThreesPos: pyspiel's clone then makes one ``copy.deepcopy`` call)."""
+class _DrawPos(DealPos):
+    """A Three Thirteen state's position: DealPos, ``drawing`` (the player
+    to move drew from the stock: chance picks the card) and ``stock`` (copies
+    of each kind in the stock, a read-only array replaced at each draw, or
+    None when not known: then read from the engine's state, a reshuffle
+    included)."""
 
-    __slots__ = ("game", "deck", "inner", "dealing", "drawing", "round_start")
+    __slots__ = ("drawing", "stock")
+    _derived = DealPos._derived + ("stock",)
 
-    def __deepcopy__(self, memo) -> "_ThreeThirteenPos":
-        c = _ThreeThirteenPos.__new__(_ThreeThirteenPos)
-        c.game, c.deck, c.drawing, c.round_start = self.game, self.deck, self.drawing, self.round_start
-        c.inner = self.inner.clone()
-        c.dealing = None if self.dealing is None else list(self.dealing)
-        return c
+    def _copy_into(self, c: "_DrawPos") -> None:
+        DealPos._copy_into(self, c)
+        c.drawing, c.stock = self.drawing, self.stock
 
 
-class ThreeThirteenState(EngineState):
-    """Chance nodes for the deals and the stock draws, play on a
-    three_thirteen.State (``inner``, the true position: with the engine's own
-    deal until the first deal's chance nodes are done)."""
+class ThreeThirteenChance(DeckDeal):
+    """Three Thirteen's chance model: a DeckDeal whose deals are the rounds
+    (``deal_number`` = the round; round r deals r + 2 cards a seat from the
+    seat after the dealer, then one turned up, from the whole deck: the rest
+    is the stock), and whose stock draws are chance nodes too (``drawing``:
+    the card drawn is one of the stock's, or of the discard pile less its top
+    when the stock is empty, T-3). Until the first deal is placed the engine
+    state is the engine's own deal of seed 0 (``first``), hidden. Resampling
+    redeals this round's outcomes hidden from the seat (``_tt_stocks``)."""
 
-    _game = _field("game")
-    _deck = _field("deck")
-    inner = _field("inner")
-    _dealing = _field("dealing")  # the cards dealt so far this round, while dealing; None in play
-    _drawing = _field("drawing")  # the player to move drew from the stock: chance picks the card
-    # the state as this round's deal began (never changed: shared by clones; None before the first card of
-    # the game is dealt): resampling and its trace start there, so their time does not grow with the history
-    _round_start = _field("round_start")
+    name = "three_thirteen"
+    long_name = "Three Thirteen (rummy), threes-core engine"
+    players = (2, 8, 3)
+    chance_nodes = "a deal or a stock draw"
+    Pos = _DrawPos
 
-    def __init__(self, game: ThreeThirteenGame):
-        pyspiel.State.__init__(self, game)  # (not super(): this runs on every pyspiel clone too)
-        p = self._p = _new_pos(_ThreeThirteenPos)
-        p.game = game.threes_game
-        p.deck = game.deck
-        p.inner = game.first_state.clone()
-        p.dealing = []
-        p.drawing = False
-        p.round_start = None
+    def deck_kinds(self) -> List[int]:
+        """The deck: ``decks`` 52-card decks with ``jokers`` jokers each (the options resolved)."""
+        opts = self.first._options()
+        #: the deck, one kind per card (ThreeThirteenGame.deck)
+        self.deck = [k for _ in range(opts["decks"]) for k in list(range(52)) + [52 + j for j in range(opts["jokers"])]]
+        return self.deck
 
-    # -- helpers --------------------------------------------------------------
-    def _fields(self) -> Dict[str, Any]:
-        return self.inner._fields()
+    def max_chance_nodes(self) -> int:
+        """Every card of every round's deal, and at most one stock draw a move."""
+        n = self.game.num_players()
+        return self.max_moves() + sum(n * (r + 2) + 1 for r in _ROUNDS)
 
-    def _deal_size(self) -> int:
-        f = self._fields()
-        return f["num_players"] * (f["round"] + 2) + 1
+    def max_moves(self) -> int:
+        """The engine's move cap."""
+        return self.first.max_game_length()
 
-    def _unseen(self) -> np.ndarray:
-        """Copies of each kind the next chance node draws from."""
-        if self._dealing is not None:
-            left = np.bincount(self._deck, minlength=54)
-            for k in self._dealing:
-                left[k] -= 1
-            return left
-        f = self._fields()
-        stock = f["stock"] if f["stock"] else f["discard"][:-1]
-        return np.bincount(np.asarray(stock, dtype=np.int64), minlength=54)
+    # -- the deals ----------------------------------------------------------------------
+    def initial(self) -> _DrawPos:
+        """A new game: round 1's deal under way."""
+        p = DeckDeal.initial(self)
+        p.drawing, p.stock = False, None
+        return p
 
-    def _rebuild(self, hands=None, stock=None, discard=None) -> None:
-        d = self.inner.to_dict()
-        if hands is not None:
-            d["hands"] = [sorted((str(tt.kind_to_card(k)) for k in h), key=tt.card_to_kind) for h in hands]
-        if stock is not None:
-            d["stock"] = [str(tt.kind_to_card(k)) for k in stock]
-        if discard is not None:
-            d["discard"] = [str(tt.kind_to_card(k)) for k in discard]
-        self.inner = tt.State.from_dict(d)
+    def deal_number(self, inner: tt.State) -> int:
+        """The round."""
+        return inner.round()
 
-    def _finish_deal(self) -> None:
-        f = self._fields()
-        n, per = f["num_players"], f["round"] + 2
+    def deal_size(self, st: SpielState) -> int:
+        """r + 2 cards a seat and the card turned up."""
+        inner = st._p.inner
+        return inner.num_players() * (inner.round() + 2) + 1
+
+    def deal_seat(self, st: SpielState, i: int) -> Optional[int]:
+        """Round the table from the seat after the dealer; the last card is turned up."""
+        f = st._p.inner._fields()
+        n = f["num_players"]
+        return (f["dealer"] + 1 + i % n) % n if i < n * (f["round"] + 2) else ALL_SEATS
+
+    def place(self, st: SpielState, dealt: bytes) -> tt.State:
+        """The round's position: the hands dealt, the last card turned up, the rest of the deck the stock."""
+        inner = st._p.inner
+        d = inner.to_dict()
+        n, per, dealer = inner.num_players(), inner.round() + 2, d["dealer"]
         hands: List[List[int]] = [[] for _ in range(n)]
-        for i, k in enumerate(self._dealing[:n * per]):
-            hands[(f["dealer"] + 1 + i % n) % n].append(k)
-        left = self._unseen()  # the deck less every card dealt (the turned-up card included)
-        stock = [k for k in range(54) for _ in range(int(left[k]))]
-        self._rebuild(hands, stock, [self._dealing[-1]])
-        self._dealing = None
+        for i, k in enumerate(dealt[:n * per]):
+            hands[(dealer + 1 + i % n) % n].append(k)
+        left = st._p.left  # the deck less every card dealt (the turned-up card included): the stock
+        st._p.stock = _frozen(left)
+        d["hands"] = [sorted((str(tt.kind_to_card(k)) for k in h), key=tt.card_to_kind) for h in hands]
+        d["stock"] = [str(tt.kind_to_card(k)) for k in range(len(left)) for _ in range(int(left[k]))]
+        d["discard"] = [str(tt.kind_to_card(dealt[-1]))]
+        return tt.State.from_dict(d)
 
-    # -- pyspiel API --------------------------------------------------------------
-    def current_player(self) -> int:
-        if self._dealing is not None or self._drawing:
-            return pyspiel.PlayerId.CHANCE
-        cp = self.inner.current_player()
-        return pyspiel.PlayerId.TERMINAL if cp < 0 else cp
+    def card(self, kind: int) -> str:
+        """The card's text (``Ah``)."""
+        return str(tt.kind_to_card(int(kind)))
 
-    def chance_outcomes(self):
-        if not (self._dealing is not None or self._drawing):
-            raise pyspiel.SpielError("chance_outcomes is for chance nodes (a deal or a stock draw); "
-                                     "this is a decision or terminal node")
-        left = self._unseen()
-        return _outcomes(left)
+    def deal_view(self, st: SpielState, player: int) -> str:
+        """The round, the deal so far, the totals and the cards dealt to the player."""
+        f = st._p.inner._fields()
+        dealt = st._p.dealt
+        n = f["num_players"]
+        mine = [self.card(k) for i, k in enumerate(dealt[:n * (f["round"] + 2)])
+                if (f["dealer"] + 1 + i % n) % n == player]
+        return (f"round {f['round']}, dealing {len(dealt)}/{self.deal_size(st)}; totals {f['totals']}; "
+                f"dealt to you: {' '.join(mine) or '-'}")
 
-    def _apply_action(self, action: int) -> None:
-        a = int(action)
-        if self._dealing is not None:
-            if not (0 <= a < 54 and self._unseen()[a] > 0):
-                raise pyspiel.SpielError(f"no card of kind {a} is left to deal")
-            if not self._dealing:  # the round's first card: keep the state as the deal begins (its history
-                self._round_start = None  # complete: pyspiel adds an action to it after _apply_action)
-                self._round_start = self.clone()
-            self._dealing.append(a)
-            if len(self._dealing) == self._deal_size():
-                self._finish_deal()
+    def deal_text(self, st: SpielState) -> str:
+        """``dealing round r: k of N cards dealt``."""
+        return f"dealing round {st._p.inner.round()}: {len(st._p.dealt)} of {self.deal_size(st)} cards dealt"
+
+    # -- the stock draws ------------------------------------------------------------------
+    def is_chance(self, st: SpielState) -> bool:
+        """A deal under way or a stock draw."""
+        p = st._p
+        return p.left is not None or p.drawing
+
+    def note(self, st: SpielState) -> str:
+        """``drawing from the stock`` while a stock draw waits for chance."""
+        return "drawing from the stock" if st._p.drawing else ""
+
+    def outcomes(self, st: SpielState) -> List[Tuple[int, float]]:
+        """The deal's kinds left, or the stock's kinds (the discard pile less its top when the stock is
+        empty), each with copies / cards."""
+        p = st._p
+        if p.left is not None:
+            return _outcomes(p.left)
+        if p.stock is None or not p.stock.any():  # not known, or a reshuffle: the engine's state tells
+            f = p.inner._fields()  # (the whole position: the stock is followed between draws instead)
+            if f["stock"]:
+                p.stock = _frozen(np.bincount(np.asarray(f["stock"], dtype=np.int64), minlength=54))
+                return _outcomes(p.stock)
+            return _outcomes(np.bincount(np.asarray(f["discard"][:-1], dtype=np.int64), minlength=54))
+        return _outcomes(p.stock)
+
+    def apply_outcome(self, st: SpielState, kind: int) -> None:
+        """A card dealt, or the card drawn from the stock: in C, the card chosen put on top of the stock
+        and drawn (after T-3's reshuffle of the discard pile when the stock is empty, which makes the pool
+        of T-9); a card not there changes nothing."""
+        p = st._p
+        if p.left is not None:
+            DeckDeal.apply_outcome(self, st, kind)
             return
-        if self._drawing:
-            # in C: the card chosen put on top of the stock and drawn (after T-3's reshuffle of the discard
-            # pile when the stock is empty, which makes the pool of T-9); a card not there changes nothing
-            try:
-                self.inner._apply_stock_draw(a)
-            except ValueError:
-                raise pyspiel.SpielError(f"no card of kind {a} is in the stock") from None
-            self._drawing = False
+        try:
+            p.inner._apply_stock_draw(kind)
+        except ValueError:
+            raise pyspiel.SpielError(f"no card of kind {kind} is in the stock") from None
+        p.drawing = False
+        stock = p.stock
+        if stock is not None and stock[kind] > 0:
+            stock = stock.copy()
+            stock[kind] -= 1
+            p.stock = _frozen(stock)
+        else:  # a reshuffle, or not followed: read again when needed
+            p.stock = None
+
+    def outcome_string(self, st: SpielState, kind: int) -> str:
+        """``deal <card>`` or ``draw <card>``."""
+        return f"{'deal' if st._p.left is not None else 'draw'} {self.card(kind)}"
+
+    def apply_action(self, st: SpielState, action: int) -> None:
+        """A draw from the stock waits for chance (``drawing``); any other action is the engine's, and a
+        round's end deals the next by chance."""
+        p = st._p
+        inner = p.inner  # (its counts only: _fields() builds the whole position)
+        if action == 0 and inner.is_legal(0) and (inner.stock_size() or len(inner.discard_pile()) > 1):
+            p.drawing = True  # the card comes from chance
             return
-        inner = self.inner  # (its counts only: _fields() builds the whole position)
-        if a == 0 and inner.is_legal(0) and (inner.stock_size() or len(inner.discard_pile()) > 1):
-            self._drawing = True  # the card comes from chance
-            return
-        round_before = inner.round()
-        inner.apply_action(a)
-        if not self.inner.is_terminal() and self.inner.round() != round_before:
-            self._dealing = []  # a new round: deal it by chance
+        DeckDeal.apply_action(self, st, action)
 
-    def _action_to_string(self, player: int, action: int) -> str:
-        if player == pyspiel.PlayerId.CHANCE:
-            return f"{'deal' if self._dealing is not None else 'draw'} {str(tt.kind_to_card(int(action)))}"
-        return self.inner.action_to_string(action)
-
-    def is_terminal(self) -> bool:
-        return self._dealing is None and not self._drawing and self.inner.is_terminal()
-
-    def returns(self) -> List[float]:
-        if not self.is_terminal():
-            return [0.0] * self._game.num_players()
-        return list(self.inner.returns())
-
-    def resample_from_infostate(self, player_id: int, probability_sampler=None) -> "ThreeThirteenState":
-        """A state ``player_id`` cannot tell from this one, made as
-        OpenSpiel's own games make it: the same history with new chance
-        outcomes where this round's cards hidden from the player now were
-        dealt or drawn. Each stock of the round (the deck at the deal, then
-        each reshuffled discard pile, T-3) keeps its cards: the outcomes
-        drawn from it that the player never saw get its cards the player
-        has not seen either, in a uniformly random order (``_tt_stocks``).
-        Its ``history()`` replays to it from ``new_initial_state()`` and the
-        true hidden cards are nowhere in it. Earlier rounds keep their
-        outcomes: every card of a scored round was shown."""
-        if self._dealing is not None or self._drawing:
-            raise pyspiel.SpielError("resample_from_infostate at a chance node is not supported")
-        player_id, _, rng = _resample_rng(self, player_id, probability_sampler)
-        history = list(self.history())
-        start = self._round_start
+    # -- resampling ---------------------------------------------------------------------------
+    def resample(self, st: SpielState, player: int, seed: int, rng: random.Random
+                 ) -> Iterator[Optional[SpielState]]:
+        """The same history with new chance outcomes where this round's
+        cards hidden from the player now were dealt or drawn. Each stock of
+        the round (the deck at the deal, then each reshuffled discard pile,
+        T-3) keeps its cards: the outcomes drawn from it that the player
+        never saw get its cards the player has not seen either, in a
+        uniformly random order (``_tt_stocks``). Earlier rounds keep their
+        outcomes: every card of a scored round was shown. The replay starts
+        from the state as this round's deal began (``start``), so its time
+        follows the round, not the game."""
+        history = list(st.history())
+        start = st._p.start
         first = len(start.history()) if start is not None else 0  # this round's deal starts at history[first]
-        stocks = _tt_stocks(self._start_of_round(), history, first, int(player_id))
-        want = self.information_state_string(player_id)
-        for _ in range(_RESAMPLE_ATTEMPTS):
+        stocks = _tt_stocks(_start_of_round(st), history, first, player)
+        while True:
             h = history[first:]
             for where, cards in stocks:
                 cards = list(cards)
                 rng.shuffle(cards)
                 for i, kind in zip(where, cards):
                     h[i - first] = kind
-            out = self._start_of_round()  # the history before this round is kept: its cards were all shown
+            out = _start_of_round(st)  # the history before this round is kept: its cards were all shown
             try:
                 for a in h:
                     out.apply_action(a)
             except (pyspiel.SpielError, ValueError):  # an outcome or an action the new cards make illegal
+                yield None
                 continue
-            if out.information_state_string(player_id) == want:
-                out._round_start = start
-                return out
-        raise pyspiel.SpielError(f"resample_from_infostate: no redeal consistent with the history in "
-                                 f"{_RESAMPLE_ATTEMPTS} attempts")
+            out._p.start = start
+            yield out
 
-    def _start_of_round(self) -> "ThreeThirteenState":
-        """A new state as this round's deal began (its history, that of this state up to there)."""
-        start = self._round_start
-        return self.get_game().new_initial_state() if start is None else start.clone()
 
-    def __deepcopy__(self, memo) -> "ThreeThirteenState":
-        """pyspiel's clone (the history kept), which deep-copies ``_p``."""
-        return self.clone()
+def _frozen(counts: np.ndarray) -> np.ndarray:
+    """``counts`` made read-only (shared by clones)."""
+    counts.setflags(write=False)
+    return counts
 
-    def __str__(self) -> str:
-        if self._dealing is not None:
-            return f"dealing round {self._fields()['round']}: {len(self._dealing)} of {self._deal_size()} cards dealt"
-        return str(self.inner) + ("\ndrawing from the stock" if self._drawing else "")
 
-    # -- what a seat knows, for the observer --------------------------------------
-    def _deal_string(self, player: int) -> str:
-        f = self._fields()
-        n = f["num_players"]
-        mine = [str(tt.kind_to_card(k)) for i, k in enumerate(self._dealing[:n * (f["round"] + 2)])
-                if (f["dealer"] + 1 + i % n) % n == player]
-        return (f"round {f['round']}, dealing {len(self._dealing)}/{self._deal_size()}; totals {f['totals']}; "
-                f"dealt to you: {' '.join(mine) or '-'}")
+def _start_of_round(st: SpielState) -> SpielState:
+    """A new state as this round's deal began (its history, that of ``st`` up to there)."""
+    start = st._p.start
+    return st.get_game().new_initial_state() if start is None else start.clone()
 
-    def _observation_string(self, player: int, perfect_recall: bool) -> str:
-        if self._dealing is not None:
-            return self._deal_string(player)
-        text = self.inner.information_state_string(player) if perfect_recall else self.inner.observation_string(player)
-        return text + ("\ndrawing from the stock" if self._drawing else "")
 
-    def _observation_tensor(self, player: int, out: np.ndarray) -> None:
-        if self._dealing is not None:
-            out.fill(0)
-            return
-        if out.dtype == np.float32 and out.flags.c_contiguous and out.flags.writeable:
-            self.inner.observation_tensor(player, out=out)
-        else:
-            out[:] = self.inner.observation_tensor(player)
+class ThreeThirteenState(SpielState):
+    """Chance nodes for the deals and the stock draws, play on a
+    three_thirteen.State (``inner``, the true position: with the engine's own
+    deal until the first deal's chance nodes are done)."""
+
+    @property
+    def _dealing(self) -> Optional[List[int]]:
+        """The cards dealt so far this round while dealing (kinds); None in play."""
+        p = self._p
+        return None if p.left is None else list(p.dealt)
+
+    @property
+    def _drawing(self) -> bool:
+        """The player to move drew from the stock: chance picks the card."""
+        return self._p.drawing
+
+    @property
+    def _round_start(self) -> Optional["ThreeThirteenState"]:
+        """The state as this round's deal began (shared by clones, never changed; None in round 1):
+        resampling and its trace start there."""
+        return self._p.start
+
+    def _fields(self) -> Dict[str, Any]:
+        return self._p.inner._fields()
+
+
+class ThreeThirteenGame(SpielGame):
+    """pyspiel game over the engine's Three Thirteen. Parameters: players
+    (2..8, default 3), max_moves (0 = the engine's default cap) and every option
+    the game declares (threes.three_thirteen.OPTIONS: decks (0 = one per two
+    players), jokers, ace, all_wild_melds, wild_penalty ("face" or "20"),
+    rediscard_taken, go_out_first_turn). ``deck`` is its deck, one kind per
+    card."""
+
+    model_class = ThreeThirteenChance
+    state_class = ThreeThirteenState
+
+    @property
+    def deck(self) -> List[int]:
+        """The deck, one kind per card."""
+        return self.model.deck
+
+    @property
+    def first_state(self) -> tt.State:
+        """The engine state every new state starts from (the engine's deal, replaced by chance; never changed)."""
+        return self.model.first
 
 
 class ThreeThirteenRolloutEvaluator:
@@ -441,4 +435,4 @@ def _tt_stocks(first: "ThreeThirteenState", history: List[int], start: int,
 
 
 #: what threes.adapters.openspiel registers with pyspiel
-GAME_TYPE, GAME_CLASS = _TT_GAME_TYPE, ThreeThirteenGame
+GAME_TYPE, GAME_CLASS = ThreeThirteenChance.game_type(), ThreeThirteenGame
