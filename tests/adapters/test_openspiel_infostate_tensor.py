@@ -12,8 +12,7 @@ import pyspiel
 import threes.adapters.openspiel  # noqa: F401  (registers the games)
 
 CASES = [("threes", {"players": 3}), ("threes", {"players": 2, "rules": "classic"}),
-         ("three_thirteen", {"players": 3}), ("three_thirteen", {"players": 2}),
-         ("toy_tricks", {"players": 3, "hand_size": 4, "target": 9})]
+         ("three_thirteen", {"players": 3}), ("three_thirteen", {"players": 2})]
 
 
 def played(game, rng, moves):

@@ -6,7 +6,6 @@ information state only (never a hidden card) and OpenSpiel's random_sim_test pas
 through the observer's information state mode."""
 import random
 
-import numpy as np
 import pytest
 
 import pyspiel  # in the test extra: a missing adapter dependency fails, it does not skip
@@ -118,7 +117,8 @@ def test_the_information_state_tensor_never_holds_a_hidden_card(ct, game_name):
 
 def test_the_tensors_are_the_same_on_every_path(ct, game_name):
     """The state's own answers, pyspiel's C++ path (the game's observers, as random_sim_test reads
-    them) and the observers made from Python agree; their shapes are the game's."""
+    them) and the observers made from Python agree; their shapes are the game's; the strings are
+    the engine's."""
     from open_spiel.python.observation import make_observation
 
     game = _game(ct, game_name, players=2)
@@ -140,6 +140,9 @@ def test_the_tensors_are_the_same_on_every_path(ct, game_name):
             obs_py.set_from(s, p)
             assert info_py.tensor.tolist() == info and obs_py.tensor.tolist() == s.observation_tensor(p)
             assert info_py.string_from(s, p) == s.information_state_string(p)
+            if not s.is_chance_node():  # the engine's strings (the observation's written in C, the same text)
+                assert s.observation_string(p) == s.inner.observation_string(p)
+                assert s.information_state_string(p) == s.inner.information_state_string(p)
     for bad in (-1, n, True, "0"):
         with pytest.raises(pyspiel.SpielError):
             states[-1].information_state_tensor(bad)

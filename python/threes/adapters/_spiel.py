@@ -90,6 +90,7 @@ import numpy as np
 import pyspiel
 
 from threes import registry
+from threes._engine import GameStateBase
 from threes.args import int_arg
 
 #: Candidates a resample_from_infostate tries before it gives up.
@@ -403,7 +404,7 @@ class ChanceModel:
     def initial(self) -> SpielPos:
         """The position of a new initial state (pyspiel makes one on every clone too: keep it cheap)."""
         p = new_pos(self.Pos)
-        p.model, p.inner, p.log, p.cache, p.text = self, self.game.new_initial_state(), None, None, None
+        p.model, p.inner, p.log, p.cache, p.text = self, self.game.new_initial_state(0), None, None, None
         return p
 
     def is_chance(self, st: "SpielState") -> bool:
@@ -511,6 +512,8 @@ class DeckDeal(ChanceModel):
         self.deck_counts = counts
         #: the cards of the deck
         self.deck_size = int(counts.sum())
+        #: each kind's name (``card``), looked up once
+        self.card_names = [self.card(k) for k in range(self.max_chance_outcomes)]
 
     # -- what the game describes ------------------------------------------------------
     def deck_kinds(self) -> Iterable[int]:
@@ -590,7 +593,7 @@ class DeckDeal(ChanceModel):
 
     def outcome_string(self, st: "SpielState", kind: int) -> str:
         """``deal <card>``."""
-        return f"deal {self.card(kind)}"
+        return f"deal {self.card_names[kind]}"
 
     def apply_action(self, st: "SpielState", action: int) -> None:
         """The engine's action; when it begins a new deal (``deal_number`` changes and the game goes on),
@@ -846,7 +849,12 @@ class SpielState(pyspiel.State):
         if m.dealing(self):
             return m.deal_view(self, player)
         inner = p.inner
-        text = inner.information_state_string(player) if perfect_recall else inner.observation_string(player)
+        if perfect_recall:
+            text = inner.information_state_string(player)
+        elif isinstance(inner, GameStateBase):  # the text of State.observation_string, written in C
+            text = _observation_text(inner, player)
+        else:
+            text = inner.observation_string(player)
         note = m.note(self)
         return text + (f"\n{note}" if note else "")
 
@@ -869,6 +877,11 @@ class SpielState(pyspiel.State):
             self._observation_tensor(player, out[:k])
             g = m.game
             out[k:] = ActionLog.counts_of(p.log, (g.num_players(), g.num_distinct_actions())).ravel()
+
+
+#: the observation text as every game's C writes it (th_game.observation_text): the text of each game's
+#: State.observation_string, without the Python objects it may build
+_observation_text = GameStateBase.observation_string
 
 
 class EngineObserver:

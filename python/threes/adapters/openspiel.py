@@ -7,13 +7,18 @@ name:
     game = pyspiel.load_game("threes", {"players": 4, "rules": "threes"})
     game = pyspiel.load_game("three_thirteen", {"players": 3})
 
-Each game's adapter (``threes.shithead.openspiel``,
-``threes.three_thirteen.openspiel``) makes chance explicit, as OpenSpiel
-expects (every card dealt, and Three Thirteen's stock draws, are chance
-nodes), plays on the engine's State, and resamples as OpenSpiel's own games
-do: ``resample_from_infostate`` returns a state whose history is new chance
-outcomes and the same player actions. What they share is
-``threes.adapters._spiel``. The adapters' public names (``ThreesGame``,
+There is one adapter, written once in ``threes.adapters._spiel``: its game,
+state and observer classes read the game through the registry (parameters:
+``players``, the game's own, every option it declares, ``max_moves``) and
+play on the engine's State. A game's module (``threes.shithead.openspiel``,
+``threes.three_thirteen.openspiel``) gives only its chance model: how its
+chance is explicit chance nodes, as OpenSpiel expects (every card dealt, and
+Three Thirteen's stock draws), and how ``resample_from_infostate`` returns
+what OpenSpiel's own games return, a state whose history is new chance
+outcomes and the same player actions; with its names, its own parameters
+and its rollout evaluator. Every game provides the information state tensor
+(the observation tensor, then each seat's count of each action since the
+deal began). The adapters' public names (``ThreesGame``,
 ``ThreesRolloutEvaluator``, ``ThreeThirteenGame``, ...) are re-exported
 here.
 """

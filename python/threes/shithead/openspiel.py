@@ -36,7 +36,7 @@ that plays the rest of the game with the engine's C rollouts.
 from __future__ import annotations
 
 import random
-from typing import Any, Dict, Iterator, List, Optional, Set, Tuple
+from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 import numpy as np
 import pyspiel

@@ -192,7 +192,7 @@ class ThreeThirteenChance(DeckDeal):
 
     def outcome_string(self, st: SpielState, kind: int) -> str:
         """``deal <card>`` or ``draw <card>``."""
-        return f"{'deal' if st._p.left is not None else 'draw'} {self.card(kind)}"
+        return f"{'deal' if st._p.left is not None else 'draw'} {self.card_names[kind]}"
 
     def apply_action(self, st: SpielState, action: int) -> None:
         """A draw from the stock waits for chance (``drawing``); any other action is the engine's, and a
