@@ -15,10 +15,27 @@ import pytest
 # The pure-Python reference models (tests/reference/) are test oracles, not
 # product API: tests import them as reference.<game>_model.
 sys.path.insert(0, str(pathlib.Path(__file__).parent / "tests"))
-# The test-only third game (tests/games/toy_tricks, compiled for the tests): registered for every test.
-import games.toy_tricks.register  # noqa: E402,F401
 
 _FIGURES = {}
+
+
+def pytest_addoption(parser):
+    parser.addoption("--no-test-games", action="store_true",
+                     help="do not build and register the test-only games of tests/games (where no C compiler "
+                          "or Cython is at hand: the wheels' own tests)")
+
+
+def pytest_configure(config):
+    """The test-only games (tests/games/<name>: a game's C, binding and package, and its register.py,
+    which builds it with tests/games/build.py and registers it with threes.registry) are registered
+    before collection, so that every test over the registry (the contract suite, the front ends)
+    runs over them too."""
+    if config.getoption("--no-test-games", default=False):
+        return
+    import importlib
+
+    for reg in sorted((pathlib.Path(__file__).parent / "tests" / "games").glob("*/register.py")):
+        importlib.import_module(f"games.{reg.parent.name}.register")
 
 
 def pytest_sessionstart(session):

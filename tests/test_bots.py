@@ -950,7 +950,11 @@ def test_ismcts_checks_its_rollout_policy_against_the_searched_games_policies():
     with pytest.raises(ValueError, match="unknown rollout policy 'nope'"):
         ISMCTSBot(20, rollout_policy="nope")
     assert ISMCTSBot(20, rollout_policy="greedy", seed=1).step(tt.Game(3).new_initial_state(seed=2)) >= 0
-    for name in registry.names():
+    copies = 0
+    for name in registry.names():  # a game's extension that repeats the facts (a newer game reads threes._engine)
         core = registry.get(name).load()._core
-        assert (core.MAX_THREADS, core.ISMCTS_NODE_BYTES) == (_engine.MAX_THREADS, _engine.ISMCTS_NODE_BYTES)
-        assert core.batch_seed(7, 11) == _engine.batch_seed(7, 11)
+        if hasattr(core, "MAX_THREADS"):
+            copies += 1
+            assert (core.MAX_THREADS, core.ISMCTS_NODE_BYTES) == (_engine.MAX_THREADS, _engine.ISMCTS_NODE_BYTES)
+            assert core.batch_seed(7, 11) == _engine.batch_seed(7, 11)
+    assert copies >= 2  # Shithead's and Three Thirteen's

@@ -36,7 +36,7 @@ from threes import registry
 from threes._engine import MAX_THREADS
 from threes.args import parse_count
 from threes.bots import available_bots, bot_unavailable, make_bot
-from threes.ui.text import card_face, rank_face
+from threes.ui.text import card_face, end_note, rank_face
 
 _RED = {"d", "h", "r"}
 
@@ -224,7 +224,8 @@ def _command(args: argparse.Namespace, command: str):
     module = info.hook("cli")
     fn = getattr(module, command, None) if module is not None else None
     if fn is None:
-        fn = {"make_game": _options_game, "rules": _options_rules}.get(command)
+        fn = {"make_game": _options_game, "rules": _options_rules, "simulate": _options_simulate,
+              "play": _options_play}.get(command)
     if fn is None:
         raise CliError(f"threes {command} does not support {info.title} yet")
     return fn
@@ -452,9 +453,10 @@ class _Table:
     def __init__(self, con: Console, state, seat: int, bots: Sequence[Any]):
         info = registry.game_of(state)
         self.con, self.seat = con, seat
-        self.narrate_all = info.hook("narrate_all")
-        self.explain = info.hook("explain")
-        self.rules_text = info.hook("rules_text")
+        # a game without its own words: each event in plain words, no explanations, its options as rules
+        self.narrate_all = info.hook("narrate_all") or _plain_narration
+        self.explain = info.hook("explain") or (lambda state, seat: [])
+        self.rules_text = info.hook("rules_text") or (lambda state: _options_rules_text(info, state))
         self.names = ["you" if q == seat else f"seat {q} ({bots[q].name})" for q in range(len(bots))]
 
     def play(self, state, action: int, label: str) -> List[Any]:
@@ -573,6 +575,90 @@ def _options_game(args: argparse.Namespace):
         return info.load().Game(args.players, max_moves=getattr(args, "max_moves", None), **kw)
     except (TypeError, ValueError) as exc:
         raise CliError(str(exc)) from None
+
+
+def _plain_narration(events, viewer: Optional[int], names: Sequence[str]) -> List[str]:
+    """A game's events in plain words, each as ``viewer`` may see it (a game without a ``narrate_all``
+    hook): "seat 1 (greedy): trick Ah Kd (value 3)"."""
+    out = []
+    for e in events:
+        e = e.view(viewer)
+        who = "" if e.seat is None or not 0 <= e.seat < len(names) else names[e.seat] + ": "
+        cards = " ".join(str(c) for c in e.cards)
+        value = "" if e.value is None else f" ({e.value})"
+        out.append(f"{who}{e.kind.replace('_', ' ')}{' ' + cards if cards else ''}{value}")
+    return out
+
+
+def _options_rules_text(info: registry.GameInfo, state) -> List[str]:
+    """The rules in words for a game without a ``rules_text`` hook: its options, what each means and its
+    default (``threes rules --game G`` shows a table's values)."""
+    return [f"{o.name}: {o.meaning} (default {json.dumps(o.default)})" for o in info.options] or \
+        [f"{info.title} has no options"]
+
+
+def _options_simulate(args: argparse.Namespace, con: Console) -> int:
+    """``threes simulate`` for a game without its own: batched C rollouts, each seat's win rate and mean
+    place (threes.results.RolloutResult, the same for every game)."""
+    info = _info(args)
+    if args.games < 1:
+        raise CliError(f"--games must be at least 1, not {args.games}")
+    if args.plot:
+        raise CliError(f"--plot draws the Shithead figures; for {info.title} use --json")
+    game = _options_game(args)
+    n = game.num_players()
+    names = _policies(args.policy, n, info.policies)
+    r, seconds = _simulated(args, con, game, names, 20)
+    summary = {"game": info.name, "players": n, "games": r.num_games, "seed": r.seed, "policies": list(r.policies),
+               "options": game.options(), "win_rate": r.win_rate.tolist(), "mean_place": r.mean_place.tolist(),
+               "mean_moves": r.mean_moves, **_end_counts(r), "seconds": seconds,
+               "games_per_second": r.num_games / seconds}
+    if args.json:
+        print(json.dumps(summary, indent=2))
+        return 0
+    t = Table(title=f"{r.num_games:,} games of {info.title}, {n} players, seed {r.seed}")
+    for col in ("seat", "policy", f"win ({info.first_place})", "mean place"):
+        t.add_column(col, justify="left" if col == "policy" else "right")
+    for q in range(n):
+        t.add_row(str(q), r.policies[q], f"{r.win_rate[q]:.1%}", f"{r.mean_place[q]:.2f}")
+    con.print(t)
+    con.print(f"moves per game: {r.mean_moves:,.1f}   {_end_counts_text(_end_counts(r))}   "
+              f"{r.num_games / seconds:,.0f} games/s")
+    return 0
+
+
+def _options_play(args: argparse.Namespace, con: Console, read=input) -> int:
+    """``threes play`` for a game without its own loop: what your seat sees (the game's observation
+    string), the numbered legal moves, the bots' moves narrated; at the end every seat's return."""
+    from threes.bots import bot_view
+
+    info = _info(args)
+    game = _options_game(args)
+    n = game.num_players()
+    state, table, bots, rng = _new_table(args, con, game)
+    _say(con, f"threes play: {info.title}, {n} players, you are seat {args.seat}; seed {args.seed} (replay it "
+              f"with --seed {args.seed}). Type a move's number or notation, 'help', 'rules' or 'quit'.")
+    while not state.is_terminal():
+        p = state.current_player()
+        if p != args.seat:
+            a = bots[p].step(bot_view(bots[p], state, p, rng.getrandbits(64)))
+            table.play(state, a, _move_label(state, a))
+            continue
+        con.print()
+        _say(con, state.observation_string(args.seat))
+        table.explain_now(state)
+        chosen = table.human_move(read, state, "Type the number in brackets, or the move as listed.")
+        if chosen is None:
+            return 0  # quit (or end of input): a normal exit
+        table.play(state, *chosen)
+    note = end_note(state, len(state.history()))
+    if note:
+        con.print(note)
+    returns = state.returns()
+    order = sorted(range(n), key=lambda q: (-returns[q], q))
+    _say(con, "game over: " + ", ".join(f"{k + 1}. {table.names[q]} ({returns[q]:+.2f})"
+                                        for k, q in enumerate(order)))
+    return 0
 
 
 def _options_rules(args: argparse.Namespace, con: Console) -> int:

@@ -89,7 +89,7 @@ def _meta() -> Dict[str, Any]:
             entry.update(hook.lobby(MAX_SEATS))  # presets, rules and max_players of the game's own
         else:
             entry["options"] = {o.name: o.describe() for o in info.options}  # the game's own declaration
-            entry["max_players"] = MAX_SEATS
+            entry["max_players"] = min(MAX_SEATS, getattr(info.load(), "MAX_PLAYERS", MAX_SEATS))
         games.append(entry)
     return {"games": games, "max_seats": MAX_SEATS, "max_seed": MAX_SEED, "max_message_bytes": MAX_MESSAGE_BYTES}
 

@@ -87,6 +87,14 @@ def _hints(table: Table, seat: int) -> List[str]:
         return []
 
 
+def _phase(state: Any) -> str:
+    """The state's phase (threes.phases.GamePhase) for a game that has phases, else "play" or "over"."""
+    phase = getattr(state, "phase", None)
+    if phase is not None:
+        return str(phase)
+    return "over" if state.is_terminal() else "play"
+
+
 def state_frame(table: Table, viewer: Optional[int], records: Sequence[MoveRecord] = (),
                 history: bool = False) -> Dict[str, Any]:
     """The ``state`` frame for ``viewer`` after ``records`` (the moves just made): the picture,
@@ -100,7 +108,7 @@ def state_frame(table: Table, viewer: Optional[int], records: Sequence[MoveRecor
         # the game's name for its last place, when it has one of its own (the registry's last_place)
         "last_place": None if table.info.last_place == "last place" else table.info.last_place,
         "game_number": table.game_number, "move_number": table.move_number, "viewer": viewer,
-        "to_move": to_move, "phase": str(table.state.phase),
+        "to_move": to_move, "phase": _phase(table.state),
         "seats": [s.public() for s in table.seats], "svg": table_svg(table, viewer),
         "log": [narrate_move(table, r, viewer) for r in recs[-300:]], "history": history,
         "moves": [], "hints": [], "over": over, "result": None,

@@ -17,7 +17,11 @@ from threes.results import RolloutResult
 
 from toy_tricks import _core
 
-__all__ = ["Game", "State", "Move", "OPTIONS", "POLICIES", "rollouts", "RolloutResult", "card_text"]
+__all__ = ["Game", "State", "Move", "OPTIONS", "POLICIES", "MIN_PLAYERS", "MAX_PLAYERS", "rollouts", "RolloutResult",
+           "card_text"]
+
+#: The seats a game has (the web lobby offers up to MAX_PLAYERS).
+MIN_PLAYERS, MAX_PLAYERS = _core.MIN_PLAYERS, _core.MAX_PLAYERS
 
 #: The rollout policies, in the C engine's order.
 POLICIES = ("random", "greedy")
