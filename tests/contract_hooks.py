@@ -3,7 +3,7 @@ game's tests: ``visible(state, p, know)``, what seat p sees of a state by the ga
 written from the rules, independent of the engine: the resampling and hidden-card tests compare
 it), and ``steps``, how many moves of a random game the information tests sample. The built-in
 games register theirs in tests/contract/conftest.py; a test-only game in its ``register.py``
-(tests/games/toy_tricks/register.py)."""
+(tests/games/<name>/register.py)."""
 from typing import Any, Callable, Dict
 
 #: registry name -> visible(state, p, know) -> dict

@@ -7,7 +7,9 @@ from threes import registry, shithead, three_thirteen
 
 
 def test_names_in_registration_order():
-    assert registry.names() == ("shithead", "three_thirteen")
+    shipped = tuple(n for n in registry.names() if registry.get(n).module.startswith("threes."))
+    assert shipped == ("shithead", "three_thirteen")
+    assert registry.names()[:2] == shipped  # the test-only games of tests/games register after them
 
 
 @pytest.mark.parametrize("name,expected", [

@@ -100,8 +100,9 @@ def test_rules_of_a_game_with_options_lists_them_with_the_values_set():
 
 
 def test_a_game_without_a_cli_module_gets_the_generic_commands_over_its_options(monkeypatch):
-    """make_game and rules come from the game's declared options when its package has no cli
-    module; simulate and play, which need the game's own code, are refused with a message."""
+    """make_game, rules, simulate and play come from the game's declared options and the generic
+    RolloutResult and observation string when its package has no cli module (a test-only game of
+    tests/games plays them whole)."""
     import argparse
     import dataclasses
 
@@ -119,5 +120,8 @@ def test_a_game_without_a_cli_module_gets_the_generic_commands_over_its_options(
     assert cli._command(rules_args, "rules")(rules_args, con) == 0
     text = con.export_text()
     assert "jokers" in text and "decks" in text
-    with pytest.raises(cli.CliError, match="threes simulate does not support Three Thirteen yet"):
-        cli._command(args, "simulate")
+    assert cli._command(args, "simulate") is cli._options_simulate
+    assert cli._command(args, "play") is cli._options_play
+    sim = cli._parser().parse_args(["simulate", "--game", "3-13", "--players", "3", "--games", "40", "--seed", "3",
+                                    "--json"])
+    assert cli._command(sim, "simulate")(sim, con) == 0  # the generic batch summary (RolloutResult)
