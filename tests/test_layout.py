@@ -192,28 +192,26 @@ def test_generic_modules_import_no_game():
     assert still == STILL_IMPORTING_A_GAME, f"{STILL_IMPORTING_A_GAME - still} import no game now: take them off"
 
 
-# The Python modules of ours the compiled extensions still import (lazily, for their errors and
-# argument checks): leaf modules that import nothing of ours in turn. The list may only shrink.
-EXTENSIONS_STILL_IMPORT = {"threes.errors", "threes.args", "threes._stop"}
-
-
-def test_compiled_extensions_import_no_python_of_ours_but_leaf_modules():
+def test_compiled_extensions_import_no_python_of_ours():
     """Layers run one way: Python (the registry, the rollouts' backend choice in threes.batches,
     threes.cluster, each game's Python) calls the compiled extensions, which never import them
-    back; a game's extension reaches the shared binding code by cimport (threes._engine)."""
+    back. A game's extension reaches the shared binding code by cimport and imports at run time
+    only the compiled threes._engine (its errors, integer checks and cancel flag, which
+    threes.errors, threes.args and threes._stop re-export)."""
     found = {}
     for path in sorted(PKG.rglob("*.px[di]")) + sorted(PKG.rglob("*.pyx")):
         for m in re.finditer(r"^\s*(?:from\s+(threes[\w.]*)\s+import\s+(\w+)|import\s+(threes[\w.]*))",
                              path.read_text(), re.M):
             name = m.group(3) or (f"threes.{m.group(2)}" if m.group(1) == "threes" else m.group(1))
             found.setdefault(name, set()).add(path.relative_to(PKG).as_posix())
-    assert set(found) <= EXTENSIONS_STILL_IMPORT, {k: sorted(v) for k, v in found.items()
-                                                    if k not in EXTENSIONS_STILL_IMPORT}
-    assert set(found) == EXTENSIONS_STILL_IMPORT, f"{EXTENSIONS_STILL_IMPORT - set(found)} no longer imported: " \
-        "take them off"
-    for leaf in EXTENSIONS_STILL_IMPORT:
-        assert not re.search(r"^\s*(from|import)\s+threes", (PKG.parent / (leaf.replace(".", "/") + ".py")).read_text(),
-                             re.M), f"{leaf} imports a module of ours: it is no leaf"
+    assert set(found) == {"threes._engine"}, {k: sorted(v) for k, v in found.items()}
+    engine = (PKG / "_engine.pyx").read_text()
+    assert not re.search(r"^\s*(from\s+threes\S*\s+import|import\s+threes)", engine, re.M), \
+        "threes._engine imports a module of ours"
+    from threes import _engine, _stop, args, errors
+
+    assert errors.IllegalActionError is _engine.IllegalActionError and args.int_arg is _engine.int_arg
+    assert _stop.token is _engine.token and errors.IllegalActionError.__module__ == "threes.errors"
 
 
 def test_tools_do_not_reach_into_the_tests():

@@ -181,14 +181,14 @@ cdef inline int action_id(object action, int n) except -1:
     a = action if type(action) is int else as_int(action)
     v = PyLong_AsLongAndOverflow(a, &overflow)
     if overflow or not 0 <= v < n:
-        from threes.errors import IllegalActionError
+        from threes._engine import IllegalActionError
         raise IllegalActionError(f"action {a} is out of range: ids are 0..{n - 1}")
     return <int>v
 
 
 cdef inline int raise_error(const th_error *e) except -1:
     """Raises the Python exception for a C error report (threes.errors.error_for)."""
-    from threes.errors import error_for
+    from threes._engine import error_for
     raise error_for(e.code, e.msg.decode("utf-8", "replace"))
 
 
@@ -517,12 +517,12 @@ cdef inline int threads_of(object threads) except -1:
     global default_threads
     if threads is None:
         if default_threads == 0:
-            from threes.args import threads_arg
+            from threes._engine import threads_arg
             default_threads = threads_arg(None, TH_MAX_THREADS)
         return default_threads
     if type(threads) is int and 1 <= threads <= TH_MAX_THREADS:
         return threads
-    from threes.args import threads_arg
+    from threes._engine import threads_arg
     return threads_arg(threads, TH_MAX_THREADS)
 
 
@@ -531,7 +531,7 @@ cdef inline object seed_of(object seed):
     modulo 2**64, None draws one); a plain int in range passes as it is."""
     if type(seed) is int and 0 <= seed <= 0xFFFFFFFFFFFFFFFF:
         return seed
-    from threes.args import seed64
+    from threes._engine import seed64
     return seed64(seed)
 
 
@@ -568,8 +568,8 @@ cdef inline int64_t next_chunk(int64_t size, double seconds, int threads) noexce
 cdef inline object stop_token():
     """This thread's cancel flag (threes._stop.token()), looked up only when
     a poll is due, so that a short call never pays for it."""
-    from threes import _stop
-    return _stop.token()
+    from threes._engine import token
+    return token()
 
 
 ctypedef struct py_stop:

@@ -25,6 +25,115 @@ MAX_THREADS = TH_MAX_THREADS
 ISMCTS_NODE_BYTES = sizeof(th_ismcts_node)
 
 
+# ------------------------------------------ errors, integer arguments, stopping --
+# What every compiled extension needs of Python at run time, defined here, in compiled code, so
+# that no extension imports a Python module of ours (layers run one way: threes.errors,
+# threes.args and threes._stop re-export these, and the extensions import them from here).
+import contextlib as _contextlib
+import os as _os
+import secrets as _secrets
+import threading as _threading
+
+import numpy as _np
+
+
+class IllegalActionError(ValueError):
+    """An action id that is out of range or not legal in the state it was
+    applied to. The state is left unchanged."""
+
+    __module__ = "threes.errors"
+
+
+# The C core's error codes (src/threes_core/common/error.h), in order from 1.
+_CODE_NAMES = ("rules", "players", "action", "illegal", "setup", "arg", "stopped", "memory")
+
+
+def error_for(code, message):
+    """The exception for a C error report: an action out of range or not legal
+    raises IllegalActionError, work stopped by a stop hook KeyboardInterrupt
+    (threes._stop), memory that ran out MemoryError, every other bad value
+    ValueError."""
+    name = _CODE_NAMES[code - 1] if 1 <= code <= len(_CODE_NAMES) else "arg"
+    if name == "stopped":
+        return KeyboardInterrupt(message)
+    if name == "memory":
+        return MemoryError(message)
+    if name in ("action", "illegal"):
+        return IllegalActionError(message)
+    return ValueError(message)
+
+
+#: The most games one ``rollouts()`` call plays and the most deals of one tournament (``first=`` and
+#: more calls go further); a larger count is a ValueError naming the bounds, not an array too big to
+#: allocate or an OverflowError at the C boundary.
+MAX_GAMES = 2**32 - 1
+
+
+def seed64(seed):
+    """A seed as the engine takes it: any int (numpy ints too, never a bool), of any size or sign,
+    taken modulo 2**64, so the distinct seeds are 0..2**64-1 and ``-1`` is ``2**64 - 1``; None
+    draws one. TypeError for anything else (never OverflowError)."""
+    if seed is None:
+        return _secrets.randbits(64)
+    if isinstance(seed, bool) or not isinstance(seed, (int, _np.integer)):
+        raise TypeError(f"seed must be an int or None (any int, taken modulo 2**64: the seeds are "
+                        f"0..2**64-1), not {type(seed).__name__}")
+    return int(seed) & 0xFFFFFFFFFFFFFFFF
+
+
+def threads_arg(threads, max_threads, name="threads"):
+    """A thread count: None is one per CPU (at most max_threads)."""
+    if threads is None:
+        return max(1, min(_os.cpu_count() or 1, max_threads))
+    if isinstance(threads, bool) or not isinstance(threads, (int, _np.integer)):
+        raise TypeError(f"{name} must be an int or None, not {type(threads).__name__}")
+    if not 1 <= threads <= max_threads:
+        shown = str(threads) if -10**12 < threads < 10**12 else ("a negative number" if threads < 0
+                                                                  else "a larger number")
+        raise ValueError(f"{name} must be between 1 and {max_threads}, not {shown}")
+    return int(threads)
+
+
+def int_arg(value, name, lo, hi):
+    """An integer argument of the public API, checked before it reaches C: an int (or a numpy
+    integer; not a bool) in ``lo..hi``. TypeError for another type, ValueError naming the bounds
+    for any int outside them, whatever its size or sign (never OverflowError)."""
+    if isinstance(value, bool) or not isinstance(value, (int, _np.integer)):
+        raise TypeError(f"{name} must be an int, not {type(value).__name__}")
+    v = int(value)
+    if not lo <= v <= hi:
+        shown = str(v) if -10**12 < v < 10**12 else ("a negative number" if v < 0 else "a larger number")
+        raise ValueError(f"{name} must be in {lo}..{hi}, not {shown}")
+    return v
+
+
+_local = _threading.local()
+
+
+def token():
+    """This thread's cancel flag (None when there is none): threes._stop."""
+    return getattr(_local, "token", None)
+
+
+@_contextlib.contextmanager
+def cancel_on(event):
+    """Within the block, long calls in this thread raise KeyboardInterrupt
+    once ``event.is_set()`` is true."""
+    old = token()
+    _local.token = event
+    try:
+        yield
+    finally:
+        _local.token = old
+
+
+def check():
+    """Raises KeyboardInterrupt if this thread's cancel flag is set."""
+    t = token()
+    if t is not None and t.is_set():
+        raise KeyboardInterrupt("cancelled")
+
+
 cdef uint64_t _u64(v, str name) except? 0:
     """An int of 0..2**64-1 (a numpy integer too; not a bool): TypeError or ValueError naming it."""
     if isinstance(v, bool) or not hasattr(type(v), "__index__"):
@@ -558,7 +667,6 @@ cdef class GameStateBase:
         multiple of ISMCTS_NODE_BYTES); rollout_policy is one of the game's
         policy ids. Returns (best_action, iterations run, nodes used,
         [(action, visits, mean value) for each root child])."""
-        from threes.args import int_arg
         cdef uint8_t root[TH_MAX_STATE_BYTES]
         cdef uint32_t it = int_arg(iterations, "iterations", 1, 2**32 - 1)
         cdef int pol = int_arg(rollout_policy, "rollout_policy", 0, self.game.num_policies - 1)
@@ -658,7 +766,6 @@ cdef class GameBatch:
     def __call__(self, start, n, policy, seed, threads, observer, progress, chunk, first, result):
         """threes.rollouts' batch (its arguments, all given): `n` games from a Game (fresh deals) or
         a State, returned as `result` (threes.results.RolloutResult)."""
-        from threes.args import MAX_GAMES, int_arg
         cdef bint fresh = False
         cdef int np_, obs = -1, nthreads, q, i
         cdef int64_t count = int_arg(n, "n", 0, MAX_GAMES)

@@ -19,34 +19,6 @@ of work) and, through a C stop hook asked on the calling thread every 20 ms
 game; an ISMCTS search every 20 ms (checked between iterations and every
 TH_STOP_MOVES moves inside a long rollout). Polling never changes a result.
 """
-from __future__ import annotations
+from threes._engine import cancel_on, check, token  # compiled (the extensions poll token() from there)
 
-import contextlib
-import threading
-from typing import Any, Iterator, Optional
-
-_local = threading.local()
-
-
-def token() -> Optional[Any]:
-    """This thread's cancel flag (None when there is none)."""
-    return getattr(_local, "token", None)
-
-
-@contextlib.contextmanager
-def cancel_on(event: Any) -> Iterator[None]:
-    """Within the block, long calls in this thread raise KeyboardInterrupt
-    once ``event.is_set()`` is true."""
-    old = token()
-    _local.token = event
-    try:
-        yield
-    finally:
-        _local.token = old
-
-
-def check() -> None:
-    """Raises KeyboardInterrupt if this thread's cancel flag is set."""
-    t = token()
-    if t is not None and t.is_set():
-        raise KeyboardInterrupt("cancelled")
+__all__ = ["token", "cancel_on", "check"]

@@ -17,7 +17,7 @@ from threes._common cimport th_game, th_error, raise_error, TH_OK, TH_ERR_ILLEGA
 cimport numpy as cnp
 import numpy as np
 
-from threes.errors import IllegalActionError
+from threes._engine import IllegalActionError
 
 cnp.import_array()
 

@@ -1,43 +1,12 @@
 """Arguments that every game's API takes the same way: seeds, thread counts and state dicts' keys."""
 from __future__ import annotations
 
-import os
-import secrets
-from typing import Any, Dict, Optional, Sequence
-
-import numpy as np
+from typing import Any, Dict, Sequence
 
 
-#: The most games one ``rollouts()`` call plays and the most deals of one tournament (``first=`` and
-#: more calls go further); a larger count is a ValueError naming the bounds, not an array too big to
-#: allocate or an OverflowError at the C boundary.
-MAX_GAMES = 2**32 - 1
-
-
-def seed64(seed: Optional[int]) -> int:
-    """A seed as the engine takes it: any int (numpy ints too, never a bool), of any size or sign,
-    taken modulo 2**64, so the distinct seeds are 0..2**64-1 and ``-1`` is ``2**64 - 1``; None
-    draws one. TypeError for anything else (never OverflowError)."""
-    if seed is None:
-        return secrets.randbits(64)
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-        raise TypeError(f"seed must be an int or None (any int, taken modulo 2**64: the seeds are "
-                        f"0..2**64-1), not {type(seed).__name__}")
-    return int(seed) & 0xFFFFFFFFFFFFFFFF
-
-
-def threads_arg(threads: Optional[int], max_threads: int, name: str = "threads") -> int:
-    """A thread count: None is one per CPU (at most max_threads)."""
-    if threads is None:
-        return max(1, min(os.cpu_count() or 1, max_threads))
-    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)):
-        raise TypeError(f"{name} must be an int or None, not {type(threads).__name__}")
-    if not 1 <= threads <= max_threads:
-        shown = str(threads) if -10**12 < threads < 10**12 else ("a negative number" if threads < 0
-                                                                  else "a larger number")
-        raise ValueError(f"{name} must be between 1 and {max_threads}, not {shown}")
-    return int(threads)
-
+# MAX_GAMES, seed64, threads_arg and int_arg are defined in the compiled module threes._engine (the
+# compiled extensions use them and import no Python module of ours); these are the same objects.
+from threes._engine import MAX_GAMES, int_arg, seed64, threads_arg  # noqa: F401 (re-exported)
 
 def check_keys(d: Dict[Any, Any], required: Sequence[str], optional: Sequence[str]) -> None:
     """A state dict's keys (from_dict of every game): each required one
@@ -51,19 +20,6 @@ def check_keys(d: Dict[Any, Any], required: Sequence[str], optional: Sequence[st
 
 
 _DIGITS = frozenset("0123456789")
-
-
-def int_arg(value: Any, name: str, lo: int, hi: int) -> int:
-    """An integer argument of the public API, checked before it reaches C: an int (or a numpy
-    integer; not a bool) in ``lo..hi``. TypeError for another type, ValueError naming the bounds
-    for any int outside them, whatever its size or sign (never OverflowError)."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name} must be an int, not {type(value).__name__}")
-    v = int(value)
-    if not lo <= v <= hi:
-        shown = str(v) if -10**12 < v < 10**12 else ("a negative number" if v < 0 else "a larger number")
-        raise ValueError(f"{name} must be in {lo}..{hi}, not {shown}")
-    return v
 
 
 def parse_count(text: Any, name: str, lo: int, hi: int) -> int:

@@ -12,8 +12,8 @@ from libc.string cimport memcpy, memset
 from cpython.object cimport PyObject, PyTypeObject, Py_TYPE
 
 
-from threes.errors import IllegalActionError
-from threes.args import MAX_GAMES as _MAX_GAMES, int_arg as _checked_int
+from threes._engine import IllegalActionError
+from threes._engine import MAX_GAMES as _MAX_GAMES, int_arg as _checked_int
 from numpy import integer as _np_integer
 cimport cython
 from threes._common cimport *

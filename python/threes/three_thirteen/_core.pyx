@@ -7,8 +7,8 @@ live in C, the pleasant API in threes.three_thirteen.
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memset
 
-from threes.errors import IllegalActionError
-from threes.args import MAX_GAMES as _MAX_GAMES, int_arg as _checked_int
+from threes._engine import IllegalActionError
+from threes._engine import MAX_GAMES as _MAX_GAMES, int_arg as _checked_int
 cimport cython
 from threes._common cimport *
 from threes._engine cimport policies_of, reuse_freed

@@ -5,10 +5,8 @@ tests/contract, runs over it as over every game; tests/test_toy_game_layout.py c
 files it needed)."""
 import io
 import json
-import random
 
 import numpy as np
-import pytest
 
 from threes import registry
 from threes.ui import cli

@@ -66,7 +66,7 @@ cdef class StateBase(GameStateBase):
         return _STATE_SIZE
 
     cdef int _player(self, player) except -1:
-        from threes.args import int_arg
+        from threes._engine import int_arg
         return int_arg(player, "player", 0, self.s.num_players - 1)
 
     cdef int _apply(self, action) except -1:
@@ -109,7 +109,7 @@ cdef class StateBase(GameStateBase):
     @classmethod
     def _from_fields(cls, dict f, list history):
         """A state from _fields' dict (values checked here for range, the whole by tk_check) and its history."""
-        from threes.args import int_arg
+        from threes._engine import int_arg
         cdef th_error e
         cdef StateBase st = cls.__new__(cls)
         cdef int c, q, n
