@@ -417,6 +417,68 @@ static void bytes_check(const th_game *g, const void *like) {
   CHECK(th_vec_reset(&b.v, NULL, NULL, &e) == TH_ERR_ARG, "SAME_STEP bytes without final_obs_u8");
 }
 
+/* th_play_games (common/batch.h), the batch of any game: 1 and 2 threads and two calls split at k give
+ * the same games; a game of the batch is the game played by hand from the same seed; observer
+ * resamples; bad arguments are refused and write nothing. */
+static void play_games_checks(const th_game *g, const void *like) {
+  enum { N = 24, P = 8 };
+  static double r1[N * P], r2[N * P], r3[N * P], one[P];
+  static uint32_t m1[N], m2[N], m3[N];
+  static uint8_t t1[N], t2[N], t3[N];
+  uint8_t pol[P];
+  th_error e;
+  int n = g->num_players(like);
+  memset(pol, 0, sizeof pol);
+  pol[0] = (uint8_t)(g->num_policies - 1); /* seat 0 plays the game's last policy, the others its first */
+  th_play_batch b = {g, like, 1, -1, pol, 77, 0, N, r1, m1, t1};
+  CHECK(th_play_games(&b, 1, NULL, &e) == TH_OK, "%s: fresh batch: %s", g->name, e.msg);
+  b.returns = r2, b.moves = m2, b.truncated = t2;
+  CHECK(th_play_games(&b, 2, NULL, &e) == TH_OK, "%s: 2 threads", g->name);
+  CHECK(!memcmp(r1, r2, sizeof(double) * N * (size_t)n) && !memcmp(m1, m2, sizeof m1) && !memcmp(t1, t2, sizeof t1),
+        "%s: 1 and 2 threads differ", g->name);
+  b.n = 10, b.returns = r3, b.moves = m3, b.truncated = t3;
+  CHECK(th_play_games(&b, 1, NULL, &e) == TH_OK, "%s: the first 10", g->name);
+  b.first = 10, b.n = N - 10, b.returns = r3 + 10 * n, b.moves = m3 + 10, b.truncated = t3 + 10;
+  CHECK(th_play_games(&b, 2, NULL, &e) == TH_OK, "%s: the rest", g->name);
+  CHECK(!memcmp(r1, r3, sizeof(double) * N * (size_t)n) && !memcmp(m1, m3, sizeof m1), "%s: split at 10", g->name);
+  /* game 5 by hand */
+  uint8_t s[TH_MAX_STATE_BYTES];
+  th_rng rng;
+  g->new_game(s, like, th_batch_seed(77, 5));
+  th_batch_rng(77, 5, &rng);
+  uint32_t moves = 0;
+  while (!g->is_over(s)) {
+    g->apply_legal(s, g->policy_action(s, pol[g->current_player(s)], &rng));
+    moves++;
+  }
+  g->returns(s, one);
+  CHECK(moves == m1[5] && !memcmp(one, r1 + 5 * n, sizeof(double) * (size_t)n), "%s: game 5 by hand", g->name);
+  double sum = 0;
+  for (int q = 0; q < n; q++) sum += r1[q];
+  CHECK(sum > -1e-9 && sum < 1e-9, "%s: zero-sum returns", g->name);
+  /* from a state, resampled from seat 1's view: the same for any thread count */
+  th_play_batch c = {g, like, 0, 1, pol, 78, 0, N, r1, m1, t1};
+  CHECK(th_play_games(&c, 1, NULL, &e) == TH_OK, "%s: resampled batch: %s", g->name, e.msg);
+  c.returns = r2, c.moves = m2, c.truncated = t2;
+  CHECK(th_play_games(&c, 2, NULL, &e) == TH_OK && !memcmp(r1, r2, sizeof(double) * N * (size_t)n),
+        "%s: resampled, 1 and 2 threads", g->name);
+  /* bad arguments: nothing written */
+  memcpy(r3, r1, sizeof r3);
+  c.observer = n, c.returns = r3;
+  CHECK(th_play_games(&c, 1, NULL, &e) == TH_ERR_ARG, "%s: observer out of range", g->name);
+  c.observer = 1, c.fresh = 1;
+  CHECK(th_play_games(&c, 1, NULL, &e) == TH_ERR_ARG, "%s: observer of fresh deals", g->name);
+  c.fresh = 0, c.n = -1;
+  CHECK(th_play_games(&c, 1, NULL, &e) == TH_ERR_ARG, "%s: n < 0", g->name);
+  c.n = N, c.first = INT64_MAX - 3;
+  CHECK(th_play_games(&c, 1, NULL, &e) == TH_ERR_ARG, "%s: first + n past 2**63", g->name);
+  c.first = 0, pol[1] = (uint8_t)g->num_policies;
+  CHECK(th_play_games(&c, 1, NULL, &e) == TH_ERR_ARG, "%s: a policy out of range", g->name);
+  pol[1] = 0;
+  CHECK(th_play_games(&c, 0, NULL, &e) == TH_ERR_ARG, "%s: 0 threads", g->name);
+  CHECK(!memcmp(r3, r1, sizeof r3), "%s: a refused batch wrote nothing", g->name);
+}
+
 static double now(void) { return th_monotonic_seconds(); }
 
 /* Learner steps per second of `envs` envs on `threads` threads (the best of
@@ -548,6 +610,8 @@ int main(int argc, char **argv) {
   bytes_check(&tt_game, &tt_like);
   text_and_event_checks(&sh_game, &sh_like);
   text_and_event_checks(&tt_game, &tt_like);
+  play_games_checks(&sh_game, &sh_like);
+  play_games_checks(&tt_game, &tt_like);
   printf("vector envs: %lld runs of %d steps x %d envs; %lld checks, %lld failed\n", runs, steps, ENVS, g_checks,
          g_failed);
   printf("%d passed, %d failed\n", g_failed ? 0 : 1, g_failed ? 1 : 0);
