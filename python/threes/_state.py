@@ -6,6 +6,8 @@ game's State derives from ``(GameState, _core.StateBase)`` and sets
 tables for its events). Names no game."""
 from __future__ import annotations
 
+import hashlib
+import json
 from typing import Any, List
 
 from threes.events import Event, from_core
@@ -68,8 +70,33 @@ class GameState:
             return self.encode_move(move)
         return move
 
+    # -- equality and copies, from the game's to_dict (a game may compare its own key: Shithead) --
+    def __eq__(self, other) -> bool:
+        """Two states are equal when their ``to_dict()`` records are."""
+        if not isinstance(other, GameState) or type(other).from_dict != type(self).from_dict:
+            return NotImplemented
+        return self.to_dict() == other.to_dict()
+
+    __hash__ = None  # type: ignore[assignment]  # a state changes
+
+    def __reduce__(self):
+        # a module-level function, not the classmethod: cloudpickle (Ray) sends a classmethod's
+        # function by value, with its globals
+        return (_restore, (type(self), self.to_dict()))
+
+    def fingerprint(self) -> str:
+        """A short hex digest of the position (history aside): equal states, equal digests."""
+        d = self.to_dict()
+        d.pop("history", None)
+        return hashlib.blake2b(json.dumps(d, sort_keys=True).encode(), digest_size=4).hexdigest()
+
     def __copy__(self):
         return self.clone()
 
     def __deepcopy__(self, memo):
         return self.clone()
+
+
+def _restore(cls: type, d: Any) -> Any:
+    """Unpickles a state: ``cls.from_dict(d)`` (its record checked as from_dict checks any)."""
+    return cls.from_dict(d)

@@ -14,12 +14,11 @@ from rich.text import Text
 
 from threes._engine import MAX_THREADS
 from threes.args import parse_count
-from threes.bots import bot_view
 from threes.shithead.game import Game, State
 from threes.shithead.rollouts import POLICIES
 from threes.shithead.rules import FIELDS, INT_FIELDS, Rules
-from threes.ui.cli import (CliError, _cards_text, _check_plot, _end_counts, _end_counts_text, _move_label,
-                           _new_table, _policies, _print_units, _pyplot, _say, _simulated, card_text)
+from threes.ui.cli import (CliError, _cards_text, _check_plot, _end_counts, _end_counts_text, _new_table,
+                           _policies, _print_units, _pyplot, _say, _simulated, card_text)
 from threes.ui.text import end_note
 
 def _parse_overrides(items: Sequence[str]) -> Dict[str, Any]:
@@ -206,12 +205,10 @@ def play(args: argparse.Namespace, con: Console, read=input) -> int:
     _say(con, f"threes play: {game.rules.name} rules, {n} players, you are seat {args.seat}; "
               f"bots: {', '.join(getattr(b, 'name', '?') for b in bots if b is not None)}; seed {args.seed} (replay it with "
               f"--seed {args.seed}). Type a move's number or notation, 'help', 'rules' or 'quit'.")
-    while not state.is_terminal():
-        p = state.current_player()
-        if p != args.seat:
-            a = bots[p].step(bot_view(bots[p], state, p, rng.getrandbits(64)))
-            table.play(state, a, _move_label(state, a))
-            continue
+    while True:
+        table.bots_move(state, bots, rng)
+        if state.is_terminal():
+            break
         con.print()
         con.print(render_table(state, args.seat))
         _print_units(con, _pile_units(state), sep="   ")

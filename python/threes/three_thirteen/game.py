@@ -19,8 +19,6 @@ suit, jokers 52 and 53); ``action_to_string`` gives ``stock``, ``take``,
 """
 from __future__ import annotations
 
-import hashlib
-import json
 import operator
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
@@ -593,18 +591,6 @@ class State(GameState, _core.StateBase):
         _check_history(st._fields(), st.history())
         return st
 
-    def __eq__(self, other) -> bool:
-        if not isinstance(other, State):
-            return NotImplemented
-        return self.to_dict() == other.to_dict()
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __reduce__(self):
-        # a module-level function, not the classmethod: cloudpickle (Ray)
-        # sends a classmethod's function by value, with its globals
-        return (_restore, (self.to_dict(),))
-
     def __str__(self) -> str:
         f = self._fields()
         lines = [f"Three Thirteen, {f['num_players']} players, round {f['round']} (wild {RANKS[f['round'] + 1]}), "
@@ -621,12 +607,6 @@ class State(GameState, _core.StateBase):
                          (" (cut at the move cap)" if f["truncated"] else ""))
         return "\n".join(lines)
 
-    def fingerprint(self) -> str:
-        """A short hex digest of the position (history aside): equal states, equal digests."""
-        d = self.to_dict()
-        del d["history"]
-        return hashlib.blake2b(json.dumps(d, sort_keys=True).encode(), digest_size=4).hexdigest()
-
     def __repr__(self) -> str:
         f = self._fields()
         cp = f["current"]
@@ -636,10 +616,6 @@ class State(GameState, _core.StateBase):
 
 
 _core._reuse_freed(State)  # clone() and child() reuse freed states (_common.pxd, copy_state)
-
-def _restore(d: Dict[str, Any]) -> State:
-    return State.from_dict(d)
-
 
 _FORMAT = "threes.ThreeThirteen/1"
 _DICT_KEYS = ("format", "options", "num_players", "round", "dealer", "current", "phase", "out_seat", "final_turns",

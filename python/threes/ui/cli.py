@@ -468,6 +468,18 @@ class _Table:
             _say(self.con, sentence, indent=4, first=2)
         return events
 
+    def bots_move(self, state, bots: Sequence[Any], rng: Any) -> List[Any]:
+        """The bots play (each from its own view, threes.bots.bot_view) until the person's seat is to
+        move or the game is over; returns the events of their moves."""
+        from threes.bots import bot_view
+
+        events: List[Any] = []
+        while not state.is_terminal() and state.current_player() != self.seat:
+            p = state.current_player()
+            a = bots[p].step(bot_view(bots[p], state, p, rng.getrandbits(64)))
+            events += self.play(state, a, _move_label(state, a))
+        return events
+
     def explain_now(self, state) -> None:
         for line in self.explain(state, self.seat):
             _say(self.con, "* " + line, indent=4, first=2, style="dim")
@@ -630,20 +642,16 @@ def _options_simulate(args: argparse.Namespace, con: Console) -> int:
 def _options_play(args: argparse.Namespace, con: Console, read=input) -> int:
     """``threes play`` for a game without its own loop: what your seat sees (the game's observation
     string), the numbered legal moves, the bots' moves narrated; at the end every seat's return."""
-    from threes.bots import bot_view
-
     info = _info(args)
     game = _options_game(args)
     n = game.num_players()
     state, table, bots, rng = _new_table(args, con, game)
     _say(con, f"threes play: {info.title}, {n} players, you are seat {args.seat}; seed {args.seed} (replay it "
               f"with --seed {args.seed}). Type a move's number or notation, 'help', 'rules' or 'quit'.")
-    while not state.is_terminal():
-        p = state.current_player()
-        if p != args.seat:
-            a = bots[p].step(bot_view(bots[p], state, p, rng.getrandbits(64)))
-            table.play(state, a, _move_label(state, a))
-            continue
+    while True:
+        table.bots_move(state, bots, rng)
+        if state.is_terminal():
+            break
         con.print()
         _say(con, state.observation_string(args.seat))
         table.explain_now(state)

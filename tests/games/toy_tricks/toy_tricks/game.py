@@ -1,8 +1,6 @@
 """Toy Tricks in Python: Game, State, Move, the options (declared once), rollouts."""
 from __future__ import annotations
 
-import hashlib
-import json
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional
 
@@ -197,31 +195,11 @@ class State(GameState, _core.StateBase):
             raise TypeError("history must be a list of action ids")
         return cls._from_fields(dict(d), list(history))
 
-    def __eq__(self, other) -> bool:
-        if not isinstance(other, State):
-            return NotImplemented
-        return self.to_dict() == other.to_dict()
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __reduce__(self):
-        return (_restore, (self.to_dict(),))
-
-    def fingerprint(self) -> str:
-        """A short hex digest of the position (history aside)."""
-        d = self.to_dict()
-        del d["history"]
-        return hashlib.blake2b(json.dumps(d, sort_keys=True).encode(), digest_size=4).hexdigest()
-
     def __str__(self) -> str:
         return "\n".join(self.observation_string(q).replace(" | ", "  ") for q in range(self.num_players()))
 
     def __repr__(self) -> str:
         return f"<toy_tricks.State {self.num_players()}p move {self.move_number()} #{self.fingerprint()}>"
-
-
-def _restore(d: Dict[str, Any]) -> State:
-    return State.from_dict(d)
 
 
 _core._reuse_freed(State)  # clone() and child() reuse freed states (threes._engine)
