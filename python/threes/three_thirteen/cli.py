@@ -1,51 +1,20 @@
 """Three Thirteen's commands for the ``threes`` command line (threes.ui.cli finds them through the
 registry's ``cli`` hook; the Game of a command's ``--set NAME=VALUE`` options is the generic one,
-read from threes.three_thirteen.OPTIONS): ``threes simulate`` (win rates and mean totals) and
-``threes play`` (your hand with its melds, the discard, the other seats)."""
+read from threes.three_thirteen.OPTIONS): ``threes play`` (your hand with its melds, the discard,
+the other seats); ``threes simulate`` is the generic one (win rates and mean totals, from the
+RolloutResult)."""
 from __future__ import annotations
 
 import argparse
-import json
 from typing import List
 
 from rich.console import Console
-from rich.table import Table
 from rich.text import Text
 
-from threes import registry
-from threes.bots import bot_view
 from threes.three_thirteen.describe import hand_melds
-from threes.three_thirteen.game import POLICIES
-from threes.ui.cli import (CliError, _cards_text, _end_counts, _end_counts_text, _move_label, _new_table,
-                           _options_game, _policies, _print_units, _say, _simulated, _Table, card_text)
+from threes.ui.cli import (_cards_text, _new_table, _options_game, _print_units, _say, _Table,
+                           card_text)
 from threes.ui.text import end_note
-
-def simulate(args: argparse.Namespace, con: Console) -> int:
-    """``threes simulate --game three-thirteen``: batched C rollouts, win rates and mean totals per seat."""
-    if args.games < 1:
-        raise CliError(f"--games must be at least 1, not {args.games}")
-    if args.plot:
-        raise CliError("--plot draws the Shithead figures; for Three Thirteen use --json")
-    game = _options_game(args)
-    names = _policies(args.policy, game.num_players(), POLICIES)
-    r, seconds = _simulated(args, con, game, names, 20)
-    n = game.num_players()
-    summary = {"game": registry.game_of(game).name, "players": n, "games": r.num_games, "seed": r.seed,
-               "policies": list(r.policies), "options": game.options(), "win_rate": r.win_rate.tolist(),
-               "mean_score": r.mean_score.tolist(), "mean_moves": r.mean_moves,
-               **_end_counts(r), "seconds": seconds, "games_per_second": r.num_games / seconds}
-    if args.json:
-        print(json.dumps(summary, indent=2))
-    else:
-        t = Table(title=f"{r.num_games:,} games of Three Thirteen, {n} players, seed {r.seed}")
-        for col in ("seat", "policy", "win (lowest total)", "mean total"):
-            t.add_column(col, justify="left" if col == "policy" else "right")
-        for q in range(n):
-            t.add_row(str(q), r.policies[q], f"{r.win_rate[q]:.1%}", f"{r.mean_score[q]:.1f}")
-        con.print(t)
-        con.print(f"moves per game: {r.mean_moves:,.1f}   {_end_counts_text(_end_counts(r))}   "
-                  f"{r.num_games / seconds:,.0f} games/s")
-    return 0
 
 
 HELP = ("Type the number in brackets, or: stock (draw from the stock), take (the top discard), discard 7h "
@@ -86,12 +55,10 @@ def play(args: argparse.Namespace, con: Console, read=input) -> int:
             totals = state.scores()
             _say(con, "totals: " + ", ".join(f"{names[q]} {totals[q]}" for q in range(n)))
 
-    while not state.is_terminal():
-        p = state.current_player()
-        if p != args.seat:
-            a = bots[p].step(bot_view(bots[p], state, p, rng.getrandbits(64)))
-            after(table.play(state, a, _move_label(state, a)))
-            continue
+    while True:
+        table.bots_move(state, bots, rng, after)
+        if state.is_terminal():
+            break
         con.print()
         hand = Text("your hand: ")
         hand.append_text(_cards_text(state.hand(args.seat)))

@@ -468,17 +468,17 @@ class _Table:
             _say(self.con, sentence, indent=4, first=2)
         return events
 
-    def bots_move(self, state, bots: Sequence[Any], rng: Any) -> List[Any]:
+    def bots_move(self, state, bots: Sequence[Any], rng: Any, each: Optional[Any] = None) -> None:
         """The bots play (each from its own view, threes.bots.bot_view) until the person's seat is to
-        move or the game is over; returns the events of their moves."""
+        move or the game is over; ``each(events)`` after every move."""
         from threes.bots import bot_view
 
-        events: List[Any] = []
         while not state.is_terminal() and state.current_player() != self.seat:
             p = state.current_player()
             a = bots[p].step(bot_view(bots[p], state, p, rng.getrandbits(64)))
-            events += self.play(state, a, _move_label(state, a))
-        return events
+            events = self.play(state, a, _move_label(state, a))
+            if each is not None:
+                each(events)
 
     def explain_now(self, state) -> None:
         for line in self.explain(state, self.seat):
@@ -610,8 +610,9 @@ def _options_rules_text(info: registry.GameInfo, state) -> List[str]:
 
 
 def _options_simulate(args: argparse.Namespace, con: Console) -> int:
-    """``threes simulate`` for a game without its own: batched C rollouts, each seat's win rate and mean
-    place (threes.results.RolloutResult, the same for every game)."""
+    """``threes simulate`` for a game without its own: batched C rollouts, each seat's win rate and its
+    mean place, or its mean total for a game scored by totals (threes.results.RolloutResult, the same
+    for every game)."""
     info = _info(args)
     if args.games < 1:
         raise CliError(f"--games must be at least 1, not {args.games}")
@@ -621,18 +622,20 @@ def _options_simulate(args: argparse.Namespace, con: Console) -> int:
     n = game.num_players()
     names = _policies(args.policy, n, info.policies)
     r, seconds = _simulated(args, con, game, names, 20)
+    scored = r.totals is not None
     summary = {"game": info.name, "players": n, "games": r.num_games, "seed": r.seed, "policies": list(r.policies),
                "options": game.options(), "win_rate": r.win_rate.tolist(), "mean_place": r.mean_place.tolist(),
-               "mean_moves": r.mean_moves, **_end_counts(r), "seconds": seconds,
-               "games_per_second": r.num_games / seconds}
+               **({"mean_score": r.mean_score.tolist()} if scored else {}), "mean_moves": r.mean_moves,
+               **_end_counts(r), "seconds": seconds, "games_per_second": r.num_games / seconds}
     if args.json:
         print(json.dumps(summary, indent=2))
         return 0
     t = Table(title=f"{r.num_games:,} games of {info.title}, {n} players, seed {r.seed}")
-    for col in ("seat", "policy", f"win ({info.first_place})", "mean place"):
+    for col in ("seat", "policy", f"win ({info.first_place})", "mean total" if scored else "mean place"):
         t.add_column(col, justify="left" if col == "policy" else "right")
     for q in range(n):
-        t.add_row(str(q), r.policies[q], f"{r.win_rate[q]:.1%}", f"{r.mean_place[q]:.2f}")
+        t.add_row(str(q), r.policies[q], f"{r.win_rate[q]:.1%}",
+                  f"{r.mean_score[q]:.1f}" if scored else f"{r.mean_place[q]:.2f}")
     con.print(t)
     con.print(f"moves per game: {r.mean_moves:,.1f}   {_end_counts_text(_end_counts(r))}   "
               f"{r.num_games / seconds:,.0f} games/s")
