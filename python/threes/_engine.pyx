@@ -188,6 +188,77 @@ cdef tuple policies_of(dict cache, tuple names, object policy, int n):
     return got
 
 
+cdef dict _BATCH = {}     # a game's Game or State type -> its binding's batch (threes.batches.register)
+cdef object _RESULT = None  # threes.results.RolloutResult, the type every batch returns
+cdef object _REMOTE = None  # threes.cluster's rollouts (backend="ray"), set by threes.batches
+
+
+def _configure_batches(result, remote):
+    """threes.batches hands over the one result type and the remote backend's function (the
+    compiled module imports no Python module of ours)."""
+    global _RESULT, _REMOTE
+    _RESULT, _REMOTE = result, remote
+
+
+def register_batch(type t, fn):
+    """Makes ``rollouts`` of a `t` (a game's Game or State type) call ``fn`` (its binding's batch)."""
+    if not callable(fn):
+        raise TypeError("register_batch takes a type and a callable")
+    _BATCH[t] = fn
+
+
+cdef object _batch_of(object obj):
+    fn = _BATCH.get(type(obj))
+    if fn is not None:
+        return fn
+    for cls in type(obj).__mro__:
+        fn = _BATCH.get(cls)
+        if fn is not None:
+            if len(_BATCH) < 256:
+                _BATCH[type(obj)] = fn
+            return fn
+    raise TypeError(f"rollouts takes a Game or a State of a registered game, not {type(obj).__name__}")
+
+
+def rollouts(game_or_state, n, policy="random", seed=None, threads=None, observer=None, progress=None, chunk=None,
+             *, first=0, backend="local", address=None):
+    """Plays `n` games of any game in C, with the GIL released, on `threads`
+    native threads (default: every core), and returns a RolloutResult. From
+    a Game: fresh deals; from a State: every game from that position (the
+    state is not changed). Game i uses its own seed derived from (seed, i),
+    so the result does not depend on `threads`. ``policy``: one of the
+    game's ``POLICIES`` for every seat, or one name per seat.
+
+    With ``observer=p`` (from a State only), every game first deals the
+    cards seat p cannot see again at random (``resample_from_infostate``, in
+    C), so the result is an estimate from p's point of view that never uses
+    hidden cards.
+
+    With ``progress``, the games are played in chunks of ``chunk`` and
+    ``progress(games_done)`` is called after each; the games are the same
+    as in one call. ``first``: play games first .. first + n - 1 of the
+    batch (game i still from (seed, i)), so that the results of [0, k) and
+    of k games from ``first=k`` put together are the results of one call.
+
+    ``backend="ray"`` plays the batch on a Ray cluster (``address``: None
+    for the one ``ray.init()`` finds or starts, else e.g.
+    ``"10.0.0.1:6379"``) in chunks of ``chunk`` games (default: sized from
+    Ray's per-task overhead, see threes.cluster), with the same result as
+    here; ``progress`` is then called as chunks finish anywhere on the
+    cluster, and ``threads`` in the result is the cluster's CPU count."""
+    if backend == "local" and address is None:
+        return _batch_of(game_or_state)(game_or_state, n, policy, seed, threads, observer, progress, chunk, first,
+                                        _RESULT)
+    if backend == "ray":
+        if threads is not None:
+            raise ValueError("threads is for backend='local': a Ray cluster plays one game a CPU")
+        return _REMOTE(game_or_state, n, policy, seed, observer=observer, progress=progress, chunk=chunk,
+                       first=first, address=address)
+    if backend != "local":
+        raise ValueError(f"backend must be 'local' or 'ray', not {backend!r}")
+    raise ValueError("address is for backend='ray'")
+
+
 cdef dict _ROLLOUT = {}  # a game's State type -> its binding's rollout
 
 
