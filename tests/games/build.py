@@ -37,7 +37,11 @@ def _inputs(game: pathlib.Path) -> List[pathlib.Path]:
 
 
 def _digest(files: List[pathlib.Path]) -> str:
+    import numpy
+
     h = hashlib.sha256()
+    # the interpreter and NumPy it is built for, then every input file
+    h.update(f"{sys.version}\0{sysconfig.get_config_var('EXT_SUFFIX')}\0{numpy.__version__}\0".encode())
     for f in files:
         h.update(str(f.relative_to(ROOT)).encode() + b"\0" + f.read_bytes() + b"\0")
     return h.hexdigest()
