@@ -207,17 +207,26 @@ def register_batch(type t, fn):
     _BATCH[t] = fn
 
 
-cdef object _batch_of(object obj):
-    fn = _BATCH.get(type(obj))
+cdef object _registered(dict table, object obj):
+    """What `table` (_BATCH or _ROLLOUT) holds for obj's type or a class it derives from (then kept
+    for its own type too), or None."""
+    fn = table.get(type(obj))
     if fn is not None:
         return fn
     for cls in type(obj).__mro__:
-        fn = _BATCH.get(cls)
+        fn = table.get(cls)
         if fn is not None:
-            if len(_BATCH) < 256:
-                _BATCH[type(obj)] = fn
+            if len(table) < 256:
+                table[type(obj)] = fn
             return fn
-    raise TypeError(f"rollouts takes a Game or a State of a registered game, not {type(obj).__name__}")
+    return None
+
+
+cdef object _batch_of(object obj):
+    fn = _registered(_BATCH, obj)
+    if fn is None:
+        raise TypeError(f"rollouts takes a Game or a State of a registered game, not {type(obj).__name__}")
+    return fn
 
 
 def rollouts(game_or_state, n, policy="random", seed=None, threads=None, observer=None, progress=None, chunk=None,
@@ -273,16 +282,10 @@ def register_rollout(type state_type, fn):
 
 cdef object _rollout_of(object state):
     """The registered rollout of state's type or of a class it derives from."""
-    fn = _ROLLOUT.get(type(state))
-    if fn is not None:
-        return fn
-    for cls in type(state).__mro__:
-        fn = _ROLLOUT.get(cls)
-        if fn is not None:
-            if len(_ROLLOUT) < 256:
-                _ROLLOUT[type(state)] = fn
-            return fn
-    raise TypeError(f"rollout takes a State of a registered game, not {type(state).__name__}")
+    fn = _registered(_ROLLOUT, state)
+    if fn is None:
+        raise TypeError(f"rollout takes a State of a registered game, not {type(state).__name__}")
+    return fn
 
 
 cdef object rollout_of_any(object state, object policy, object seed, bint order):

@@ -80,6 +80,7 @@ Thirteen (threes.three_thirteen.openspiel) adds its stock draws to a DeckDeal.
 """
 from __future__ import annotations
 
+import abc
 import functools
 import itertools
 import operator
@@ -479,7 +480,7 @@ class DealPos(SpielPos):
         c.left = left if left is None or not left.flags.writeable else left.copy()
 
 
-class DeckDeal(ChanceModel):
+class DeckDeal(ChanceModel, abc.ABC):
     """The chance model of a game whose chance is its deals: each deal is a
     sequence of chance nodes, one per card dealt, drawn from the deck
     (``deck_kinds``; outcome = the card's kind, probability = copies of that
@@ -516,9 +517,9 @@ class DeckDeal(ChanceModel):
         self.card_names = [self.card(k) for k in range(self.max_chance_outcomes)]
 
     # -- what the game describes ------------------------------------------------------
+    @abc.abstractmethod
     def deck_kinds(self) -> Iterable[int]:
-        """The deck, one kind (an outcome, 0 .. max_chance_outcomes-1) per card."""
-        raise NotImplementedError
+        """The deck, one kind (an outcome, 0 .. max_chance_outcomes-1) per card (every game says it)."""
 
     def deal_size(self, st: "SpielState") -> int:
         """How many cards the deal under way deals (chance nodes): by default the whole deck."""
@@ -526,8 +527,8 @@ class DeckDeal(ChanceModel):
 
     def place(self, st: "SpielState", dealt: bytes) -> Any:
         """The engine's state once the deal's cards are ``dealt`` (kinds, in deal order), from the engine
-        state of ``st`` (``first_inner()`` for the first deal, the engine's own next deal for a later one)."""
-        raise NotImplementedError
+        state of ``st`` (``first_inner()`` for the first deal, the engine's own next deal for a later one;
+        every game says it)."""
 
     def first_inner(self) -> Any:
         """The engine state a new game holds while its first deal is under way (shared, never changed):
