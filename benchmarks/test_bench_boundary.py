@@ -326,6 +326,25 @@ def _rows(benchmark, figures, label: str, t0f, rows) -> Dict[str, float]:
     return best
 
 
+def test_clone_byte_copy_against_the_general_path(benchmark, figures):
+    """The one trick on CPython's object internals the bindings keep (threes._engine: copy_state and
+    the lists of freed states, covered by tests/memcheck under valgrind) against what it replaces, in
+    the same rounds: clone() of a game's State, a byte copy into a freed object, and clone() of the
+    same position held by a subclass that adds a __dict__, which GameStateBase._clone copies the
+    general way (tp_new, then field by field). Both as T0 ratios; the last line is their ratio."""
+    rows = []
+    for label, st in (("Shithead", M100), ("Three Thirteen", TT_MID)):
+        general = type("WithDict", (type(st),), {}).from_dict(st.to_dict())
+        assert general == st and hasattr(general, "__dict__")
+        rows += [(f"{label} clone(), byte copy into a freed state", st.clone, 2, 20000),
+                 (f"{label} clone(), the general path (a subclass with __dict__)", general.clone, None, 20000)]
+    best = _rows(benchmark, figures, "", lambda: M100.current_player(), rows)
+    for label in ("Shithead", "Three Thirteen"):
+        fast = best[f"{label} clone(), byte copy into a freed state"]
+        slow = best[f"{label} clone(), the general path (a subclass with __dict__)"]
+        figures[f"boundary: {label} clone(), general path / byte copy"] = (slow / fast, "x")
+        print(f"{label} clone(): the general path takes {slow / fast:.2f}x the byte copy's time")
+
 def test_openspiel_adapter_calls(benchmark, figures):
     import pyspiel
 

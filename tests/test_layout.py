@@ -214,6 +214,20 @@ def test_compiled_extensions_import_no_python_of_ours():
     assert _stop.token is _engine.token and errors.IllegalActionError.__module__ == "threes.errors"
 
 
+def test_common_pxd_only_declares_and_object_tricks_live_in_one_place():
+    """_common.pxd declares the C core's common/ headers and holds no code (no function body, no
+    verbatim C); the shared binding code is compiled once, in _engine.pyx. The tricks on CPython's
+    object internals (a type's tp_free replaced, objects made without tp_new, object bodies copied)
+    are in _engine.pyx only (benchmarked: benchmarks/test_bench_boundary.py
+    test_clone_byte_copy_against_the_general_path; under valgrind: tests/memcheck)."""
+    common = (PKG / "_common.pxd").read_text()
+    assert not re.search(r"^\s*(cdef|cpdef)\s+inline\b|^\s*def\s|\"\"\"\s*$\n\s*(static|#define)", common, re.M)
+    assert not re.search(r"^cdef\s+(?!extern\b)", common, re.M), "code in _common.pxd"
+    tricks = re.compile(r"tp_free\s*=|_PyObject_GC_New|PyObject_Init\(|memcpy\(\s*<char \*>o\b")
+    where = sorted(p.relative_to(PKG).as_posix() for p in list(PKG.rglob("*.px[di]")) + list(PKG.rglob("*.pyx"))
+                   if tricks.search(p.read_text()))
+    assert where == ["_engine.pyx"], where
+
 def test_tools_do_not_reach_into_the_tests():
     """tools/ are programs of the repository; the tests may use the library, never the reverse
     (a figure the README cites from a test is printed by that test, run with -s)."""

@@ -14,8 +14,19 @@ state of any game, which calls the rollout its game's package registered as it l
 cimport cython
 from cpython.object cimport PyObject, PyTypeObject, Py_TYPE
 from cpython.ref cimport Py_INCREF, Py_DECREF
-from libc.stdint cimport int64_t, uint8_t, uint16_t, uint32_t, uint64_t
-from libc.string cimport memcpy
+from cpython.mem cimport PyMem_Malloc, PyMem_Free
+from cpython.exc cimport PyErr_CheckSignals
+from cpython.pycapsule cimport PyCapsule_New
+from cpython.bytes cimport PyBytes_FromStringAndSize
+from cpython.buffer cimport PyObject_GetBuffer, PyBuffer_Release, PyBUF_WRITABLE, PyBUF_C_CONTIGUOUS, PyBUF_FORMAT
+from cpython.list cimport PyList_New, PyList_SET_ITEM
+from cpython.long cimport PyLong_FromLong
+from cpython.float cimport PyFloat_FromDouble
+from cpython.tuple cimport PyTuple_GET_ITEM
+from libc.math cimport copysign
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.string cimport memcpy, memset, strchr
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from threes._common cimport *
 cimport numpy as cnp
@@ -132,6 +143,660 @@ def check():
     t = token()
     if t is not None and t.is_set():
         raise KeyboardInterrupt("cancelled")
+
+
+# ------------------------------------------------------------------ the binding code every game shares --
+# Compiled once, here; the games' extensions reach the functions _engine.pxd
+# declares through Cython's C-API table of this module (a C call, no Python).
+
+cdef inline list events_list(const th_events *l):
+    """The events as (kind, seat or None, source, detail, private, cards, value, melds) tuples: cards a tuple
+    of the game's card codes; melds ((type, length), ...), their cards first in cards."""
+    cdef int i, j
+    cdef const th_event *e
+    if l.overflow:
+        raise AssertionError("a move reported more events than the engine has room for")
+    out = []
+    for i in range(l.n):
+        e = &l.ev[i]
+        out.append((e.kind, None if e.seat == TH_EVENT_NO_SEAT else e.seat, e.source, e.detail, bool(e.is_private),
+                    tuple([e.cards[j] for j in range(e.count)]), e.value,
+                    tuple([(e.meld_type[j], e.meld_len[j]) for j in range(e.num_melds)])))
+    return out
+
+
+cdef object as_int(object x):
+    """x as a Python int for an int argument of any game's bindings: an int,
+    or anything with __index__ (numpy ints), but never a bool (TypeError, as
+    for a float or a str)."""
+    if type(x) is int:
+        return x
+    if isinstance(x, bool):
+        raise TypeError("expected an int, not bool")
+    from operator import index
+    try:
+        return index(x)
+    except TypeError:
+        raise TypeError(f"expected an int, not {type(x).__name__}") from None
+
+
+cdef extern from "Python.h":
+    long PyLong_AsLongAndOverflow(object o, int *overflow) except? -1
+
+
+cdef int action_id(object action, int n) except -1:
+    """An action argument as a C int in 0..n-1 (n: the game's distinct
+    actions): an int or anything with __index__ (TypeError otherwise, a bool
+    included); IllegalActionError when it is out of range. The C game then
+    checks that it is legal."""
+    cdef int overflow = 0
+    cdef long v
+    a = action if type(action) is int else as_int(action)
+    v = PyLong_AsLongAndOverflow(a, &overflow)
+    if overflow or not 0 <= v < n:
+        raise IllegalActionError(f"action {a} is out of range: ids are 0..{n - 1}")
+    return <int>v
+
+
+cdef int raise_error(const th_error *e) except -1:
+    """Raises the Python exception for a C error report (threes.errors.error_for)."""
+    raise error_for(e.code, e.msg.decode("utf-8", "replace"))
+
+
+# ------------------------------------------------------------ new arrays --
+# Result arrays are made with NumPy's C API (a Python-level np.empty costs
+# several times more per call); each module calls cnp.import_array() once.
+
+cdef cnp.ndarray new_array(int nd, cnp.npy_intp *dims, int typenum, bint zero=False):
+    """A new C-contiguous array: uninitialized, or zeroed with `zero`."""
+    if zero:
+        return <cnp.ndarray>cnp.PyArray_ZEROS(nd, dims, typenum, 0)
+    return <cnp.ndarray>cnp.PyArray_EMPTY(nd, dims, typenum, 0)
+
+
+# ---------------------------------------------------------------- id lists --
+
+
+cdef extern from "Python.h":
+    object PyUnicode_New(Py_ssize_t size, Py_UCS4 maxchar)
+    void *PyUnicode_DATA(object o)
+
+
+cdef extern from *:
+    """
+    /* An object of the plain Python class cls (a frozen dataclass, say)
+     * whose attribute names[i] is values[i], made without calling its
+     * __init__. The attributes are set one by one as the class's own
+     * __init__ sets them (object.__setattr__), so that CPython keeps them in
+     * the instance's shared-key values instead of a dict of its own. */
+    static PyObject *threes_new_record(PyObject *cls, PyObject *names, PyObject *values) {
+      Py_ssize_t n = PyTuple_GET_SIZE(names);
+      if (PyTuple_GET_SIZE(values) != n) {
+        PyErr_SetString(PyExc_SystemError, "new_record: names and values differ in length");
+        return NULL;
+      }
+      PyObject *none = PyTuple_New(0);
+      if (!none) return NULL;
+      PyObject *o = PyBaseObject_Type.tp_new((PyTypeObject *)cls, none, NULL);
+      Py_DECREF(none);
+      for (Py_ssize_t i = 0; o && i < n; i++)
+        if (PyObject_GenericSetAttr(o, PyTuple_GET_ITEM(names, i), PyTuple_GET_ITEM(values, i)) < 0) Py_CLEAR(o);
+      return o;
+    }
+    """
+    object _new_record "threes_new_record"(object cls, tuple names, tuple values)
+
+
+cdef object new_record(object cls, tuple names, tuple values):
+    """A result object (RolloutResult...) whose fields the caller gives, as
+    names and their values: its dataclass __init__ and __post_init__ are
+    not run (every batch's result, made in its inner loop)."""
+    return _new_record(cls, names, values)
+
+
+cdef inline str info_text(const char *obs, Py_ssize_t n, bytes history):
+    """obs[:n] + "\\nhistory: " + history as one ASCII str, made once."""
+    cdef Py_ssize_t h = len(history)
+    cdef str out = PyUnicode_New(n + 10 + h, 127)
+    cdef char *p = <char *>PyUnicode_DATA(out)
+    memcpy(p, obs, n)
+    memcpy(p + n, b"\nhistory: ", 10)
+    memcpy(p + n + 10, <const char *>history, h)
+    return out
+
+
+cdef list ids_list(const uint16_t *ids, int n, tuple ints):
+    """A list of n action ids (legal_actions), built in place; `ints` is the
+    game's tuple(range(its number of actions)), so that no id is allocated
+    (Python caches only the ints up to 256)."""
+    cdef list out = PyList_New(n)
+    cdef int i
+    cdef Py_ssize_t m = len(ints)
+    cdef PyObject *x
+    for i in range(n):
+        if ids[i] < m:
+            x = PyTuple_GET_ITEM(ints, ids[i])
+            Py_INCREF(<object>x)  # the list's reference
+            PyList_SET_ITEM(out, i, <object>x)
+        else:  # never for a game's own ids
+            y = PyLong_FromLong(ids[i])
+            Py_INCREF(y)  # the list's reference; y's own goes at the next loop or the return
+            PyList_SET_ITEM(out, i, y)
+    return out
+
+
+cdef list float_list(const float *v, Py_ssize_t n, tuple small):
+    """[float(v[i]) for i in range(n)], what ndarray.tolist() gives, built in
+    place; `small` is (0.0, 1.0, 2.0, ...), whose floats are shared rather
+    than made (a tensor holds mostly counts and flags)."""
+    cdef list out = PyList_New(n)
+    cdef Py_ssize_t i, m = len(small)
+    cdef float x
+    cdef int k
+    cdef PyObject *f
+    for i in range(n):
+        x = v[i]
+        k = <int>x if 0 <= x < m else -1
+        if k >= 0 and k == x and copysign(1.0, x) > 0:  # not -0.0
+            f = PyTuple_GET_ITEM(small, k)
+            Py_INCREF(<object>f)  # the list's reference
+            PyList_SET_ITEM(out, i, <object>f)
+        else:
+            y = PyFloat_FromDouble(x)
+            Py_INCREF(y)  # the list's reference; y's own goes at the next loop or the return
+            PyList_SET_ITEM(out, i, y)
+    return out
+
+
+# ------------------------------------------------------------ out buffers --
+# The bindings write results straight into the caller's numpy arrays through
+# the buffer protocol (cheaper per call than typed memoryviews): get_out
+# checks an array and holds it in a Py_buffer the caller releases.
+
+cdef inline int get_out(object a, Py_buffer *view, Py_ssize_t count, Py_ssize_t itemsize, const char *kinds,
+                        str what, char **ptr) except -1:
+    """*ptr = the memory of `a`, which must be a writable C-contiguous array
+    of `count` items of `itemsize` bytes with a format character in `kinds`
+    (numpy: b int8, B uint8, ? bool, I/L uint32, i/l int32, f float32, d
+    float64). The caller releases `view` (PyBuffer_Release) once done;
+    TypeError or ValueError, and nothing held, otherwise."""
+    cdef const char *f
+    try:
+        PyObject_GetBuffer(a, view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT)
+    except (TypeError, BufferError, ValueError):
+        raise TypeError(f"{what} must be a writable C-contiguous numpy array, not {type(a).__name__}") from None
+    f = view.format
+    if f != NULL and (f[0] == b'@' or f[0] == b'='):
+        f += 1
+    if f == NULL or f[0] == 0 or f[1] != 0 or strchr(kinds, f[0]) == NULL or view.itemsize != itemsize:
+        fmt = view.format.decode("ascii", "replace") if view.format != NULL else "?"
+        PyBuffer_Release(view)
+        raise TypeError(f"{what} has the wrong dtype (buffer format {fmt!r})")
+    if view.len != count * itemsize:
+        PyBuffer_Release(view)
+        raise ValueError(f"{what} must hold {count} items, not {view.len // itemsize}")
+    ptr[0] = <char *>view.buf
+    return 0
+
+
+# ------------------------------------------------------------------ history --
+# A state's action history is a chain ending in a base: pairs (previous,
+# action) back to a list of the first actions (never changed once made) or
+# None, with the history's length kept beside it. A clone shares the chain,
+# and an action appended to any state (a branch of a search too) is one new
+# pair, never a copy of the list; from_dict's history is the base, made at
+# the cost of one list copy. history() walks the chain back.
+#
+# The chain holds only ints, None, its own pairs and its private base list
+# of ints, and nothing outside the state can reach it, so it can never be
+# part of a reference cycle: its pairs are untracked by the garbage
+# collector at birth (as CPython untracks such tuples itself, but only once
+# a collection has traversed them), so that a long game's chain is never
+# traversed again and again by the collections its own allocations set off.
+
+cdef extern from "Python.h":
+    void PyObject_GC_UnTrack(void *op)
+
+
+cdef object hist_push(object node, object action):
+    """The chain `node` with `action` (an int) appended."""
+    cdef tuple pair = (node, action)
+    PyObject_GC_UnTrack(<PyObject *>pair)
+    return pair
+
+
+cdef object hist_of(list actions):
+    """The chain of a list of actions (from_dict): a base, a private list
+    of exact ints (TypeError for anything else)."""
+    cdef list base = list(actions)
+    for a in base:
+        if type(a) is not int:
+            raise TypeError(f"a history holds int action ids, not {type(a).__name__}")
+    return base
+
+
+cdef inline list hist_tail(object node, Py_ssize_t k):
+    """The last k actions of the chain ending at node, oldest first."""
+    cdef list out = [None] * k
+    cdef Py_ssize_t i = k, n
+    while i > 0:
+        if type(node) is list:
+            n = len(<list>node)
+            out[:i] = (<list>node)[n - i:]
+            return out
+        i -= 1
+        out[i] = <object>PyTuple_GET_ITEM(node, 1)
+        node = <object>PyTuple_GET_ITEM(node, 0)
+    return out
+
+
+# ------------------------------------------------------------- history text --
+# information_state_string's history part: " ".join(map(str, history)),
+# written in C speed and kept by each state (and its clones) between calls.
+
+cdef inline bytes chain_text(object node, Py_ssize_t k, bint lead):
+    """The last k actions of the history chain ending at node, oldest first,
+    as decimal ids separated by spaces (one space first with `lead`),
+    written from the newest back into one buffer; the ids are ints in
+    0..999999 (every game's action ids are)."""
+    cdef Py_ssize_t size = k * 7 + 1, pos = size, i, j = 0  # j: the pairs walked so far
+    cdef long a
+    cdef char *out = <char *>PyMem_Malloc(<size_t>size)
+    if out == NULL:
+        raise MemoryError()
+    try:
+        for i in range(k):
+            if type(node) is list:  # the base: its last k - i actions, newest first
+                a = (<list>node)[len(<list>node) - 1 - (i - j)]
+            else:
+                a = <object>PyTuple_GET_ITEM(node, 1)
+                node = <object>PyTuple_GET_ITEM(node, 0)
+                j = i + 1
+            while True:  # at most 6 digits (ids < 10**6)
+                pos -= 1
+                out[pos] = <char>(48 + a % 10)
+                a //= 10
+                if a == 0 or size - pos >= 7 * (i + 1) - 1:
+                    break
+            if lead or i < k - 1:
+                pos -= 1
+                out[pos] = b' '
+        return out[pos:size]
+    finally:
+        PyMem_Free(out)
+
+
+# ----------------------------------------------------------- masks, tensors --
+# Every game's legal_actions_mask(out=) and observation_tensor(p, out=).
+
+cdef inline char *plain_out(object a, Py_ssize_t count, Py_ssize_t itemsize, uint32_t types):
+    """get_out's checks for a plain numpy array, through NumPy's C API (no
+    buffer export: for a caller that writes with the GIL held); `types` has
+    bit t set for each allowed NumPy type number t. NULL for anything else
+    (get_out then checks it and says what is wrong)."""
+    cdef cnp.ndarray arr
+    if type(a) is not cnp.ndarray:
+        return NULL
+    arr = <cnp.ndarray>a
+    if (cnp.PyArray_IS_C_CONTIGUOUS(arr) and cnp.PyArray_ISWRITEABLE(arr) and cnp.PyArray_ISNOTSWAPPED(arr)
+            and cnp.PyArray_ITEMSIZE(arr) == itemsize and cnp.PyArray_SIZE(arr) == count
+            and cnp.PyArray_TYPE(arr) < 32 and (types >> cnp.PyArray_TYPE(arr)) & 1):
+        return <char *>cnp.PyArray_DATA(arr)
+    return NULL
+
+
+cdef inline object mask_of(const uint16_t *ids, int n, Py_ssize_t size, object out):
+    """ids[0..n) set to 1 in a new bool array of `size`, or in `out` (a
+    bool/uint8/int8 array of that size, checked, zeroed first)."""
+    cdef cnp.npy_intp dim = size
+    cdef Py_buffer view
+    cdef char *p
+    cdef int i
+    if out is None:
+        out = new_array(1, &dim, cnp.NPY_BOOL, True)
+        p = <char *>cnp.PyArray_DATA(<cnp.ndarray>out)
+        for i in range(n):
+            p[ids[i]] = 1
+        return out
+    p = plain_out(out, size, 1, (1u << cnp.NPY_BOOL) | (1u << cnp.NPY_UINT8) | (1u << cnp.NPY_INT8))
+    if p == NULL:
+        get_out(out, &view, size, 1, b"?Bb", "out", &p)
+    else:
+        memset(&view, 0, sizeof(Py_buffer))  # nothing held: PyBuffer_Release is a no-op
+    memset(p, 0, size)
+    for i in range(n):
+        p[ids[i]] = 1
+    PyBuffer_Release(&view)
+    return out
+
+
+cdef inline object tensor_out(object out, Py_ssize_t size, Py_buffer *view, float **p, bint *held):
+    """observation_tensor's target: a new float32 array of `size`, or `out`
+    checked and held in view (*held set: release it with PyBuffer_Release);
+    returns the array to return and sets *p."""
+    cdef cnp.npy_intp dim = size
+    cdef char *q
+    held[0] = out is not None
+    if out is None:
+        out = new_array(1, &dim, cnp.NPY_FLOAT32)
+        p[0] = <float *>cnp.PyArray_DATA(<cnp.ndarray>out)
+        return out
+    q = plain_out(out, size, 4, 1u << cnp.NPY_FLOAT32)
+    if q == NULL:
+        get_out(out, view, size, 4, b"f", "out", &q)
+    else:
+        memset(view, 0, sizeof(Py_buffer))  # nothing held: PyBuffer_Release is a no-op
+    p[0] = <float *>q
+    return out
+
+
+# ----------------------------------------------------------------- stopping --
+# Long C work gives Python a chance to stop it (threes/_stop.py): rollout
+# batches run in chunks of about CHUNK_SECONDS with check_interrupt between
+# them; a search polls check_interrupt every STOP_POLL_SECONDS through a C
+# stop hook (th_stop).
+
+cdef extern from *:
+    """
+    #define THREES_CHUNK_SECONDS 0.05
+    #define THREES_STOP_POLL_SECONDS 0.02
+    """
+    double CHUNK_SECONDS "THREES_CHUNK_SECONDS"
+    double STOP_POLL_SECONDS "THREES_STOP_POLL_SECONDS"
+
+
+cdef extern from *:
+    """
+    static int threes_default_threads = 0; /* threads=None: one per CPU, counted once */
+    """
+    int default_threads "threes_default_threads"
+
+
+cdef int threads_of(object threads) except -1:
+    """A thread count argument: None is one per CPU (counted once), else an
+    int in 1..TH_MAX_THREADS, with threes.args.threads_arg's checks and
+    errors (the binding's fast path for a plain int in range)."""
+    global default_threads
+    if threads is None:
+        if default_threads == 0:
+            default_threads = threads_arg(None, TH_MAX_THREADS)
+        return default_threads
+    if type(threads) is int and 1 <= threads <= TH_MAX_THREADS:
+        return threads
+    return threads_arg(threads, TH_MAX_THREADS)
+
+
+cdef object seed_of(object seed):
+    """A seed argument as the engine takes it (threes.args.seed64: any int
+    modulo 2**64, None draws one); a plain int in range passes as it is."""
+    if type(seed) is int and 0 <= seed <= 0xFFFFFFFFFFFFFFFF:
+        return seed
+    return seed64(seed)
+
+
+cdef double monotonic_now() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return <double>ts.tv_sec + <double>ts.tv_nsec * 1e-9
+
+
+cdef inline int check_interrupt(object token) except -1:
+    """Runs Python's signal handlers (in the main thread: Ctrl-C raises
+    KeyboardInterrupt here) and raises KeyboardInterrupt when `token` (this
+    thread's cancel flag, threes._stop) is set."""
+    PyErr_CheckSignals()
+    if token is not None and token.is_set():
+        raise KeyboardInterrupt("cancelled")
+    return 0
+
+
+cdef inline int64_t next_chunk(int64_t size, double seconds, int threads) noexcept:
+    """The next chunk of games: about CHUNK_SECONDS of work at the pace of
+    the last chunk (`size` games in `seconds`), grown at most 8-fold a step,
+    at least one game per thread."""
+    cdef double want = 8.0 * size
+    if seconds > 0 and size * CHUNK_SECONDS / seconds < want:
+        want = size * CHUNK_SECONDS / seconds
+    if want < threads:
+        want = threads
+    if want > 1e12:
+        want = 1e12
+    return <int64_t>want
+
+
+cdef inline object stop_token():
+    """This thread's cancel flag (threes._stop.token()), looked up only when
+    a poll is due, so that a short call never pays for it."""
+    return token()
+
+
+cdef inline int py_stop_poll(void *ctx) noexcept nogil:
+    """th_stop's hook: every STOP_POLL_SECONDS, check_interrupt with the GIL
+    (Ctrl-C in the main thread, this thread's cancel flag in any thread); an
+    exception goes into the box and stops the work."""
+    cdef py_stop *p = <py_stop *>ctx
+    cdef double now
+    if p.stopped:
+        return 1
+    now = monotonic_now()
+    if now < p.next_poll:
+        return 0
+    p.next_poll = now + STOP_POLL_SECONDS
+    with gil:
+        try:
+            check_interrupt(stop_token())
+        except BaseException as exc:
+            (<list>p.box).append(exc)
+            p.stopped = 1
+    return p.stopped
+
+
+cdef const th_stop *watch(th_stop *hook, py_stop *poll, list box) noexcept:
+    """Fills `hook` to poll check_interrupt every STOP_POLL_SECONDS
+    (py_stop_poll, an exception going into `box`, which the caller keeps
+    alive and raises from) and returns it. Costs a clock read: nothing of
+    Python runs until the first poll is due."""
+    poll.next_poll = monotonic_now() + STOP_POLL_SECONDS
+    poll.stopped = 0
+    poll.box = <PyObject *>box
+    hook.should_stop = py_stop_poll
+    hook.ctx = poll
+    return hook
+
+
+cdef int _batch_chunk(const batch_call *b, int64_t lo, int64_t k, int threads, const th_stop *stop,
+                      th_error *e) noexcept nogil:
+    """Games [lo, lo + k) of the call b (0 <= lo <= b.count - k): the game's
+    play function with each output at its offset lo."""
+    cdef batch_part part
+    cdef int i
+    part.first, part.n, part.stop = b.first + lo, k, stop
+    for i in range(b.nout):
+        part.out[i] = b.base[i] + lo * b.stride[i] if k > 0 else b.base[i]
+    return b.play(b.batch, &part, threads, e)
+
+
+cdef int _run_chunked(const batch_call *b, int64_t base, int64_t n, int64_t size) except -1:
+    """Plays games [base, base + n) of the call b with the GIL released,
+    `size` games first and then about CHUNK_SECONDS of work each.
+    Stopping: the game's batch gets a stop hook (watch) that it asks at
+    least every TH_STOP_MOVES moves of a game, and check_interrupt runs
+    between chunks, so Ctrl-C stops even one long game. At least one call
+    (k = 0 when n = 0, so the arguments are still checked in C)."""
+    cdef th_error e
+    cdef int64_t lo = base, end = base + n, k
+    cdef double t0
+    cdef int rc
+    cdef th_stop hook
+    cdef py_stop poll
+    cdef list box = []
+    cdef const th_stop *stop = watch(&hook, &poll, box)
+    while True:
+        k = min(size, end - lo)
+        t0 = monotonic_now()
+        with nogil:
+            rc = _batch_chunk(b, lo, k, b.threads, stop, &e)
+        if box:
+            raise box[0]
+        if rc != TH_OK:
+            raise_error(&e)
+        lo += k
+        if lo >= end:
+            return 0
+        check_interrupt(stop_token())
+        size = next_chunk(k, monotonic_now() - t0, b.threads)
+
+
+# ------------------------------------------------------------------ batches --
+# Every game's batch (threes.rollouts) is the same shell around its own C
+# batch, written here: the arguments checked (batch_call_of, observer_arg),
+# the result arrays made (batch_out), the games played in chunks with
+# progress and Ctrl-C (run_batch), a result made (new_record). The game
+# gives its C batch and one play function that sets the call's games and
+# output pointers on it and runs it.
+
+cdef int64_t count_arg(object x, str what, int64_t least, int64_t most) except -1:
+    """An int argument in least..most (an int or a NumPy integer; not a
+    bool): int_arg's TypeError or ValueError naming the bounds, whatever the
+    int's size (never OverflowError); a plain int in range passes at once."""
+    if type(x) is int and least <= x <= most:
+        return x
+    return int_arg(x, what, least, most)
+
+
+cdef int batch_call_of(batch_call *b, object n, object first, object chunk, int64_t default_step,
+                       object threads) except -1:
+    """The counting arguments of a batch (threes.rollouts): n games from game
+    `first` of the batch, in chunks of `chunk` (None: default_step) games
+    between two progress calls, on `threads` threads (threads_of). No
+    output yet; the caller sets batch and play."""
+    memset(b, 0, sizeof(batch_call))
+    b.count = count_arg(n, "n", 0, 0xFFFFFFFF)  # MAX_GAMES
+    b.first = count_arg(first, "first", 0, 0x7FFFFFFFFFFFFFFF)
+    if b.first > 0x7FFFFFFFFFFFFFFF - b.count:
+        raise ValueError(f"first + n must be below 2**63, not {b.first} + {b.count}")
+    b.step = default_step if chunk is None else count_arg(chunk, "chunk", 1, 0x7FFFFFFFFFFFFFFF)
+    b.threads = threads_of(threads)
+    return 0
+
+
+cdef int observer_arg(object observer, int num_players, bint from_state) except -2:
+    """A batch's observer argument: -1 for None, else a seat of a State's
+    game (fresh deals hide nothing to resample)."""
+    if observer is None:
+        return -1
+    if not from_state:
+        raise ValueError("observer needs a State: fresh deals hide nothing to resample")
+    if isinstance(observer, bool) or not isinstance(observer, (int, _np.integer)):
+        raise TypeError(f"observer must be an int seat, not {type(observer).__name__}")
+    if not 0 <= observer < num_players:
+        raise ValueError(f"observer must be a seat in 0..{num_players - 1}, not {observer}")
+    return observer
+
+
+cdef int batch_target(batch_call *b, void *p, Py_ssize_t stride) except -1:
+    """Adds an output of the call: game i's part at p + i * stride bytes."""
+    if b.nout >= BATCH_MAX_OUTS:
+        raise SystemError("a batch has at most BATCH_MAX_OUTS outputs")
+    b.base[b.nout] = <char *>p
+    b.stride[b.nout] = stride
+    b.nout += 1
+    return 0
+
+
+cdef cnp.ndarray batch_out(batch_call *b, int per_game, int typenum, bint zero=False):
+    """A new array of the call's outputs, b.count rows (of `per_game`
+    items, a 2-D array; or one item each with per_game 0), added to the
+    call's outputs (batch_target) in this order."""
+    cdef cnp.npy_intp dims[2]
+    dims[0] = b.count
+    dims[1] = per_game
+    cdef cnp.ndarray a = new_array(2 if per_game else 1, dims, typenum, zero)
+    batch_target(b, cnp.PyArray_DATA(a), cnp.PyArray_ITEMSIZE(a) * (per_game if per_game else 1))
+    return a
+
+
+cdef int run_batch(batch_call *b, int64_t size, object progress) except -1:
+    """Plays the b.count games of the call (b.play on b.batch, its outputs
+    set) on b.threads threads, `size` games in the first chunk. With
+    `progress`, in steps of b.step games, progress(games done) called after
+    each; the games are the same."""
+    cdef int64_t lo = 0, hi
+    if progress is None:
+        return _run_chunked(b, 0, b.count, size)
+    while True:  # at least one call: with n = 0 the arguments are still checked in C
+        hi = min(b.count, lo + b.step)
+        _run_chunked(b, lo, hi - lo, size)
+        if hi > lo:
+            progress(hi)
+        lo = hi
+        if lo >= b.count:
+            return 0
+
+
+cdef inline object ismcts_run(const th_game *game, const void *root, uint8_t[::1] arena, uint32_t iterations,
+                              double time_limit, double exploration, int rollout_policy, uint64_t seed):
+    """th_ismcts_search on `root` (the caller's private copy of a state of
+    `game`) with the GIL released; returns (best_action, iterations run, nodes
+    used, [(action, visits, mean value) for each root child])."""
+    cdef th_ismcts_config cfg
+    cdef th_ismcts_stats stats
+    cdef th_error e
+    cdef int rc, nc = 0, i
+    cdef uint32_t capacity
+    cdef size_t m = <size_t>game.max_actions
+    cdef th_stop hook
+    cdef py_stop poll
+    cdef list box = []
+    if not 0 <= rollout_policy < game.num_policies:
+        raise ValueError(f"rollout policy {rollout_policy} does not exist")
+    capacity = <uint32_t>min(arena.shape[0] // sizeof(th_ismcts_node), 0xFFFFFFFF)
+    if capacity < 1:
+        raise ValueError("the tree needs room for at least one node")
+    cfg.iterations = iterations
+    cfg.time_limit = time_limit
+    cfg.exploration = exploration
+    cfg.rollout_policy = <uint8_t>rollout_policy
+    cfg.seed = seed
+    cfg.stop = watch(&hook, &poll, box)
+    cdef uint16_t *acts = <uint16_t *>PyMem_Malloc(m * sizeof(uint16_t))
+    cdef uint32_t *vis = <uint32_t *>PyMem_Malloc(m * sizeof(uint32_t))
+    cdef double *vals = <double *>PyMem_Malloc(m * sizeof(double))
+    try:
+        if acts == NULL or vis == NULL or vals == NULL:
+            raise MemoryError()
+        with nogil:
+            rc = th_ismcts_search(game, root, &cfg, <th_ismcts_node *>&arena[0], capacity, &stats,
+                                  acts, vis, vals, &nc, &e)
+        if box:
+            raise box[0]
+        if rc != TH_OK:
+            raise_error(&e)
+        children = [(int(acts[i]), int(vis[i]), float(vals[i])) for i in range(nc)]
+    finally:
+        PyMem_Free(acts)
+        PyMem_Free(vis)
+        PyMem_Free(vals)
+    return stats.best_action, stats.iterations, stats.nodes, children
+
+
+cdef inline tuple vec_handle(const th_game *game, const void *state):
+    """What threes.vector (threes/_vector.pyx) needs of a state: a capsule
+    holding its game's th_game, and the state's bytes (the deal's `like`)."""
+    return (PyCapsule_New(<void *>game, b"threes.th_game", NULL),
+            PyBytes_FromStringAndSize(<const char *>state, <Py_ssize_t>game.state_size))
+
+
+cdef inline int state_from_bytes(const th_game *game, void *dst, bytes raw) except -1:
+    """Copies a state's bytes (a vector env's buffer row) into dst, a fresh
+    state of `game`, and checks its invariants (dst is garbage on error)."""
+    cdef th_error e
+    if len(raw) != game.state_size:
+        raise ValueError(f"a {game.name.decode()} state is {game.state_size} bytes, not {len(raw)}")
+    memcpy(dst, <const char *>raw, game.state_size)
+    if game.check(dst, &e) != TH_OK:
+        raise_error(&e)
+    return 0
 
 
 cdef uint64_t _u64(v, str name) except? 0:
@@ -308,7 +973,6 @@ def rollout(state, policy="random", seed=None, **options):
     if options:
         return fn(state, policy, seed, **options)
     return fn(state, policy, seed)
-
 
 
 # ------------------------------------------------------------ freed states --
@@ -552,7 +1216,7 @@ cdef class GameStateBase:
     # ------------------------------------------------------- copies --
     def clone(self):
         """An independent copy (the C state is copied by value; the history
-        chain is shared: appending is one new pair, _common.pxd hist_push)."""
+        chain is shared: appending is one new pair, hist_push)."""
         return self._clone()
 
     cdef GameStateBase _clone(self):
@@ -633,7 +1297,7 @@ cdef class GameStateBase:
     def _apply_events(self, action, bint keep_undo=False):
         """Applies a legal action as apply_action does and returns what it
         did: the game's events (th_game.events, common/event.h) as
-        _common.pxd's events_list tuples. With keep_undo, this state as it was
+        events_list's tuples. With keep_undo, this state as it was
         is kept for _take_back (undo)."""
         cdef uint8_t before[TH_MAX_STATE_BYTES]
         cdef th_events ev
@@ -756,25 +1420,12 @@ cdef tuple _BATCH_FIELDS = ("places", "_returns", "moves", "truncated", "stalema
                             "seconds")
 
 
-cdef struct _play_chunk:
-    th_play_batch b
-    int num_players
-    double *returns
-    uint32_t *moves
-    uint8_t *truncated
-    int64_t first
-
-
-cdef int _play_chunk_fn(void *ctx, int64_t lo, int64_t k, int threads, const th_stop *stop,
-                        th_error *e) noexcept nogil:
-    """Games [lo, lo + k) of a GameBatch call (run_chunked's chunk function)."""
-    cdef _play_chunk *c = <_play_chunk *>ctx
-    c.b.n = k
-    c.b.first = c.first + lo
-    c.b.returns = c.returns + lo * c.num_players
-    c.b.moves = c.moves + lo
-    c.b.truncated = c.truncated + lo
-    return th_play_games(&c.b, threads, stop, e)
+# a GameBatch call's play function (run_batch): th_play_games
+cdef int _play_games(void *batch, const batch_part *p, int threads, th_error *e) noexcept nogil:
+    cdef th_play_batch *b = <th_play_batch *>batch
+    b.first, b.n = p.first, p.n
+    b.returns, b.moves, b.truncated = <double *>p.out[0], <uint32_t *>p.out[1], <uint8_t *>p.out[2]
+    return th_play_games(b, threads, p.stop, e)
 
 
 cdef class GameBatch:
@@ -794,7 +1445,7 @@ cdef class GameBatch:
         self.policies = policies
         self._cache = {}
 
-    cdef GameStateBase _start(self, object start, object observer, bint *fresh):
+    cdef GameStateBase _start(self, object start, bint *fresh):
         if isinstance(start, GameStateBase):
             fresh[0] = False
             _of_a_game(<GameStateBase>start)
@@ -803,74 +1454,49 @@ cdef class GameBatch:
         st = new_state(0) if new_state is not None else None
         if not isinstance(st, GameStateBase):
             raise TypeError(f"rollouts plays from a Game or a State, not {type(start).__name__}")
-        if observer is not None:
-            raise ValueError("observer needs a State: fresh deals hide nothing to resample")
         fresh[0] = True
         return <GameStateBase>st
 
-    cdef int _run(self, GameStateBase st, bint fresh, int obs, bytes pol, uint64_t seed, int64_t first,
-                  int64_t count, int nthreads, double *rets, uint32_t *moves, uint8_t *trunc,
-                  object progress, int64_t step) except -1:
+    cdef int _run(self, GameStateBase st, bint fresh, int obs, bytes pol, uint64_t seed, batch_call *call,
+                  object progress) except -1:
+        """Plays the call (its outputs set: returns, moves, truncated) from st."""
         cdef uint8_t start[TH_MAX_STATE_BYTES]
-        cdef _play_chunk c
-        cdef int64_t lo = 0, hi
+        cdef th_play_batch pb
         memcpy(start, st._c(), st.game.state_size)  # a private copy: other threads may change st meanwhile
-        c.b.game = st.game
-        c.b.start = start
-        c.b.fresh = fresh
-        c.b.observer = obs
-        c.b.policy = <const uint8_t *><const char *>pol
-        c.b.seed = seed
-        c.num_players = st.game.num_players(start)
-        c.returns, c.moves, c.truncated, c.first = rets, moves, trunc, first
-        if progress is None:
-            run_chunked(_play_chunk_fn, &c, count, nthreads, 4 * nthreads)
-            return 0
-        while True:  # at least one call: with n = 0 the arguments are still checked in C
-            hi = min(count, lo + step)
-            c.first = first + lo
-            c.returns, c.moves, c.truncated = rets + lo * c.num_players, moves + lo, trunc + lo
-            run_chunked(_play_chunk_fn, &c, hi - lo, nthreads, 4 * nthreads)
-            if hi > lo:
-                progress(hi)
-            lo = hi
-            if lo >= count:
-                return 0
+        pb.game = st.game
+        pb.start = start
+        pb.fresh = fresh
+        pb.observer = obs
+        pb.policy = <const uint8_t *><const char *>pol
+        pb.seed = seed
+        call.batch = &pb
+        call.play = _play_games
+        return run_batch(call, 4 * call.threads, progress)
 
     def __call__(self, start, n, policy, seed, threads, observer, progress, chunk, first, result):
         """threes.rollouts' batch (its arguments, all given): `n` games from a Game (fresh deals) or
         a State, returned as `result` (threes.results.RolloutResult)."""
         cdef bint fresh = False
-        cdef int np_, obs = -1, nthreads, q, i
-        cdef int64_t count = int_arg(n, "n", 0, MAX_GAMES)
-        cdef int64_t first_ = int_arg(first, "first", 0, 0x7FFFFFFFFFFFFFFF)
-        cdef int64_t step = 200 if chunk is None else int_arg(chunk, "chunk", 1, 0x7FFFFFFFFFFFFFFF)
-        cdef cnp.npy_intp dims[2]
+        cdef int np_, obs
+        cdef batch_call call
         cdef double t0
-        if first_ > 0x7FFFFFFFFFFFFFFF - count:
-            raise ValueError(f"first + n must be below 2**63, not {first_} + {count}")
-        cdef GameStateBase st = self._start(start, observer, &fresh)
+        batch_call_of(&call, n, first, chunk, 200, threads)
+        cdef GameStateBase st = self._start(start, &fresh)
         np_ = st.game.num_players(st._c())
-        if observer is not None:
-            obs = st._player(observer)
+        obs = observer_arg(observer, np_, not fresh)
         pol, names = policies_of(self._cache, self.policies, policy, np_)
         seed = seed_of(seed)
-        nthreads = threads_of(threads)
-        dims[0] = count
-        dims[1] = np_
-        rets = new_array(2, dims, cnp.NPY_FLOAT64)
-        moves = new_array(1, dims, cnp.NPY_UINT32)
-        truncated = new_array(1, dims, cnp.NPY_BOOL)
+        rets = batch_out(&call, np_, cnp.NPY_FLOAT64)
+        moves = batch_out(&call, 0, cnp.NPY_UINT32)
+        truncated = batch_out(&call, 0, cnp.NPY_BOOL)
         t0 = monotonic_now()
-        self._run(st, fresh, obs, pol, seed, first_, count, nthreads, <double *>cnp.PyArray_DATA(<cnp.ndarray>rets),
-                  <uint32_t *>cnp.PyArray_DATA(<cnp.ndarray>moves),
-                  <uint8_t *>cnp.PyArray_DATA(<cnp.ndarray>truncated), progress, step)
+        self._run(st, fresh, obs, pol, seed, &call, progress)
         seconds = monotonic_now() - t0
         # place = the seats with a higher return (equal returns share the better place)
         places = (rets[:, None, :] > rets[:, :, None]).sum(axis=2).astype("int8")
         stalemate = truncated & False
-        return new_record(result, _BATCH_FIELDS, (places, rets, moves, truncated, stalemate, names, seed, nthreads,
-                                                  seconds))
+        return new_record(result, _BATCH_FIELDS, (places, rets, moves, truncated, stalemate, names, seed,
+                                                  call.threads, seconds))
 
     def rollout(self, state, policy="random", seed=None, order=False):
         """One game to the end from `state` (unchanged): each seat's return; with ``order=True`` also
@@ -884,8 +1510,13 @@ cdef class GameBatch:
         cdef GameStateBase st = <GameStateBase>state
         _of_a_game(st)
         np_ = st.game.num_players(st._c())
+        cdef batch_call one
+        batch_call_of(&one, 1, 0, None, 1, 1)
+        batch_target(&one, out, 0)
+        batch_target(&one, &m, 0)
+        batch_target(&one, &t, 0)
         pol = (<tuple>policies_of(self._cache, self.policies, policy, np_))[0]
-        self._run(st, False, -1, pol, seed_of(seed), 0, 1, 1, out, &m, &t, None, 1)
+        self._run(st, False, -1, pol, seed_of(seed), &one, None)
         rets = [out[q] for q in range(np_)]
         if order:
             return rets, sorted(range(np_), key=lambda q: (-rets[q], q))

@@ -13,7 +13,8 @@ from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.string cimport memset, memcpy
 from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
 
-from threes._common cimport th_game, th_error, raise_error, TH_OK, TH_ERR_ILLEGAL, TH_MAX_PLAYERS
+from threes._common cimport th_game, th_error, TH_OK, TH_ERR_ILLEGAL, TH_MAX_PLAYERS
+from threes._engine cimport raise_error
 cimport numpy as cnp
 import numpy as np
 

@@ -8,6 +8,21 @@ from typing import Any, Dict, Sequence
 # compiled extensions use them and import no Python module of ours); these are the same objects.
 from threes._engine import MAX_GAMES, int_arg, seed64, threads_arg  # noqa: F401 (re-exported)
 
+def per_other_seat(spec: Any, others: Sequence[int], what: str, is_one) -> list:
+    """One opponent for each seat in ``others`` (the seats but the learner's): ``spec`` itself for
+    all when ``is_one(spec)``, else a sequence of one per other seat (ValueError naming the seats for
+    another length; TypeError, saying what ``what`` is, for anything else)."""
+    if is_one(spec):
+        return [spec] * len(others)
+    if isinstance(spec, Sequence) and not isinstance(spec, (str, bytes)):
+        specs = list(spec)
+        if len(specs) != len(others):
+            raise ValueError(f"opponents: one {what} per other seat, {len(others)} needed (seats {others}), "
+                             f"{len(specs)} given")
+        return specs
+    raise TypeError(f"opponents must be a {what} (or its name) or a list of them, not {type(spec).__name__}")
+
+
 def check_keys(d: Dict[Any, Any], required: Sequence[str], optional: Sequence[str]) -> None:
     """A state dict's keys (from_dict of every game): each required one
     there, none unknown; ValueError naming them otherwise."""

@@ -115,7 +115,7 @@ _MELD_TYPES = ("set", "run")
 
 def from_core(raw: Sequence[tuple], kinds: Sequence[str], sources: Sequence[Optional[str]],
               details: Sequence[Optional[str]], card: Callable[[int], Card]) -> List[Event]:
-    """Events from the C core's tuples (``_common.pxd`` ``events_list``), with a game's names of its event,
+    """Events from the C core's tuples (``threes._engine`` ``events_list``), with a game's names of its event,
     source and detail codes and its card-code converter: the one place both games turn core events into
     Event values."""
     out = []

@@ -62,7 +62,7 @@ the vector env does not keep and are refused (ValueError).
 from __future__ import annotations
 
 import secrets
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 import gymnasium
 import numpy as np
@@ -72,7 +72,7 @@ from gymnasium.vector.utils import batch_space
 
 from threes import registry
 from threes import _vector
-from threes.args import MAX_GAMES, int_arg, seed64, threads_arg
+from threes.args import MAX_GAMES, int_arg, per_other_seat, seed64, threads_arg
 
 __all__ = ["VectorEnv", "SelfPlayVectorEnv", "episode_seed", "AutoresetMode", "collect", "Samplers", "sampler_seed",
            "MAX_ENVS", "MAX_SAMPLERS", "EnvIndexError"]
@@ -189,17 +189,12 @@ class _Base(gymnasium.vector.VectorEnv):
         if learner < 0:
             return (0,) * n
         others = [q for q in range(n) if q != learner]
-        if isinstance(opponents, str):
-            specs = [opponents] * len(others)
-        elif isinstance(opponents, Sequence):
-            specs = list(opponents)
-            if len(specs) != len(others):
-                raise ValueError(f"opponents: one policy per other seat, {len(others)} needed (seats {others}), "
-                                 f"{len(specs)} given")
-        else:
+        try:
+            specs = per_other_seat(opponents, others, "policy", lambda o: isinstance(o, str))
+        except TypeError:
             raise TypeError("opponents must be a policy name of the game or a list of them (the vector env plays "
                             f"built-in C policies: {', '.join(names)}; threes.gym plays any bot), "
-                            f"not {type(opponents).__name__}")
+                            f"not {type(opponents).__name__}") from None
         ids = [0] * n
         for q, spec in zip(others, specs):
             if not isinstance(spec, str):

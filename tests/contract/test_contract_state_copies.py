@@ -123,7 +123,7 @@ def test_different_seeds_deal_differently(pkg, num_players):
 
 def test_freed_states_are_reused_safely(pkg, seed):
     """A game's State frees into a list that clone() and child() reuse
-    (_common.pxd, copy_state): many copies made and dropped in random order,
+    (threes._engine, copy_state): many copies made and dropped in random order,
     more than the list holds, stay equal to what they copied, tracked by the
     garbage collector, of the right type (a user's subclass with
     ``__slots__ = ()`` shares the list), and the type's reference count is
@@ -169,7 +169,7 @@ def test_freed_states_are_reused_safely(pkg, seed):
 
 
 def test_the_history_is_never_traversed_by_the_garbage_collector(pkg, seed):
-    """The history chain's pairs are untracked at birth (_common.pxd,
+    """The history chain's pairs are untracked at birth (threes._engine,
     hist_push): playing a long game adds no object for the collector to
     traverse, and the history stays whole through clones and from_dict
     (whose history must hold ints only)."""

@@ -239,7 +239,7 @@ def test_rollouts_result_fields_are_the_documented_arrays():
 
 @pytest.mark.parametrize("game", ["shithead", "three_thirteen"])
 def test_clone_copies_everything_and_a_user_subclass_takes_the_general_path(game):
-    """clone() copies the state's bytes into a new object (_common.pxd
+    """clone() copies the state's bytes into a new object (threes._engine
     copy_state) when the type is threes' own State; a user's subclass that
     adds a __dict__ (or __weakref__) is copied the general way. Either way the
     copy is equal, independent, keeps the history, and is of the same type."""

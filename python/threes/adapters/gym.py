@@ -51,7 +51,7 @@ default 3 players; Three Thirteen options go in ``game_options``):
 from __future__ import annotations
 
 import random
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Optional, Tuple
 
 import gymnasium
 import numpy as np
@@ -62,7 +62,7 @@ from threes.bots import bot_view, make_bot
 from threes.places import end_reason
 from threes.ui.text import render_mode_output
 from threes.errors import IllegalActionError
-from threes.args import seed64 as _seed64
+from threes.args import per_other_seat, seed64 as _seed64
 
 from threes.registry import AnyState as State
 
@@ -143,15 +143,8 @@ class GameEnv(gymnasium.Env):
         others = [q for q in range(self.num_players) if q != self.seat]
         if opponents is None:
             opponents = "greedy"
-        if isinstance(opponents, str) or hasattr(opponents, "step"):
-            specs: List[Any] = [opponents] * len(others)
-        elif isinstance(opponents, Sequence):
-            specs = list(opponents)
-            if len(specs) != len(others):
-                raise ValueError(f"opponents: one bot per other seat, {len(others)} needed "
-                                 f"(seats {others}), {len(specs)} given")
-        else:
-            raise TypeError(f"opponents must be a bot spec, a bot or a list of them, not {type(opponents).__name__}")
+        specs = per_other_seat(opponents, others, "bot",
+                               lambda o: isinstance(o, str) or hasattr(o, "step"))
         return {q: make_bot(spec, game=self.game) for q, spec in zip(others, specs)}
 
     # ------------------------------------------------------------- helpers --

@@ -217,11 +217,8 @@ cdef class StateBase(GameStateBase):
     cdef sh_state s
     # GameStateBase._own: None, or this stretch's repetition keys older than the ring (a RepLog, rep_log.h),
     # shared with clones and copied before a change when shared (copy on write)
-    cdef void *_c(self) noexcept
-    cdef Py_ssize_t _plain_size(self) noexcept
+    # (and GameStateBase's _c, _plain_size, _apply and _player, overridden in _core.pyx)
     cdef RepLog _own_log(self)
-    cdef int _apply(self, action) except -1
-    cdef int _player(self, player) except -1
     cdef list _kinds_at(self, int code)
     cdef int _require_setup(self) except -1
     cdef int _seat(self, seat) except -1

@@ -13,11 +13,11 @@ from cpython.object cimport PyObject, PyTypeObject, Py_TYPE
 
 
 from threes._engine import IllegalActionError
-from threes._engine import MAX_GAMES as _MAX_GAMES, int_arg as _checked_int
+from threes._engine import int_arg as _checked_int
 from numpy import integer as _np_integer
 cimport cython
 from threes._common cimport *
-from threes._engine cimport policies_of, reuse_freed, rollout_of_any, GameStateBase
+from threes._engine cimport *
 cimport numpy as cnp
 cnp.import_array()
 
@@ -203,7 +203,7 @@ cdef class StateBase:
         # finished game with valid rules: every method raises or returns
         # nothing rather than reading garbage (a clone is a byte copy, or
         # GameStateBase._clone's general path, which overwrites all of it).
-        # _history (a chain of (previous, action) pairs, _common.pxd) is None
+        # _history (a chain of (previous, action) pairs, threes._engine hist_push) is None
         # until an action is applied; a clone shares its source's chain.
         self.game = &sh_game
         self._hlen = 0
@@ -615,16 +615,6 @@ cdef class StateBase:
                 raise AssertionError(f"move {moves}: the games differ")
         return moves
 
-    def _policy_action(self, int policy, uint64_t seed):
-        """The action the C policy picks here, its rng seeded with `seed`."""
-        cdef th_rng rng
-        if not 0 <= policy < SH_NUM_POLICIES:
-            raise ValueError(f"policy {policy} does not exist")
-        if self.s.phase == SH_PHASE_OVER:
-            raise ValueError("the game is over: no action to choose")
-        th_rng_seed(&rng, seed)
-        return sh_policy_action(&self.s, policy, &rng)
-
     def _copy_bench(self, uint64_t n):
         """Copies the C state n times in C (a benchmark helper); returns a checksum."""
         cdef sh_state scratch[2]
@@ -632,12 +622,6 @@ cdef class StateBase:
         with nogil:
             r = sh_state_copy_bench(&self.s, scratch, n)
         return r
-
-    def _check(self):
-        """Runs the C invariant check; raises AssertionError if it fails."""
-        cdef th_error e
-        if sh_state_check(&self.s, &e) != TH_OK:
-            raise AssertionError(e.msg.decode("utf-8", "replace"))
 
     def _position_key(self):
         """Bytes that are equal exactly when two positions are (history aside)."""
@@ -754,33 +738,17 @@ def batch_seed(seed, i):
     return th_batch_seed(<uint64_t>seed, <uint64_t>i)
 
 
-ctypedef struct sh_chunked:
-    sh_batch b
-    int64_t first
-    int num_players
-    int8_t *places
-    uint32_t *moves
-    uint8_t *truncated
-    uint8_t *stalemate
+# run_batch's play function: a part of a batch into (places, moves, truncated, stalemate)
+cdef int _sh_play(void *batch, const batch_part *p, int threads, th_error *e) noexcept nogil:
+    cdef sh_batch *b = <sh_batch *>batch
+    b.first, b.n, b.stop, b.places, b.moves, b.truncated, b.stalemate = (
+        p.first, p.n, p.stop, <int8_t *>p.out[0], <uint32_t *>p.out[1], <uint8_t *>p.out[2], <uint8_t *>p.out[3])
+    return sh_rollouts(b, threads, e)
 
 
-cdef int _sh_chunk(void *ctx, int64_t lo, int64_t k, int threads, const th_stop *stop, th_error *e) noexcept nogil:
-    """Games [lo, lo + k) of rollouts()' batch (run_chunked's chunk function)."""
-    cdef sh_chunked *c = <sh_chunked *>ctx
-    c.b.n = k
-    c.b.first = c.first + lo
-    c.b.stop = stop
-    if k > 0:
-        c.b.places = c.places + lo * c.num_players
-        c.b.moves = c.moves + lo
-        c.b.truncated = c.truncated + lo
-        c.b.stalemate = c.stalemate + lo
-    return sh_rollouts(&c.b, threads, e)
-
-
-cdef object _prepare(sh_chunked *c, sh_state *start, object source, int num_players, const unsigned char *pol,
+cdef object _prepare(sh_batch *b, sh_state *start, object source, int num_players, const unsigned char *pol,
                      uint64_t seed, int dealer, uint32_t max_moves, int observer):
-    """Fills c.b for a batch from `source` (a StateBase: every game from a
+    """Fills b for a batch from `source` (a StateBase: every game from a
     private copy of it in `start`; a raw rules dict: fresh deals), the
     policies `pol` (num_players checked ids) and `observer` (-1: none).
     Returns the state's log of older repetition keys (or None), which the
@@ -789,30 +757,29 @@ cdef object _prepare(sh_chunked *c, sh_state *start, object source, int num_play
     cdef StateBase st
     cdef RepLog start_log = None
     cdef int q
-    memset(c, 0, sizeof(sh_chunked))
+    memset(b, 0, sizeof(sh_batch))
     if isinstance(source, StateBase):
         st = source
         st._require_setup()
         if st.s.num_players != num_players:
             raise ValueError("num_players does not match the state")
         memcpy(start, &st.s, sizeof(sh_state))  # (an assignment copies twice, through a temporary)
-        c.b.start = start
-        c.b.start_valid = 1  # built only by checked setup and legal moves
+        b.start = start
+        b.start_valid = 1  # built only by checked setup and legal moves
         if st._own is not None and (<RepLog>st._own).l.len:
             start_log = st._own
-            c.b.start_log = &start_log.l
+            b.start_log = &start_log.l
     else:
-        _rules_from_dict(source, &c.b.rules)
-        c.b.num_players = num_players
-        c.b.dealer = dealer
-        c.b.max_moves = max_moves
+        _rules_from_dict(source, &b.rules)
+        b.num_players = num_players
+        b.dealer = dealer
+        b.max_moves = max_moves
     for q in range(num_players):
-        c.b.policies[q] = pol[q]
+        b.policies[q] = pol[q]
     if observer >= 0:
-        c.b.determinize = 1
-        c.b.observer = observer
-    c.b.seed = seed
-    c.num_players = num_players
+        b.determinize = 1
+        b.observer = observer
+    b.seed = seed
     return start_log
 
 
@@ -857,14 +824,6 @@ cdef inline tuple _policies(object policy, int n):
     return policies_of(_POLICIES_OF, POLICIES, policy, n)
 
 
-cdef int64_t _count_arg(object x, str what, int64_t least, int64_t most) except -1:
-    """An int argument in least..most (an int or a NumPy integer; not a bool): threes.args.int_arg's
-    TypeError or ValueError naming the bounds, whatever the int's size (never OverflowError)."""
-    if type(x) is int and least <= x <= most:
-        return x
-    return _checked_int(x, what, least, most)
-
-
 def play_batch(game_or_state, n, policy, seed, threads, observer, progress, chunk, first, result):
     """The batch of threes.rollouts for a Shithead Game or State (the
     arguments as there, all given; the backend chosen above, in Python),
@@ -886,26 +845,15 @@ def play_batch(game_or_state, n, policy, seed, threads, observer, progress, chun
     A search may call it in its inner loop, so the arguments are checked here
     in the binding (names resolved once), and a batch of one game from a
     State plays its game alone on the calling thread as ``rollout()`` does."""
-    cdef int num_players, dealer = -1, obs = -1, nthreads, q
+    cdef int num_players, dealer = -1, obs, q
     cdef uint32_t max_moves = 0
-    cdef int64_t count, lo, hi, step
-    cdef sh_chunked c
+    cdef batch_call call
+    cdef sh_batch c
     cdef sh_state start
     cdef uint32_t one_moves
-    cdef cnp.npy_intp dims[2]
     cdef double t0
-    cdef int8_t *base_places
-    cdef uint32_t *base_moves
-    cdef uint8_t *base_truncated
-    cdef uint8_t *base_stalemate
     cdef bint from_state = isinstance(game_or_state, StateBase)
-    cdef int64_t first_game
-    count = _count_arg(n, "n", 0, _MAX_GAMES)
-    if type(first) is not int or first != 0:
-        first = _count_arg(first, "first", 0, 0x7FFFFFFFFFFFFFFF)
-        if first > 0x7FFFFFFFFFFFFFFF - count:
-            raise ValueError(f"first + n must be below 2**63, not {first} + {count}")
-    first_game = first
+    batch_call_of(&call, n, first, chunk, 20_000, threads)
     if from_state:
         (<StateBase>game_or_state)._require_setup()
         num_players = (<StateBase>game_or_state).s.num_players
@@ -918,65 +866,31 @@ def play_batch(game_or_state, n, policy, seed, threads, observer, progress, chun
         except AttributeError:
             raise TypeError(f"a Shithead batch plays from a Shithead Game or State, not "
                             f"{type(game_or_state).__name__}") from None
-    if observer is not None:
-        if not from_state:
-            raise ValueError("observer needs a State: fresh deals hide nothing to resample")
-        if isinstance(observer, bool) or not isinstance(observer, (int, _np_integer)):
-            raise TypeError(f"observer must be an int seat, not {type(observer).__name__}")
-        if not 0 <= observer < num_players:
-            raise ValueError(f"observer must be a seat in 0..{num_players - 1}, not {observer}")
-        obs = observer
+    obs = observer_arg(observer, num_players, from_state)
     pol, names = _policies(policy, num_players)
     seed = seed_of(seed)
-    nthreads = threads_of(threads)
-    if chunk is None:
-        chunk = 20_000
-    else:
-        chunk = _count_arg(chunk, "chunk", 1, 0x7FFFFFFFFFFFFFFF)
     t0 = monotonic_now()
     start_log = _prepare(&c, &start, source, num_players, pol, seed, dealer, max_moves, obs)
-    dims[0] = count
-    dims[1] = num_players
-    places = new_array(2, dims, cnp.NPY_INT8)
-    moves = new_array(1, dims, cnp.NPY_UINT32)
-    truncated = new_array(1, dims, cnp.NPY_BOOL)
-    stalemate = new_array(1, dims, cnp.NPY_BOOL)
-    c.places = <int8_t *>cnp.PyArray_DATA(<cnp.ndarray>places)
-    c.moves = <uint32_t *>cnp.PyArray_DATA(<cnp.ndarray>moves)
-    c.truncated = <uint8_t *>cnp.PyArray_DATA(<cnp.ndarray>truncated)
-    c.stalemate = <uint8_t *>cnp.PyArray_DATA(<cnp.ndarray>stalemate)
-    c.first = first_game
-    if count == 1 and from_state and progress is None and first_game == 0:
+    places = batch_out(&call, num_players, cnp.NPY_INT8)
+    moves = batch_out(&call, 0, cnp.NPY_UINT32)
+    truncated = batch_out(&call, 0, cnp.NPY_BOOL)
+    stalemate = batch_out(&call, 0, cnp.NPY_BOOL)
+    if call.count == 1 and from_state and progress is None and call.first == 0:
         # the search's call: game 0 alone (in place in the private copy), the same game as in a batch
-        _play_alone(&c.b, start_log, &start, &one_moves)
+        _play_alone(&c, start_log, &start, &one_moves)
         for q in range(num_players):
-            c.places[q] = -1
+            (<int8_t *>call.base[0])[q] = -1
         for q in range(start.num_out):
-            c.places[start.finish[q]] = q
-        c.moves[0] = one_moves
-        c.truncated[0] = start.truncated
-        c.stalemate[0] = start.stalemate
-    elif progress is None:
-        run_chunked(_sh_chunk, &c, count, nthreads, 16 * nthreads)
+            (<int8_t *>call.base[0])[start.finish[q]] = q
+        (<uint32_t *>call.base[1])[0] = one_moves
+        call.base[2][0] = start.truncated
+        call.base[3][0] = start.stalemate
     else:
-        base_places, base_moves, base_truncated, base_stalemate = c.places, c.moves, c.truncated, c.stalemate
-        step = chunk
-        lo = 0
-        while True:  # at least one call: with n = 0 the arguments are still checked in C
-            hi = min(count, lo + step)
-            c.first = first_game + lo
-            c.places = base_places + lo * num_players
-            c.moves = base_moves + lo
-            c.truncated = base_truncated + lo
-            c.stalemate = base_stalemate + lo
-            run_chunked(_sh_chunk, &c, hi - lo, nthreads, 16 * nthreads)
-            if hi > lo:
-                progress(hi)
-            lo = hi
-            if lo >= count:
-                break
+        call.batch, call.play = &c, _sh_play
+        run_batch(&call, 16 * call.threads, progress)
     seconds = monotonic_now() - t0
-    return new_record(result, _RESULT_FIELDS, (places, moves, truncated, names, seed, nthreads, seconds, stalemate))
+    return new_record(result, _RESULT_FIELDS, (places, moves, truncated, names, seed, call.threads, seconds,
+                                               stalemate))
 
 
 cdef tuple _ACTION_INTS = tuple(range(SH_MAX_DISTINCT_ACTIONS))  # ids_list's ints, made once
@@ -1006,7 +920,7 @@ def rollout(state, policy="random", seed=None, *, bint order=False):
     array). Ctrl-C and this thread's cancel flag are polled every
     STOP_POLL_SECONDS of one long game."""
     cdef StateBase st
-    cdef sh_chunked c
+    cdef sh_batch c
     cdef sh_state end
     cdef uint32_t moves
     cdef double out[SH_MAX_PLAYERS]
@@ -1020,7 +934,7 @@ def rollout(state, policy="random", seed=None, *, bint order=False):
     seed = seed_of(seed)
     # a private copy (other threads may change the state meanwhile), played in place
     start_log = _prepare(&c, &end, st, n, pol, seed, -1, 0, -1)
-    _play_alone(&c.b, start_log, &end, &moves)
+    _play_alone(&c, start_log, &end, &moves)
     sh_returns(&end, out)
     rets = [out[q] for q in range(n)]
     if order:

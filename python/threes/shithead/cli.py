@@ -17,8 +17,8 @@ from threes.args import parse_count
 from threes.shithead.game import Game, State
 from threes.shithead.rollouts import POLICIES
 from threes.shithead.rules import FIELDS, INT_FIELDS, Rules
-from threes.ui.cli import (CliError, _cards_text, _check_plot, _end_counts, _end_counts_text, _new_table,
-                           _policies, _print_units, _pyplot, _say, _simulated, card_text)
+from threes.ui.cli import (CliError, _cards_text, _check_plot, _end_counts, _end_counts_text, _policies,
+                           _print_units, _pyplot, _say, _simulated, card_text, play_loop)
 from threes.ui.text import end_note
 
 def _parse_overrides(items: Sequence[str]) -> Dict[str, Any]:
@@ -200,23 +200,15 @@ HELP = ("Type the number in brackets, or the notation: 7x2 (two 7s; 10x2 or Tx2 
 def play(args: argparse.Namespace, con: Console, read=input) -> int:
     """``threes play``: a game in the terminal against bots."""
     game = make_game(args)
-    n = game.num_players()
-    state, table, bots, rng = _new_table(args, con, game)
-    _say(con, f"threes play: {game.rules.name} rules, {n} players, you are seat {args.seat}; "
-              f"bots: {', '.join(getattr(b, 'name', '?') for b in bots if b is not None)}; seed {args.seed} (replay it with "
-              f"--seed {args.seed}). Type a move's number or notation, 'help', 'rules' or 'quit'.")
-    while True:
-        table.bots_move(state, bots, rng)
-        if state.is_terminal():
-            break
-        con.print()
+
+    def show(state: State, table) -> None:
         con.print(render_table(state, args.seat))
         _print_units(con, _pile_units(state), sep="   ")
-        table.explain_now(state)
-        chosen = table.human_move(read, state, HELP)
-        if chosen is None:
-            return 0  # quit (or end of input): a normal exit
-        table.play(state, *chosen)
+
+    ended = play_loop(args, con, read, game, f"{game.rules.name} rules", show, HELP)
+    if ended is None:
+        return 0  # quit: a normal exit
+    state, table = ended
     con.print()
     con.print("every card, face down and in every hand:")
     con.print(render_table(state, args.seat, reveal=True))

@@ -676,7 +676,7 @@ class State(GameState, _core.StateBase):
         return render_text(self)
 
 
-_core._reuse_freed(State)  # clone() and child() reuse freed states (_common.pxd, copy_state)
+_core._reuse_freed(State)  # clone() and child() reuse freed states (threes._engine, copy_state)
 
 
 def _restore(d: Dict[str, Any]) -> State:

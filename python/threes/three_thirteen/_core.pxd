@@ -156,7 +156,4 @@ cdef extern from "three_thirteen/events.h" nogil:
 
 cdef class StateBase(GameStateBase):
     cdef tt_state s
-    cdef void *_c(self) noexcept
-    cdef Py_ssize_t _plain_size(self) noexcept
-    cdef int _apply(self, action) except -1
-    cdef int _player(self, player) except -1
+    # (and GameStateBase's _c, _plain_size, _apply and _player, overridden in _core.pyx)

@@ -8,10 +8,10 @@ from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint16_t, u
 from libc.string cimport memcpy, memset
 
 from threes._engine import IllegalActionError
-from threes._engine import MAX_GAMES as _MAX_GAMES, int_arg as _checked_int
+from threes._engine import int_arg as _checked_int
 cimport cython
 from threes._common cimport *
-from threes._engine cimport policies_of, reuse_freed
+from threes._engine cimport *
 cimport numpy as cnp
 cnp.import_array()
 from numpy import integer as _np_integer
@@ -467,43 +467,13 @@ cdef class StateBase:
         tt_round_margin(&self.s, round, out)
         return [out[q] for q in range(self.s.num_players)]
 
-    def _policy_action(self, int policy, uint64_t seed):
-        cdef th_rng rng
-        if not 0 <= policy < TT_NUM_POLICIES:
-            raise ValueError(f"policy {policy} does not exist")
-        if self.s.phase == TT_PHASE_OVER:
-            raise ValueError("the game is over: no action to choose")
-        th_rng_seed(&rng, seed)
-        return tt_policy_action(&self.s, policy, &rng)
 
-    def _check(self):
-        cdef th_error e
-        if tt_state_check(&self.s, &e) != TH_OK:
-            raise_error(&e)
-
-
-ctypedef struct tt_chunked:
-    tt_batch b
-    int64_t first
-    int num_players
-    int32_t *totals
-    double *returns
-    uint32_t *moves
-    uint8_t *truncated
-
-
-cdef int _tt_chunk(void *ctx, int64_t lo, int64_t k, int threads, const th_stop *stop, th_error *e) noexcept nogil:
-    """Games [lo, lo + k) of rollouts()' batch (run_chunked's chunk function)."""
-    cdef tt_chunked *c = <tt_chunked *>ctx
-    c.b.n = k
-    c.b.first = c.first + lo
-    c.b.stop = stop
-    if k > 0:
-        c.b.totals = c.totals + lo * c.num_players
-        c.b.returns = c.returns + lo * c.num_players
-        c.b.moves = c.moves + lo
-        c.b.truncated = c.truncated + lo
-    return tt_rollouts(&c.b, threads, e)
+# run_batch's play function: a part of a batch into (totals, returns, moves, truncated)
+cdef int _tt_play(void *batch, const batch_part *p, int threads, th_error *e) noexcept nogil:
+    cdef tt_batch *b = <tt_batch *>batch
+    b.first, b.n, b.stop, b.totals, b.returns, b.moves, b.truncated = (
+        p.first, p.n, p.stop, <int32_t *>p.out[0], <double *>p.out[1], <uint32_t *>p.out[2], <uint8_t *>p.out[3])
+    return tt_rollouts(b, threads, e)
 
 
 cdef tuple _ACTION_INTS = tuple(range(TT_NUM_ACTIONS))  # ids_list's ints, made once
@@ -526,9 +496,9 @@ cdef inline tuple _policies(object policy, int n):
     return policies_of(_POLICIES_OF, POLICIES, policy, n)
 
 
-cdef int _start_of(tt_chunked *c, tt_state *s, StateBase start, const unsigned char *pol, uint64_t seed,
+cdef int _start_of(tt_batch *b, tt_state *s, StateBase start, const unsigned char *pol, uint64_t seed,
                    int observer, bint round_only, bint fresh) except -1:
-    """Fills c for a batch from a private copy of `start` in `s` (taken with
+    """Fills b for a batch from a private copy of `start` in `s` (taken with
     the GIL: other threads may change start meanwhile): every game from that
     position (each resampled from `observer`'s view when >= 0), or with
     `fresh` new games with start's options. pol: one checked id per seat."""
@@ -537,17 +507,16 @@ cdef int _start_of(tt_chunked *c, tt_state *s, StateBase start, const unsigned c
         raise ValueError("this State holds no position (made by State.__new__): make one with "
                          "Game.new_initial_state(), State.from_dict() or clone()")
     memcpy(s, &start.s, sizeof(tt_state))  # (an assignment copies twice, through a temporary)
-    memset(c, 0, sizeof(tt_chunked))
+    memset(b, 0, sizeof(tt_batch))
     for q in range(n):
-        c.b.policies[q] = pol[q]
-    c.b.start = s
-    c.b.start_valid = 1  # built only by checked setup and legal moves
-    c.b.fresh = fresh
-    c.b.determinize = observer >= 0
-    c.b.observer = observer if observer >= 0 else 0
-    c.b.round_only = round_only
-    c.b.seed = seed
-    c.num_players = n
+        b.policies[q] = pol[q]
+    b.start = s
+    b.start_valid = 1  # built only by checked setup and legal moves
+    b.fresh = fresh
+    b.determinize = observer >= 0
+    b.observer = observer if observer >= 0 else 0
+    b.round_only = round_only
+    b.seed = seed
     return 0
 
 
@@ -562,7 +531,8 @@ def rollout(state, policy="random", seed=None, *, bint order=False, bint round_o
     the values are its score margins in [-1, 1] (tt_round_margin, what
     ``ISMCTSBot`` values a Three Thirteen iteration with). Ctrl-C and this
     thread's cancel flag are polled every STOP_POLL_SECONDS of the game."""
-    cdef tt_chunked c
+    cdef tt_batch c
+    cdef batch_call one
     cdef tt_state s
     cdef int q, n
     cdef int32_t totals[TT_MAX_PLAYERS]
@@ -576,11 +546,13 @@ def rollout(state, policy="random", seed=None, *, bint order=False, bint round_o
     pol = (<tuple>_policies(policy, n))[0] if TT_MIN_PLAYERS <= n <= TT_MAX_PLAYERS else b""
     seed = seed_of(seed)
     _start_of(&c, &s, <StateBase>state, pol, seed, -1, round_only, False)
-    c.totals = totals
-    c.returns = rets
-    c.moves = &moves
-    c.truncated = &trunc
-    run_chunked(_tt_chunk, &c, 1, 1, 1)
+    batch_call_of(&one, 1, 0, None, 1, 1)
+    batch_target(&one, totals, 0)
+    batch_target(&one, rets, 0)
+    batch_target(&one, &moves, 0)
+    batch_target(&one, &trunc, 0)
+    one.batch, one.play = &c, _tt_play
+    run_batch(&one, 1, None)
     out = [rets[q] for q in range(n)]
     if order:
         final = [totals[q] for q in range(n)]
@@ -603,22 +575,14 @@ def play_batch(start, n, policy, seed, threads, observer, progress, chunk, first
     the games are played in chunks of ``chunk`` (None: 200) and
     ``progress(games_done)`` is called after each; the games are the same as
     in one call."""
-    cdef tt_chunked c
+    cdef tt_batch c
     cdef tt_state s
-    cdef int np_, obs = -1, nthreads
-    cdef int64_t count, lo, hi, step
-    cdef int32_t *base_totals
-    cdef double *base_returns
-    cdef uint32_t *base_moves
-    cdef uint8_t *base_truncated
+    cdef int np_, obs
+    cdef cnp.npy_intp dims[1]
+    cdef batch_call call
     cdef bint fresh = False
     cdef double t0
-    cdef cnp.npy_intp dims[2]
-    count = n if type(n) is int and 0 <= n <= _MAX_GAMES else _checked_int(n, "n", 0, _MAX_GAMES)
-    if type(first) is not int or first != 0:
-        first = _checked_int(first, "first", 0, 0x7FFFFFFFFFFFFFFF)
-        if first > 0x7FFFFFFFFFFFFFFF - count:
-            raise ValueError(f"first + n must be below 2**63, not {first} + {count}")
+    batch_call_of(&call, n, first, chunk, 200, threads)
     if isinstance(start, StateBase):
         st = start
     else:  # a Three Thirteen Game (threes.three_thirteen.game, which this extension does not import)
@@ -627,60 +591,24 @@ def play_batch(start, n, policy, seed, threads, observer, progress, chunk, first
         if not isinstance(st, StateBase):
             raise TypeError(f"a Three Thirteen batch plays from a Three Thirteen Game or State, not "
                             f"{type(start).__name__}")
-        if observer is not None:
-            raise ValueError("observer needs a State: fresh deals hide nothing to resample")
         fresh = True
     np_ = (<StateBase>st).s.num_players
-    if observer is not None:
-        if isinstance(observer, bool) or not isinstance(observer, (int, _np_integer)):
-            raise TypeError(f"observer must be an int seat, not {type(observer).__name__}")
-        if not 0 <= observer < np_:
-            raise ValueError(f"observer must be a seat in 0..{np_ - 1}, not {observer}")
-        obs = observer
+    obs = observer_arg(observer, np_, not fresh)
     pol, names = _policies(policy, np_) if TT_MIN_PLAYERS <= np_ <= TT_MAX_PLAYERS else (b"", ())
     seed = seed_of(seed)
-    nthreads = threads_of(threads)
-    if chunk is None:
-        chunk = 200
-    else:
-        chunk = _checked_int(chunk, "chunk", 1, 0x7FFFFFFFFFFFFFFF)
     _start_of(&c, &s, <StateBase>st, pol, seed, obs, False, fresh)
-    c.first = first
-    dims[0] = count
-    dims[1] = np_
-    totals = new_array(2, dims, cnp.NPY_INT32)
-    returns = new_array(2, dims, cnp.NPY_FLOAT64)
-    moves = new_array(1, dims, cnp.NPY_UINT32)
-    truncated = new_array(1, dims, cnp.NPY_BOOL)
-    stalemate = new_array(1, dims, cnp.NPY_BOOL)  # no Three Thirteen game ends by repetition: all False
-    memset(cnp.PyArray_DATA(<cnp.ndarray>stalemate), 0, count)
-    c.totals = <int32_t *>cnp.PyArray_DATA(<cnp.ndarray>totals)
-    c.returns = <double *>cnp.PyArray_DATA(<cnp.ndarray>returns)
-    c.moves = <uint32_t *>cnp.PyArray_DATA(<cnp.ndarray>moves)
-    c.truncated = <uint8_t *>cnp.PyArray_DATA(<cnp.ndarray>truncated)  # a bool is a byte, 0 or 1
+    dims[0] = call.count
+    totals = batch_out(&call, np_, cnp.NPY_INT32)
+    returns = batch_out(&call, np_, cnp.NPY_FLOAT64)
+    moves = batch_out(&call, 0, cnp.NPY_UINT32)
+    truncated = batch_out(&call, 0, cnp.NPY_BOOL)  # a bool is a byte, 0 or 1
+    stalemate = new_array(1, dims, cnp.NPY_BOOL, True)  # no Three Thirteen game ends by repetition: all False
+    call.batch, call.play = &c, _tt_play
     t0 = monotonic_now()
-    if progress is None:
-        run_chunked(_tt_chunk, &c, count, nthreads, 4 * nthreads)
-    else:
-        base_totals, base_returns, base_moves, base_truncated = c.totals, c.returns, c.moves, c.truncated
-        step = chunk
-        lo = 0
-        while True:  # at least one call: with n = 0 the arguments are still checked in C
-            hi = min(count, lo + step)
-            c.first = first + lo
-            c.totals = base_totals + lo * np_
-            c.returns = base_returns + lo * np_
-            c.moves = base_moves + lo
-            c.truncated = base_truncated + lo
-            run_chunked(_tt_chunk, &c, hi - lo, nthreads, 4 * nthreads)
-            if hi > lo:
-                progress(hi)
-            lo = hi
-            if lo >= count:
-                break
+    run_batch(&call, 4 * call.threads, progress)
     seconds = monotonic_now() - t0
     return new_record(result, _RESULT_FIELDS, (None, totals, returns, moves, truncated, stalemate, names,
-                                               seed, nthreads, seconds))
+                                               seed, call.threads, seconds))
 
 
 def bench_solver(seed, hands, bint solve=True):

@@ -12,8 +12,7 @@ from rich.console import Console
 from rich.text import Text
 
 from threes.three_thirteen.describe import hand_melds
-from threes.ui.cli import (_cards_text, _new_table, _options_game, _print_units, _say, _Table,
-                           card_text)
+from threes.ui.cli import _cards_text, _options_game, _print_units, _say, _Table, card_text, play_loop
 from threes.ui.text import end_note
 
 
@@ -42,24 +41,16 @@ def play(args: argparse.Namespace, con: Console, read=input) -> int:
     """``threes play --game three-thirteen``: a game in the terminal against bots."""
     game = _options_game(args)
     n = game.num_players()
-    state, table, bots, rng = _new_table(args, con, game)
-    names = table.names
-    _say(con, f"threes play: Three Thirteen, {n} players, you are seat {args.seat}; bots: "
-              f"{', '.join(names[q] for q in range(n) if q != args.seat)}; seed {args.seed} (replay it with "
-              f"--seed {args.seed}). Type a move's number or notation (stock, take, discard 7h, out 7h), 'help', "
-              "'rules' or 'quit'.")
-    con.print(f"\n[bold]round 1[/bold]: 3 cards, wild {state.wild_rank()}")
 
-    def after(events) -> None:
+    def opening(state, table: _Table) -> None:
+        con.print(f"\n[bold]round 1[/bold]: 3 cards, wild {state.wild_rank()}")
+
+    def after(state, table: _Table, events) -> None:
         if any(e.kind == "round_end" for e in events):
             totals = state.scores()
-            _say(con, "totals: " + ", ".join(f"{names[q]} {totals[q]}" for q in range(n)))
+            _say(con, "totals: " + ", ".join(f"{table.names[q]} {totals[q]}" for q in range(n)))
 
-    while True:
-        table.bots_move(state, bots, rng, after)
-        if state.is_terminal():
-            break
-        con.print()
+    def show(state, table: _Table) -> None:
         hand = Text("your hand: ")
         hand.append_text(_cards_text(state.hand(args.seat)))
         _say(con, hand)
@@ -68,11 +59,12 @@ def play(args: argparse.Namespace, con: Console, read=input) -> int:
         top = Text("discard top: ")
         top.append_text(card_text(pile[-1]) if pile else Text("-"))
         _print_units(con, [top, Text(f"stock: {state.stock_size()}")] + _seats_line(state, table), sep="   ")
-        table.explain_now(state)
-        chosen = table.human_move(read, state, HELP)
-        if chosen is None:
-            return 0  # quit (or end of input): a normal exit
-        after(table.play(state, *chosen))
+
+    ended = play_loop(args, con, read, game, "Three Thirteen", show, HELP, opening, after)
+    if ended is None:
+        return 0  # quit: a normal exit
+    state, table = ended
+    names = table.names
     if state.is_truncated():
         con.print(end_note(state, len(state.history())))
     con.print("\nevery hand, with its melds:")

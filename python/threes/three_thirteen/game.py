@@ -615,7 +615,7 @@ class State(GameState, _core.StateBase):
                 f"move {f['move_count']}, {who}, #{self.fingerprint()}>")
 
 
-_core._reuse_freed(State)  # clone() and child() reuse freed states (_common.pxd, copy_state)
+_core._reuse_freed(State)  # clone() and child() reuse freed states (threes._engine, copy_state)
 
 _FORMAT = "threes.ThreeThirteen/1"
 _DICT_KEYS = ("format", "options", "num_players", "round", "dealer", "current", "phase", "out_seat", "final_turns",

@@ -642,26 +642,47 @@ def _options_simulate(args: argparse.Namespace, con: Console) -> int:
     return 0
 
 
+def play_loop(args: argparse.Namespace, con: Console, read, game, title: str, show, help_text: str,
+              opening=None, after=None):
+    """``threes play``'s loop for any game: the table (_new_table) and a line saying who plays
+    (``title``: the game and its rules), ``opening(state, table)`` if given, then until the game ends
+    the bots move (narrated), ``show(state, table)`` prints what your seat sees and your move is read
+    (``help_text`` answers 'help'); ``after(state, table, events)`` follows every move if given.
+    Returns (the final state, the table), or None when you quit (or the input ends)."""
+    state, table, bots, rng = _new_table(args, con, game)
+    names = ", ".join(table.names[q] for q in range(game.num_players()) if q != args.seat)
+    _say(con, f"threes play: {title}, {game.num_players()} players, you are seat {args.seat}; bots: {names}; "
+              f"seed {args.seed} (replay it with --seed {args.seed}). Type a move's number or notation, 'help', "
+              f"'rules' or 'quit'.")
+    if opening is not None:
+        opening(state, table)
+    each = None if after is None else (lambda events: after(state, table, events))
+    while True:
+        table.bots_move(state, bots, rng, each)
+        if state.is_terminal():
+            return state, table
+        con.print()
+        show(state, table)
+        table.explain_now(state)
+        chosen = table.human_move(read, state, help_text)
+        if chosen is None:
+            return None  # quit (or end of input)
+        events = table.play(state, *chosen)
+        if each is not None:
+            each(events)
+
+
 def _options_play(args: argparse.Namespace, con: Console, read=input) -> int:
     """``threes play`` for a game without its own loop: what your seat sees (the game's observation
     string), the numbered legal moves, the bots' moves narrated; at the end every seat's return."""
     info = _info(args)
     game = _options_game(args)
     n = game.num_players()
-    state, table, bots, rng = _new_table(args, con, game)
-    _say(con, f"threes play: {info.title}, {n} players, you are seat {args.seat}; seed {args.seed} (replay it "
-              f"with --seed {args.seed}). Type a move's number or notation, 'help', 'rules' or 'quit'.")
-    while True:
-        table.bots_move(state, bots, rng)
-        if state.is_terminal():
-            break
-        con.print()
-        _say(con, state.observation_string(args.seat))
-        table.explain_now(state)
-        chosen = table.human_move(read, state, "Type the number in brackets, or the move as listed.")
-        if chosen is None:
-            return 0  # quit (or end of input): a normal exit
-        table.play(state, *chosen)
+    ended = play_loop(args, con, read, game, info.title, lambda st, _: _say(con, st.observation_string(args.seat)),
+                      "Type the number in brackets, or the move as listed.")
+    if ended is None:
+        return 0  # quit: a normal exit
+    state, table = ended
     note = end_note(state, len(state.history()))
     if note:
         con.print(note)

@@ -5,8 +5,8 @@ ISMCTS, the vector handle) is threes._engine.GameStateBase's, written once for e
 from libc.stdint cimport uint8_t, uint16_t, uint64_t
 from cpython.object cimport PyTypeObject
 
-from threes._common cimport th_game, th_error, th_rng, TH_OK, raise_error, action_id, hist_push, hist_of
-from threes._engine cimport GameStateBase, reuse_freed
+from threes._common cimport th_game, th_error, th_rng, TH_OK
+from threes._engine cimport GameStateBase, reuse_freed, raise_error, action_id, hist_push, hist_of
 
 
 cdef extern from "toy_tricks.h" nogil:
