@@ -57,6 +57,11 @@ cdef int observer_arg(object observer, int num_players, bint from_state) except 
 cdef int batch_target(batch_call *b, void *p, Py_ssize_t stride) except -1
 cdef cnp.ndarray batch_out(batch_call *b, int per_game, int typenum, bint zero=*)
 cdef int run_batch(batch_call *b, int64_t size, object progress) except -1
+# a game's batch as a C function, which rollouts calls directly: c_batch(fn) is the object its
+# package registers (threes.batches.register)
+ctypedef object (*batch_fn)(object start, object n, object policy, object seed, object threads, object observer,
+                            object progress, object chunk, object first, object result)
+cdef object c_batch(batch_fn fn)
 cdef object rollout_of_any(object state, object policy, object seed, bint order)
 
 

@@ -1,4 +1,4 @@
-from typing import Any, Callable, ContextManager, Dict, List, Optional, Tuple
+from typing import Any, Callable, ContextManager, Dict, List, Optional, Tuple, final
 
 from typing_extensions import disjoint_base
 
@@ -57,6 +57,14 @@ class GameStateBase:
     def _restore_from(self, other: "GameStateBase") -> None: ...
     def _ismcts(self, arena: Any, iterations: int, time_limit: float, exploration: float, rollout_policy: int,
                 seed: int) -> Tuple[int, int, int, List[Tuple[int, int, float]]]: ...
+
+@final
+class CBatch:
+    """A game's batch written in C (its extension's play_batch)."""
+    def __call__(self, start: Any, n: int, policy: Any, seed: Optional[int], threads: Optional[int],
+                 observer: Optional[int], progress: Optional[Callable[[int], None]], chunk: Optional[int],
+                 first: int, result: type) -> Any: ...
+
 
 @disjoint_base
 class GameBatch:

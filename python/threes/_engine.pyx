@@ -24,7 +24,7 @@ from cpython.long cimport PyLong_FromLong
 from cpython.float cimport PyFloat_FromDouble
 from cpython.tuple cimport PyTuple_GET_ITEM
 from libc.math cimport copysign
-from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t, INT64_MAX, UINT32_MAX
 from libc.string cimport memcpy, memset, strchr
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
@@ -182,6 +182,7 @@ cdef object as_int(object x):
 
 cdef extern from "Python.h":
     long PyLong_AsLongAndOverflow(object o, int *overflow) except? -1
+    long long PyLong_AsLongLongAndOverflow(object o, int *overflow) except? -1
 
 
 cdef int action_id(object action, int n) except -1:
@@ -659,8 +660,12 @@ cdef int64_t count_arg(object x, str what, int64_t least, int64_t most) except -
     """An int argument in least..most (an int or a NumPy integer; not a
     bool): int_arg's TypeError or ValueError naming the bounds, whatever the
     int's size (never OverflowError); a plain int in range passes at once."""
-    if type(x) is int and least <= x <= most:
-        return x
+    cdef int overflow = 0
+    cdef long long v
+    if type(x) is int:  # compared in C: no int object made for the bounds
+        v = PyLong_AsLongLongAndOverflow(x, &overflow)
+        if not overflow and least <= v <= most:
+            return v
     return int_arg(x, what, least, most)
 
 
@@ -671,11 +676,11 @@ cdef int batch_call_of(batch_call *b, object n, object first, object chunk, int6
     between two progress calls, on `threads` threads (threads_of). No
     output yet; the caller sets batch and play."""
     memset(b, 0, sizeof(batch_call))
-    b.count = count_arg(n, "n", 0, 0xFFFFFFFF)  # MAX_GAMES
-    b.first = count_arg(first, "first", 0, 0x7FFFFFFFFFFFFFFF)
-    if b.first > 0x7FFFFFFFFFFFFFFF - b.count:
+    b.count = count_arg(n, "n", 0, UINT32_MAX)  # MAX_GAMES
+    b.first = count_arg(first, "first", 0, INT64_MAX)
+    if b.first > INT64_MAX - b.count:
         raise ValueError(f"first + n must be below 2**63, not {b.first} + {b.count}")
-    b.step = default_step if chunk is None else count_arg(chunk, "chunk", 1, 0x7FFFFFFFFFFFFFFF)
+    b.step = default_step if chunk is None else count_arg(chunk, "chunk", 1, INT64_MAX)
     b.threads = threads_of(threads)
     return 0
 
@@ -865,11 +870,31 @@ def _configure_batches(result, remote):
     _RESULT, _REMOTE = result, remote
 
 
+@cython.final
+cdef class CBatch:
+    """A game's batch written in its extension as a C function (batch_fn): ``rollouts`` calls it
+    with no Python call between them; calling the object calls it too (its arguments as
+    ``rollouts`` passes them, all given)."""
+    cdef batch_fn fn
+
+    def __call__(self, start, n, policy, seed, threads, observer, progress, chunk, first, result):
+        return self.fn(start, n, policy, seed, threads, observer, progress, chunk, first, result)
+
+
+cdef object c_batch(batch_fn fn):
+    cdef CBatch b = CBatch.__new__(CBatch)
+    b.fn = fn
+    return b
+
+
 def register_batch(type t, fn):
-    """Makes ``rollouts`` of a `t` (a game's Game or State type) call ``fn`` (its binding's batch)."""
+    """Makes ``rollouts`` of a `t` (a game's Game or State type) call ``fn`` (its binding's batch:
+    a CBatch, a GameBatch or any callable taking rollouts' arguments and the result type)."""
     if not callable(fn):
         raise TypeError("register_batch takes a type and a callable")
+    global _last_type, _last_batch
     _BATCH[t] = fn
+    _last_type = _last_batch = None  # a type registered again (or a subclass's) is looked up anew
 
 
 cdef object _registered(dict table, object obj):
@@ -887,10 +912,18 @@ cdef object _registered(dict table, object obj):
     return None
 
 
+cdef object _last_type = None  # the type of the last rollouts call and its batch: a search's inner
+cdef object _last_batch = None  # loop calls rollouts on states of one type again and again
+
+
 cdef object _batch_of(object obj):
+    global _last_type, _last_batch
+    if type(obj) is _last_type:
+        return _last_batch
     fn = _registered(_BATCH, obj)
     if fn is None:
         raise TypeError(f"rollouts takes a Game or a State of a registered game, not {type(obj).__name__}")
+    _last_type, _last_batch = type(obj), fn
     return fn
 
 
@@ -921,8 +954,13 @@ def rollouts(game_or_state, n, policy="random", seed=None, threads=None, observe
     here; ``progress`` is then called as chunks finish anywhere on the
     cluster, and ``threads`` in the result is the cluster's CPU count."""
     if backend == "local" and address is None:
-        return _batch_of(game_or_state)(game_or_state, n, policy, seed, threads, observer, progress, chunk, first,
-                                        _RESULT)
+        fn = _batch_of(game_or_state)
+        if type(fn) is CBatch:  # a game's C batch: no Python call
+            return (<CBatch>fn).fn(game_or_state, n, policy, seed, threads, observer, progress, chunk, first, _RESULT)
+        if type(fn) is GameBatch:
+            return (<GameBatch>fn)._play(game_or_state, n, policy, seed, threads, observer, progress, chunk, first,
+                                         _RESULT)
+        return fn(game_or_state, n, policy, seed, threads, observer, progress, chunk, first, _RESULT)
     if backend == "ray":
         if threads is not None:
             raise ValueError("threads is for backend='local': a Ray cluster plays one game a CPU")
@@ -1476,6 +1514,9 @@ cdef class GameBatch:
     def __call__(self, start, n, policy, seed, threads, observer, progress, chunk, first, result):
         """threes.rollouts' batch (its arguments, all given): `n` games from a Game (fresh deals) or
         a State, returned as `result` (threes.results.RolloutResult)."""
+        return self._play(start, n, policy, seed, threads, observer, progress, chunk, first, result)
+
+    cdef object _play(self, start, n, policy, seed, threads, observer, progress, chunk, first, result):
         cdef bint fresh = False
         cdef int np_, obs
         cdef batch_call call
@@ -1511,7 +1552,7 @@ cdef class GameBatch:
         _of_a_game(st)
         np_ = st.game.num_players(st._c())
         cdef batch_call one
-        batch_call_of(&one, 1, 0, None, 1, 1)
+        one.count, one.first, one.step, one.threads, one.nout = 1, 0, 1, 1, 0  # one game on this thread
         batch_target(&one, out, 0)
         batch_target(&one, &m, 0)
         batch_target(&one, &t, 0)

@@ -193,7 +193,6 @@ cdef class RepLog:
         sh_rep_log_free(&self.l)
 
 
-@cython.trashcan(True)  # a long undo chain (_undo) is freed without deep C recursion
 cdef class StateBase:
     """The C state, held by value. Use threes.State; build one with
     threes.Game.new_initial_state() or threes.State.from_dict()."""
@@ -824,7 +823,7 @@ cdef inline tuple _policies(object policy, int n):
     return policies_of(_POLICIES_OF, POLICIES, policy, n)
 
 
-def play_batch(game_or_state, n, policy, seed, threads, observer, progress, chunk, first, result):
+cdef object _play_batch(game_or_state, n, policy, seed, threads, observer, progress, chunk, first, result):
     """The batch of threes.rollouts for a Shithead Game or State (the
     arguments as there, all given; the backend chosen above, in Python),
     returned as a `result` (threes.results.RolloutResult). Plays `n` games in
@@ -891,6 +890,10 @@ def play_batch(game_or_state, n, policy, seed, threads, observer, progress, chun
     seconds = monotonic_now() - t0
     return new_record(result, _RESULT_FIELDS, (places, moves, truncated, names, seed, call.threads, seconds,
                                                stalemate))
+
+
+#: threes.rollouts' batch of this game (registered by its package; rollouts calls the C function directly)
+play_batch = c_batch(_play_batch)
 
 
 cdef tuple _ACTION_INTS = tuple(range(SH_MAX_DISTINCT_ACTIONS))  # ids_list's ints, made once

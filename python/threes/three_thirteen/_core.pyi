@@ -3,7 +3,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from typing_extensions import disjoint_base
 
-from threes._engine import GameStateBase
+from threes._engine import CBatch, GameStateBase
 
 TERMINAL_PLAYER_ID: int
 
@@ -29,9 +29,7 @@ def card_value(rank: int, wild_rank: int, ace_either: bool, wild_penalty_20: boo
 def rollout(state: Any, policy: Any = ..., seed: Optional[int] = ..., *, order: bool = ...,
             round_only: bool = ...) -> Any: ...
 POLICIES: Tuple[str, ...]
-def play_batch(start: Any, n: int, policy: Any, seed: Optional[int], threads: Optional[int],
-               observer: Optional[int], progress: Optional[Callable[[int], None]], chunk: Optional[int], first: int,
-               result: Any) -> Any: ...
+play_batch: CBatch  # threes.rollouts' batch of this game, a C function
 
 @disjoint_base
 class StateBase(GameStateBase):

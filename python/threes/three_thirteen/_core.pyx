@@ -195,7 +195,6 @@ def card_value(rank, wild_rank, bint ace_either, bint wild_penalty_20):
     return tt_card_value(_checked_int(rank, "rank", 0, 13), _checked_int(wild_rank, "wild_rank", 1, 13), &o)
 
 
-@cython.trashcan(True)  # a long undo chain (_undo) is freed without deep C recursion
 cdef class StateBase:
     """The C state of a Three Thirteen game, held by value (threes.three_thirteen.State)."""
 
@@ -546,7 +545,7 @@ def rollout(state, policy="random", seed=None, *, bint order=False, bint round_o
     pol = (<tuple>_policies(policy, n))[0] if TT_MIN_PLAYERS <= n <= TT_MAX_PLAYERS else b""
     seed = seed_of(seed)
     _start_of(&c, &s, <StateBase>state, pol, seed, -1, round_only, False)
-    batch_call_of(&one, 1, 0, None, 1, 1)
+    one.count, one.first, one.step, one.threads, one.nout = 1, 0, 1, 1, 0  # one game on this thread
     batch_target(&one, totals, 0)
     batch_target(&one, rets, 0)
     batch_target(&one, &moves, 0)
@@ -560,7 +559,7 @@ def rollout(state, policy="random", seed=None, *, bint order=False, bint round_o
     return out
 
 
-def play_batch(start, n, policy, seed, threads, observer, progress, chunk, first, result):
+cdef object _play_batch(start, n, policy, seed, threads, observer, progress, chunk, first, result):
     """The batch of threes.rollouts for a Three Thirteen Game or State (the
     arguments as there, all given; the backend chosen above, in Python),
     returned as a `result` (threes.results.RolloutResult). Plays `n` games
@@ -609,6 +608,10 @@ def play_batch(start, n, policy, seed, threads, observer, progress, chunk, first
     seconds = monotonic_now() - t0
     return new_record(result, _RESULT_FIELDS, (None, totals, returns, moves, truncated, stalemate, names,
                                                seed, call.threads, seconds))
+
+
+#: threes.rollouts' batch of this game (registered by its package; rollouts calls the C function directly)
+play_batch = c_batch(_play_batch)
 
 
 def bench_solver(seed, hands, bint solve=True):
