@@ -335,8 +335,8 @@ def test_clone_byte_copy_against_the_general_path(benchmark, figures):
     rows = []
     for label, st in (("Shithead", M100), ("Three Thirteen", TT_MID)):
         general = type("WithDict", (type(st),), {}).from_dict(st.to_dict())
-        assert general == st and hasattr(general, "__dict__")
-        rows += [(f"{label} clone(), byte copy into a freed state", st.clone, 2, 20000),
+        assert general.to_dict() == st.to_dict() and hasattr(general, "__dict__")
+        rows += [(f"{label} clone(), byte copy into a freed state", st.clone, None, 20000),
                  (f"{label} clone(), the general path (a subclass with __dict__)", general.clone, None, 20000)]
     best = _rows(benchmark, figures, "", lambda: M100.current_player(), rows)
     for label in ("Shithead", "Three Thirteen"):
