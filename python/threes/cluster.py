@@ -43,6 +43,7 @@ from typing import Any, Callable, List, Optional, Sequence, Tuple
 import numpy as np
 
 from threes.args import MAX_GAMES, int_arg
+from threes.errors import needs_extra
 
 __all__ = ["connect", "cluster_cpus", "run_chunks", "rollouts", "CHUNK_SECONDS", "MAX_RETRIES"]
 
@@ -64,7 +65,7 @@ def _ray():
     try:
         import ray
     except ImportError:
-        raise ImportError('backend="ray" needs Ray: pip install "threes-core[ray]"') from None
+        raise ImportError(needs_extra('backend="ray"', "ray") + " (Ray)") from None
     return ray
 
 

@@ -91,7 +91,7 @@ sys.exit(main(sys.argv[1:]))
 def test_plot_without_matplotlib_fails_before_the_simulation(tmp_path):
     target = tmp_path / "seats.png"
     out = run(sys.executable, "-c", BLOCK_MATPLOTLIB, "simulate", "--games", LONG, "--plot", str(target))
-    assert_cli_error(out, "--plot needs matplotlib")
+    assert_cli_error(out, "--plot needs the plot extra")
     assert out.stdout == "" and not target.exists()
     # the same blocker lets a command without --plot run
     ok = run(sys.executable, "-c", BLOCK_MATPLOTLIB, "simulate", "--games", "20", "--json")

@@ -36,6 +36,7 @@ from threes import registry
 from threes._engine import MAX_THREADS
 from threes.args import parse_count
 from threes.bots import available_bots, bot_unavailable, make_bot
+from threes.errors import needs_extra
 from threes.ui.text import card_face, end_note, rank_face
 
 _RED = {"d", "h", "r"}
@@ -88,7 +89,7 @@ def _pyplot():
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        raise CliError("--plot needs matplotlib: pip install 'threes-core[plot]'") from None
+        raise CliError(needs_extra("--plot", "plot") + " (matplotlib)") from None
     return plt
 
 

@@ -24,9 +24,11 @@ import socket
 import sys
 from typing import Any, Optional, Sequence
 
+from threes.errors import needs_extra
+
 __all__ = ["add_arguments", "cmd_serve", "main", "ws_implementation"]
 
-_INSTALL = "threes serve needs the web extra: pip install 'threes-core[web]' (or pip install \".[web]\" in a checkout)"
+_INSTALL = needs_extra("threes serve", "web")
 
 
 # the per-address limits (threes.web.hub.Settings): flag, type, default, metavar, what it limits
