@@ -37,8 +37,9 @@ import websockets
 from abuse_support import Http, Log, choose, create_body, http_once, json_numbers, recv_json, ws_connect
 from web_support import check_frame, replay_states, server_process
 
-# bots move at once, no turn timer, and the scripted people may move faster than a person would
-FAST = ("--bot-delay", "0", "--turn-timeout", "0", "--rate", "1000", "--burst", "1000")
+# bots move at once, no turn timer, and the scripted people may move faster than a person would:
+# a seat's address may send more than the default 100 messages a second when the bot answers at once
+FAST = ("--bot-delay", "0", "--turn-timeout", "0", "--rate", "1000", "--burst", "1000", "--address-rate", "1000")
 P = {"kind": "person"}
 BOT = {"kind": "bot", "bot": "greedy"}
 CHOSEN = 7_340_033_123_457  # a creator's seed (large, so its digits are a clear mark in any text)
