@@ -16,10 +16,13 @@ and EnvPool's card games. Both are ``gymnasium.vector.VectorEnv`` subclasses
 >>> obs, rewards, terminated, truncated, info = envs.step(actions)
 
 Buffers, not copies: every array ``reset`` and ``step`` return (observations,
-rewards, flags, ``info["action_mask"]``) is a read-only view of a buffer that
-C writes in place, allocated once; the next step overwrites it (copy what you
-keep, as ``torch.as_tensor(obs).clone()`` or ``obs.copy()``). Each step is one
-C call with the GIL released, on ``threads`` native threads.
+flags, ``info["action_mask"]``) except the rewards is a read-only view of a
+buffer that C writes in place, allocated once; the next step overwrites it
+(copy what you keep, as ``torch.as_tensor(obs).clone()`` or ``obs.copy()``).
+The rewards are a new writable array each step (``num_envs`` floats, as
+Gymnasium's own vector envs return them), so that reward wrappers that change
+them in place (``gymnasium.wrappers.vector.ClipReward``) work. Each step is
+one C call with the GIL released, on ``threads`` native threads.
 
 Observations: the engine's ``observation_tensor`` of the learner (self-play:
 of the seat to move), float32, or uint8 with ``observation_dtype=np.uint8``
@@ -56,8 +59,34 @@ Determinism: episode k of env i is dealt by ``Game.new_initial_state(
 episode_seed(seed, i, k))`` and the C policies' draws depend only on (seed,
 i, k) and the move number, so the results are the same for every thread
 count and machine; ``reset(seed=s)`` starts every env over at episode 0 of
-seed s. Shithead rules with ``repetition_limit`` > 0 need a log of positions
-the vector env does not keep and are refused (ValueError).
+seed s. ``reset(seed=[s_0, ..., s_{n-1}])`` (Gymnasium's per-env seeds: one
+int, or None for fresh entropy, per env) starts env i over with its own seed:
+its episodes then depend only on (i, s_i), whatever the other envs' seeds
+(episode k is dealt by ``episode_seed(LIST_SEED, i, episode_seed(s_i, 0, 0)
++ k)``), and ``seed`` is that list as a tuple. Shithead rules with
+``repetition_limit`` > 0 need a log of positions the vector env does not keep
+and are refused (ValueError).
+
+Gymnasium's tools: the envs take Gymnasium's vector wrappers
+(``gymnasium.wrappers.vector``: ``RecordEpisodeStatistics``,
+``NormalizeReward``, ``ClipReward``, ``NormalizeObservation``,
+``DictInfoToList`` ...) as their own envs do. Those that keep one return per
+env need ``(num_envs,)`` rewards: wrap a ``SelfPlayVectorEnv`` in
+``SeatRewards(env, seat)`` first (one seat's rewards, or with ``"to_move"``
+the rewards of the seat each env's action was for). ``call``, ``get_attr``
+and ``set_attr`` are Gymnasium's (``SyncVectorEnv``'s): one value per env;
+the envs of one vector env share their settings, so ``set_attr`` takes one
+value (or a list of equal ones) and refuses the settings the C core was made
+with. ``gymnasium.make_vec("threes/Threes-v0", num_envs=8)`` (after ``import
+threes.gym``) makes a ``VectorEnv`` (threes.gym's ``make_vector_env``), and
+``threes.sb3`` adapts one to stable-baselines3 (sb3-contrib's MaskablePPO).
+
+>>> import gymnasium
+>>> selfplay = threes.vector.SelfPlayVectorEnv("shithead", 64, num_players=3, seed=1)
+>>> envs = gymnasium.wrappers.vector.RecordEpisodeStatistics(threes.vector.SeatRewards(selfplay, seat=0))
+>>> envs = gymnasium.wrappers.vector.ClipReward(threes.vector.VectorEnv("shithead", 64), -0.5, 0.5)
+>>> obs, info = envs.reset(seed=list(range(64)))   # per-env seeds
+>>> envs.unwrapped.get_attr("seat")                # (0, 0, ..., 0): one per env
 """
 from __future__ import annotations
 
@@ -74,14 +103,21 @@ from threes import registry
 from threes import _vector
 from threes.args import MAX_GAMES, int_arg, per_other_seat, seed64, threads_arg
 
-__all__ = ["VectorEnv", "SelfPlayVectorEnv", "episode_seed", "AutoresetMode", "collect", "Samplers", "sampler_seed",
-           "MAX_ENVS", "MAX_SAMPLERS", "EnvIndexError"]
+__all__ = ["VectorEnv", "SelfPlayVectorEnv", "SeatRewards", "episode_seed", "AutoresetMode", "collect", "Samplers",
+           "sampler_seed", "MAX_ENVS", "MAX_SAMPLERS", "LIST_SEED", "EnvIndexError"]
 
 #: The most envs one vector env holds (each holds its state, observations and mask: a few KB).
 MAX_ENVS = 2**20
 _MAX_THREADS = 256  # TH_MAX_THREADS (common/batch.h), as threes.shithead._core.MAX_THREADS
 #: The most samplers of one ``Samplers`` (each a vector env, a process on Ray).
 MAX_SAMPLERS = 4096
+#: The vector env's seed while it plays per-env seeds (``reset(seed=[...])``, module docstring).
+LIST_SEED = 0x9E3779B97F4A7C15
+#: Settings the C core is made with: ``set_attr`` refuses them (make a new env instead).
+_FIXED_ATTRS = frozenset({
+    "num_envs", "seat", "num_players", "game", "game_info", "threads", "autoreset_mode", "metadata", "render_mode",
+    "illegal_action", "penalty", "opponents", "single_observation_space", "single_action_space",
+    "observation_space", "action_space", "spec"})
 
 
 class EnvIndexError(IndexError, ValueError):
@@ -107,6 +143,15 @@ def episode_seed(seed: int, env: int, episode: int) -> int:
     seed, env, episode))`` is that episode's deal."""
     return _vector.episode_seed(seed64(seed), int_arg(env, "env", 0, 2**63 - 1),
                                 int_arg(episode, "episode", 0, 2**64 - 1))
+
+
+def _equal(a: Any, b: Any) -> bool:
+    if a is b:
+        return True
+    try:
+        return bool(np.shape(a) == np.shape(b) and np.all(a == b))
+    except Exception:  # incomparable values are not equal
+        return False
 
 
 def _readonly(a: np.ndarray) -> np.ndarray:
@@ -181,6 +226,8 @@ class _Base(gymnasium.vector.VectorEnv):
         self._ended_now = np.zeros(self.num_envs, np.bool_)
         self._ended_now_view = _readonly(self._ended_now)
         self._sample_rng = np.random.default_rng(self._seed)
+        self._seeds: Optional[Tuple[int, ...]] = None  # reset(seed=[...])'s per-env seeds
+        self._episode_base: Optional[np.ndarray] = None  # and each env's first episode counter of them
         self._started = False
 
     def _policies(self, learner: int, opponents: Any) -> Tuple[int, ...]:
@@ -224,14 +271,17 @@ class _Base(gymnasium.vector.VectorEnv):
         return self._current_player
 
     @property
-    def seed(self) -> int:
-        """The seed every env's episodes come from (episode_seed)."""
-        return self._core.seed
+    def seed(self) -> Any:
+        """The seed every env's episodes come from (episode_seed); after
+        ``reset(seed=[...])`` the per-env seeds, a tuple of ints."""
+        return self._core.seed if self._seeds is None else self._seeds
 
     @property
     def episodes(self) -> np.ndarray:
         """Episodes dealt in each env since the last reseed (a copy)."""
-        return self._core.episode.copy()
+        if self._episode_base is None:
+            return self._core.episode.copy()
+        return self._core.episode - self._episode_base  # uint64: modulo 2**64, as the counters
 
     @property
     def nbytes_per_env(self) -> int:
@@ -278,21 +328,54 @@ class _Base(gymnasium.vector.VectorEnv):
                 raise ValueError(f"unknown reset options {sorted(unknown)}: only 'reset_mask'")
             mask = options.get("reset_mask")
         if seed is not None:
-            if isinstance(seed, (list, tuple, np.ndarray)):
-                raise TypeError("seed must be one int: env i's episodes come from (seed, i, episode)")
             if mask is not None:
                 raise ValueError("a seed starts every env over: reset(seed=...) without a reset_mask")
-            super().reset(seed=_gym_seed(seed))
-            self._seed = seed64(seed)
-            self._core.reseed(self._seed)
-            self._sample_rng = np.random.default_rng(self._seed)
+            if isinstance(seed, (list, tuple, np.ndarray)):
+                self._reseed_per_env(self._seed_list(seed))
+            else:
+                super().reset(seed=_gym_seed(seed))
+                self._seed = seed64(seed)
+                self._seeds = self._episode_base = None
+                self._core.reseed(self._seed)
+                self._sample_rng = np.random.default_rng(self._seed)
         self._core.reset(mask)
         self._started = True
         return self._obs, self._info()
 
+    def _seed_list(self, seed: Any) -> List[int]:
+        """reset(seed=[...]): one int (any, modulo 2**64) or None (fresh entropy) per env."""
+        if isinstance(seed, np.ndarray):
+            if seed.ndim != 1 or not (np.issubdtype(seed.dtype, np.integer) or seed.dtype == object):
+                raise TypeError(f"seed as an array must be 1-D of ints, not {seed.ndim}-D of {seed.dtype}")
+            seed = seed.tolist()
+        if len(seed) != self.num_envs:
+            raise ValueError(f"a list of seeds has one per env: {self.num_envs}, not {len(seed)}")
+        out = []
+        for i, s in enumerate(seed):
+            if s is None:
+                out.append(secrets.randbits(64))
+                continue
+            if isinstance(s, (bool, np.bool_)) or not isinstance(s, (int, np.integer)):
+                raise TypeError(f"seed[{i}] must be an int or None, not {type(s).__name__}")
+            out.append(seed64(s))
+        return out
+
+    def _reseed_per_env(self, seeds: List[int]) -> None:
+        """Env i's episodes from (i, seeds[i]) only: episode k of env i is dealt by
+        episode_seed(LIST_SEED, i, episode_seed(seeds[i], 0, 0) + k)."""
+        base = np.array([_vector.episode_seed(s, 0, 0) for s in seeds], np.uint64)
+        self._core.reseed(LIST_SEED)
+        self._core.episode[:] = base
+        self._episode_base = base
+        self._seeds = tuple(seeds)
+        self._seed = LIST_SEED
+        self._np_random = self._sample_rng = np.random.default_rng(seeds)
+        self._np_random_seed = -1  # Gymnasium's value for a generator not made from one int seed
+
     def step(self, actions: Any) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, Dict[str, Any]]:
         """One action per env (ignored where NEXT_STEP resets the env); returns
-        ``(obs, rewards, terminated, truncated, info)``, views of the buffers."""
+        ``(obs, rewards, terminated, truncated, info)``: views of the buffers,
+        but for the rewards, a new writable array."""
         if not self._started:
             raise RuntimeError("call reset() before step()")
         self._core.step(actions)
@@ -301,7 +384,44 @@ class _Base(gymnasium.vector.VectorEnv):
             np.logical_or(self._terminated, self._truncated, out=self._ended_now)
             info["final_obs"] = self._final_obs
             info["_final_obs"] = self._ended_now_view
-        return self._obs, self._rewards, self._terminated, self._truncated, info
+        return self._obs, self._rewards.copy(), self._terminated, self._truncated, info
+
+    # ---------------------------------------------- Gymnasium's VectorEnv API --
+    def call(self, name: str, *args: Any, **kwargs: Any) -> Tuple[Any, ...]:
+        """Gymnasium's ``VectorEnv.call``: the attribute ``name`` of the env, called with
+        the arguments when it is a method, as one value per env. A numpy array whose first
+        dimension is ``num_envs`` (``action_masks()``, ``current_player`` ...) gives each env
+        its row, as SyncVectorEnv gives each env's own; anything else is shared by every env
+        and repeated (a method is called once)."""
+        if not isinstance(name, str):
+            raise TypeError(f"name must be a str, not {type(name).__name__}")
+        attr = getattr(self, name)  # an AttributeError for a missing name, as SyncVectorEnv's
+        value = attr(*args, **kwargs) if callable(attr) else attr
+        if isinstance(value, np.ndarray) and value.ndim >= 1 and value.shape[0] == self.num_envs:
+            return tuple(value[i] for i in range(self.num_envs))
+        return (value,) * self.num_envs
+
+    def get_attr(self, name: str) -> Tuple[Any, ...]:
+        """Gymnasium's ``VectorEnv.get_attr``: ``call(name)`` (one value per env)."""
+        return self.call(name)
+
+    def set_attr(self, name: str, values: Any) -> None:
+        """Gymnasium's ``VectorEnv.set_attr``: one value for every env, or a list or tuple of
+        ``num_envs`` values, which must be equal (the envs share their attributes). The
+        settings the C core was made with (``seat``, ``num_envs``, ``opponents``, the spaces
+        ...) are refused (ValueError): make a new env."""
+        if not isinstance(name, str):
+            raise TypeError(f"name must be a str, not {type(name).__name__}")
+        if name in _FIXED_ATTRS or name.startswith("_"):
+            raise ValueError(f"{name!r} cannot be set: the vector env was made with it (make a new one)")
+        if isinstance(values, (list, tuple)):
+            if len(values) != self.num_envs:
+                raise ValueError(f"values must be one value or a list of {self.num_envs} (one per env), "
+                                 f"not {len(values)}")
+            if not all(_equal(v, values[0]) for v in values[1:]):
+                raise ValueError(f"the envs of one threes vector env share {name!r}: the values must be equal")
+            values = values[0]
+        setattr(self, name, values)
 
     def close_extras(self, **kwargs: Any) -> None:
         """Nothing to release beyond the buffers (freed with the env)."""
@@ -353,6 +473,64 @@ class SelfPlayVectorEnv(_Base):
 
     def _info(self) -> Dict[str, Any]:
         return {"action_mask": self._mask, "current_player": self._current_player}
+
+
+class SeatRewards(gymnasium.vector.VectorWrapper):
+    """A ``SelfPlayVectorEnv`` (or a wrapper of one) with ``(num_envs,)`` rewards, the
+    shape Gymnasium's per-env reward wrappers (``RecordEpisodeStatistics``,
+    ``NormalizeReward``) need: ``seat`` an int gives that seat's rewards; ``seat="to_move"``
+    gives each env the rewards of the seat its action was for (the ``current_player`` before
+    the step; 0 where the action was ignored), what one policy that plays every seat learns
+    from. Observations, flags and info are the env's; the rewards are a new writable array.
+
+    >>> env = SeatRewards(SelfPlayVectorEnv("shithead", 64, num_players=3, seed=1), "to_move")
+    >>> env = gymnasium.wrappers.vector.NormalizeReward(env)
+    """
+
+    def __init__(self, env: Any, seat: Any):
+        super().__init__(env)
+        base = env.unwrapped
+        if not isinstance(base, SelfPlayVectorEnv):
+            raise TypeError("SeatRewards is for a SelfPlayVectorEnv (a VectorEnv's rewards are its learner's "
+                            f"already), not {type(base).__name__}")
+        if isinstance(seat, str):
+            if seat != "to_move":
+                raise ValueError(f"seat must be a seat number or 'to_move', not {seat!r}")
+        elif isinstance(seat, (bool, np.bool_)) or not isinstance(seat, (int, np.integer)):
+            raise TypeError(f"seat must be an int or 'to_move', not {type(seat).__name__}")
+        elif not 0 <= seat < base.num_players:
+            raise ValueError(f"seat must be in 0..{base.num_players - 1} or 'to_move', not {seat}")
+        else:
+            seat = int(seat)
+        self.seat = seat
+        self._base = base
+        self._rows = np.arange(base.num_envs)
+
+    @property
+    def action_mask(self) -> np.ndarray:
+        """The env's current masks (``SelfPlayVectorEnv.action_mask``)."""
+        return self._base.action_mask
+
+    def action_masks(self) -> np.ndarray:
+        """The env's current masks (sb3-contrib's name)."""
+        return self._base.action_mask
+
+    @property
+    def current_player(self) -> np.ndarray:
+        """The seat to move in each env (``SelfPlayVectorEnv.current_player``)."""
+        return self._base.current_player
+
+    def step(self, actions: Any) -> Tuple[Any, np.ndarray, Any, Any, Dict[str, Any]]:
+        """The env's step, with the rewards of ``seat``."""
+        if self.seat == "to_move":
+            mover = self._base.current_player.copy()  # the seat each action is for, -1 where it is ignored
+            obs, rewards, terminated, truncated, info = self.env.step(actions)
+            r = rewards[self._rows, np.maximum(mover, 0)]
+            r[mover < 0] = 0.0
+        else:
+            obs, rewards, terminated, truncated, info = self.env.step(actions)
+            r = rewards[:, self.seat].copy()
+        return obs, r, terminated, truncated, info
 
 
 # ------------------------------------------------------------- sampling --

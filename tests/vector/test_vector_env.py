@@ -273,10 +273,14 @@ def test_every_step_equals_the_games_replayed_one_at_a_time(name, self_play, mod
                 for i in np.flatnonzero(ended):
                     refs[i].reset()
                 for e, out in zip(envs, outs):
+                    rewards = out[1].copy()
                     obs, info = e.reset(options={"reset_mask": ended})
-                    # the step's rewards and flags are views of the buffers the reset writes: the reset
-                    # rows' rewards 0 and flags False, the other rows' as the step left them
-                    _check(e, (obs,) + out[1:4] + (info,), refs, f"reset after step {t}")
+                    # the step's flags are views of the buffers the reset writes: the reset rows' flags
+                    # False, the other rows' as the step left them; its rewards are the caller's array
+                    _check(e, (obs, None, None, None, info), refs, f"reset after step {t}")
+                    for i, r in enumerate(refs):
+                        assert (bool(out[2][i]), bool(out[3][i])) == (r.terminated, r.truncated), t
+                    np.testing.assert_array_equal(out[1], rewards)
     ends = sum(r.terminations + r.truncations for r in refs)
     assert sum(r.terminations for r in refs) > 0 and sum(r.truncations for r in refs) > 0
     assert ends >= 6, ends
@@ -466,7 +470,8 @@ def test_disabled_refuses_an_ended_env_until_it_is_reset():
     assert before[-1] == after[-1]  # no env was stepped
     obs, info = env.reset(options={"reset_mask": ended})
     np.testing.assert_array_equal(env.episodes, before[5] + ended)
-    assert not terminated[ended].any() and (rewards[ended] == 0).all()  # the step's views, rewritten by the reset
+    assert not terminated[ended].any()  # the step's view, rewritten by the reset
+    np.testing.assert_array_equal(rewards, before[2])  # the rewards are the caller's array, not a view
     assert (terminated | truncated).sum() == 0 and (env.current_player >= 0).all()
     env.step(env.sample_actions(rng))  # every env live again
 
@@ -566,8 +571,8 @@ def test_reset_arguments_are_checked():
         env.reset(options={"mask": np.ones(4, bool)})
     with pytest.raises(ValueError, match="reset_mask"):
         env.reset(seed=1, options={"reset_mask": np.ones(4, bool)})
-    with pytest.raises(TypeError, match="one int"):
-        env.reset(seed=[1, 2, 3, 4])
+    with pytest.raises(ValueError, match="one per env"):  # a list of seeds has one per env (4)
+        env.reset(seed=[1, 2, 3])
     with pytest.raises(RuntimeError, match="reset"):
         _make("shithead", False, num_envs=4).step(np.zeros(4, np.int64))
 
@@ -690,7 +695,7 @@ def test_penalize_ends_the_episode_with_the_penalty():
                         for i in np.flatnonzero(ended):
                             refs[i].reset()
                         obs, info = env.reset(options={"reset_mask": ended})
-                        _check(env, (obs,) + out[1:4] + (info,), refs, "reset")
+                        _check(env, (obs, None, None, None, info), refs, "reset")  # the step's rewards are its own
             assert penalized >= 8
 
 
@@ -824,14 +829,16 @@ def test_returned_arrays_are_read_only_views_allocated_once(self_play):
     assert not np.array_equal(kept, second[0])  # the step wrote new observations ...
     np.testing.assert_array_equal(first[0], second[0])  # ... into the same buffer
     assert np.shares_memory(obs0, second[0]) and np.shares_memory(first[0], second[0])
-    for k in (1, 2, 3):
+    for k in (2, 3):
         assert np.shares_memory(first[k], second[k])
+    # the rewards: a new writable array each step (reward wrappers change them in place)
+    assert not np.shares_memory(first[1], second[1]) and first[1].flags.writeable
     for key in ("action_mask", "final_obs", "_final_obs") + (("current_player",) if self_play else ()):
         assert np.shares_memory(first[4][key], second[4][key]), key
     assert np.shares_memory(info0["action_mask"], second[4]["action_mask"])
     assert np.shares_memory(env.action_mask, second[4]["action_mask"])
     obs, rewards, terminated, truncated, info = second
-    arrays = {"obs": obs, "rewards": rewards, "terminated": terminated, "truncated": truncated,
+    arrays = {"obs": obs, "terminated": terminated, "truncated": truncated,
               "action_mask": info["action_mask"], "final_obs": info["final_obs"], "current_player": env.current_player}
     if self_play:
         arrays["info current_player"] = info["current_player"]

@@ -39,6 +39,20 @@ default 3 players; Three Thirteen options go in ``game_options``):
 
 >>> env = gymnasium.make("threes/ThreeThirteen-v0", num_players=2, game_options={"jokers": 2})
 
+Vector envs: both ids have a ``vector_entry_point`` (``make_vector_env``), so
+``gymnasium.make_vec(ENV_ID, num_envs=8)`` (Gymnasium's default mode when an
+id has one, or ``vectorization_mode="vector_entry_point"``) makes a
+``threes.vector.VectorEnv``: the same game, seat and opponents in C, many
+times faster than ``vectorization_mode="sync"`` (a SyncVectorEnv of this
+module's env, which plays any bot, where the C env plays only the game's C
+policies: ``"random"``, ``"greedy"``, ``"heuristic"`` ...). It takes the
+single env's arguments (the same defaults: ``opponents="greedy"``,
+``illegal_action="penalize"``) and the vector env's own (``threads``,
+``seed``, ``autoreset_mode``, ``observation_dtype``, ``penalty``); its
+``info["action_mask"]`` is bool (this env's is int8):
+
+>>> envs = gymnasium.make_vec("threes/Threes-v0", num_envs=8, num_players=3, opponents="random", seed=1)
+
 >>> import gymnasium, threes.gym
 >>> env = gymnasium.make("threes/Threes-v0", num_players=3, opponents="heuristic")
 >>> obs, info = env.reset(seed=1)
@@ -66,7 +80,7 @@ from threes.args import per_other_seat, seed64 as _seed64
 
 from threes.registry import AnyState as State
 
-__all__ = ["GameEnv", "ThreesEnv", "ENV_ID", "THREE_THIRTEEN_ENV_ID"]
+__all__ = ["GameEnv", "ThreesEnv", "ENV_ID", "THREE_THIRTEEN_ENV_ID", "make_vector_env"]
 
 #: The registered id (``gymnasium.make(ENV_ID)`` after ``import threes.gym``).
 ENV_ID = "threes/Threes-v0"
@@ -291,12 +305,59 @@ class ThreesEnv(GameEnv):
         super().__init__(game, None, seat, opponents, illegal_action, render_mode)
 
 
+def make_vector_env(num_envs: int = 1, *, game: Any = "shithead", num_players: Optional[int] = None,
+                    rules: Any = "threes", max_moves: Optional[int] = None, seat: int = 0,
+                    opponents: Any = "greedy", illegal_action: str = "penalize",
+                    render_mode: Optional[str] = None, game_options: Optional[Dict[str, Any]] = None,
+                    **vector_options: Any) -> Any:
+    """The ``vector_entry_point`` of ``threes/Threes-v0`` and ``threes/ThreeThirteen-v0``
+    (what ``gymnasium.make_vec`` calls): a ``threes.vector.VectorEnv`` of ``num_envs``
+    games with the single env's arguments and defaults (Shithead: 4 players, ``rules`` and
+    ``max_moves``; another game: 3 players, its options in ``game_options``), plus the
+    vector env's own ``vector_options`` (``threads``, ``seed``, ``autoreset_mode``,
+    ``observation_dtype``, ``penalty``). Opponents must be C policies of the game;
+    ``vectorization_mode="sync"`` vectorizes the single env, which plays any bot.
+
+    >>> envs = make_vector_env(16, num_players=2, opponents="random", seed=3)
+    """
+    from threes import vector
+
+    if render_mode is not None:
+        raise ValueError(f"render_mode={render_mode!r}: the C vector env does not render; "
+                         "gymnasium.make_vec(..., vectorization_mode='sync') vectorizes the env that does")
+    unknown = set(vector_options) - {"threads", "seed", "autoreset_mode", "observation_dtype", "penalty"}
+    if unknown:
+        raise TypeError(f"unknown arguments {sorted(unknown)} for a threes vector env")
+    name = game if isinstance(game, str) else None
+    if name is not None and registry.get(name) is registry.default():
+        options = dict(game_options or {})
+        if rules != "threes":
+            options["rules"] = rules
+        if max_moves is not None:
+            options["max_moves"] = max_moves
+        game_options = options
+        if num_players is None:
+            num_players = 4  # ThreesEnv's default
+    elif rules != "threes" or max_moves is not None:
+        raise ValueError("rules= and max_moves= are Shithead's; another game takes game_options=")
+    elif name is not None and num_players is None:
+        num_players = 3  # GameEnv's default
+    try:
+        return vector.VectorEnv(game, num_envs, num_players=num_players, seat=seat, opponents=opponents,
+                                illegal_action=illegal_action, game_options=game_options, **vector_options)
+    except (TypeError, ValueError) as e:
+        if "polic" not in str(e):
+            raise
+        raise type(e)(f"{e}: for other bots, gymnasium.make_vec(..., vectorization_mode='sync')") from None
+
+
 def _register() -> None:
     if ENV_ID not in gymnasium.registry:
-        gymnasium.register(id=ENV_ID, entry_point="threes.gym:ThreesEnv")
+        gymnasium.register(id=ENV_ID, entry_point="threes.gym:ThreesEnv",
+                           vector_entry_point="threes.gym:make_vector_env")
     if THREE_THIRTEEN_ENV_ID not in gymnasium.registry:
         gymnasium.register(id=THREE_THIRTEEN_ENV_ID, entry_point="threes.gym:GameEnv",
-                           kwargs={"game": "three_thirteen"})
+                           vector_entry_point="threes.gym:make_vector_env", kwargs={"game": "three_thirteen"})
 
 
 _register()

@@ -33,15 +33,42 @@ is reproducible end to end.
 ...     obs, reward, termination, truncation, info = e.last()
 ...     action = None if termination or truncation else int(obs["action_mask"].nonzero()[0][0])
 ...     e.step(action)
+
+Parallel API: ``parallel_env(...)`` (same arguments as ``env``) is the same
+game as a PettingZoo ``ParallelEnv`` (``GameParallel``, written natively: the
+order of turns is the game's, not a cycle, so ``aec_to_parallel`` does not
+apply). The game is turn-based: each ``step(actions)`` applies the action of
+the one agent to move (``infos[agent]["to_move"]`` is True for it, and its
+``action_mask`` is the only one not all zeros); the other agents' entries are
+ignored (any value, or left out). Observations, rewards, terminations and
+truncations are for every live agent, as in the AEC env; when the game ends
+every agent gets its return and ``agents`` empties.
+
+Global state (both APIs): ``state()`` is privileged, full-information state
+for a centralized critic (MAPPO and the like), never for an agent's policy:
+every seat's ``observation_tensor`` (seat 0 first), then the cards no seat
+sees, as counts per card id (54: threes.cards.CARDS): Shithead, each seat's
+face-down cards, then the draw pile; Three Thirteen, the stock. The engine
+has no state tensor of its own: this one is built here from the true state
+(``state_layout(game)`` names its blocks). ``state_space`` is its Box.
+
+>>> from threes.pettingzoo import parallel_env
+>>> p = parallel_env(num_players=3)
+>>> observations, infos = p.reset(seed=1)
+>>> while p.agents:
+...     mover = next(a for a in p.agents if infos[a]["to_move"])
+...     actions = {mover: int(observations[mover]["action_mask"].nonzero()[0][0])}
+...     observations, rewards, terminations, truncations, infos = p.step(actions)
+...     critic_input = p.state()
 """
 from __future__ import annotations
 
 import random
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 from gymnasium import logger, spaces
-from pettingzoo import AECEnv  # type: ignore[import-untyped]
+from pettingzoo import AECEnv, ParallelEnv  # type: ignore[import-untyped]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
 from threes import registry
@@ -52,7 +79,11 @@ from threes.args import seed64 as _seed64
 
 from threes.registry import AnyState as State
 
-__all__ = ["GameAEC", "ThreesAEC", "env", "raw_env", "observation_high"]
+__all__ = ["GameAEC", "ThreesAEC", "GameParallel", "env", "raw_env", "parallel_env", "observation_high",
+           "state_layout", "NUM_CARD_IDS"]
+
+#: Card ids of threes.cards.CARDS (52 cards and two jokers): the width of each hidden-card block of state().
+NUM_CARD_IDS = 54
 
 def observation_high(game: Any) -> float:
     """The high bound of a game's observation tensor entries:
@@ -60,6 +91,71 @@ def observation_high(game: Any) -> float:
     Three Thirteen the highest running total its options allow)."""
     registry.game_of(game)  # a TypeError for an object of no registered game
     return float(game.new_initial_state(0).observation_high())
+
+
+def _hidden_zones(name: str, num_players: int) -> List[str]:
+    if name == "shithead":
+        return [f"face_down_{q}" for q in range(num_players)] + ["draw_pile"]
+    if name == "three_thirteen":
+        return ["stock"]
+    raise NotImplementedError(f"state(): no global state for the game {name!r} yet")
+
+
+def state_layout(game: Any) -> Dict[str, Tuple[int, int]]:
+    """The blocks of ``state()`` for ``game``: name -> (offset, size): ``obs_<seat>``, each
+    seat's observation tensor, then the hidden cards as counts per card id (Shithead:
+    ``face_down_<seat>`` and ``draw_pile``; Three Thirteen: ``stock``)."""
+    info = registry.game_of(game)
+    n = game.num_players()
+    size = game.observation_tensor_shape()[0]
+    out, offset = {}, 0
+    for q in range(n):
+        out[f"obs_{q}"] = (offset, size)
+        offset += size
+    for zone in _hidden_zones(info.name, n):
+        out[zone] = (offset, NUM_CARD_IDS)
+        offset += NUM_CARD_IDS
+    return out
+
+
+def _hidden_cards(name: str, state: Any) -> List[List[Optional[int]]]:
+    """The card ids no seat sees, by zone (as _hidden_zones)."""
+    if name == "shithead":
+        return [state._face_down(q) for q in range(state.num_players())] + [state._draw()]
+    return [state._fields()["stock"]]
+
+
+class _GlobalState:
+    """state() and state_space, shared by the AEC and the parallel env (``game``, ``_state``)."""
+
+    game: Any
+    _state: Any
+
+    def _init_global_state(self, info: Any) -> None:
+        self._game_name = info.name
+        self._layout = state_layout(self.game)
+        self._state_size = sum(size for _, size in self._layout.values())
+        self._obs_size = self.game.observation_tensor_shape()[0]
+        high = max(observation_high(self.game), 255.0)  # counts: at most 4 Shithead decks, 255 Three Thirteen ones
+        self.state_space = spaces.Box(0, high, (self._state_size,), np.float32)
+
+    def state(self) -> np.ndarray:
+        """Privileged global state for a centralized critic (module docstring): every seat's
+        observation tensor, then the hidden cards as counts per card id (``state_layout``),
+        float32. It shows every card: never hand it to an agent's policy."""
+        st = self._state
+        if st is None:
+            raise RuntimeError("call reset() first")
+        out = np.zeros(self._state_size, np.float32)
+        n, size = self.game.num_players(), self._obs_size
+        for q in range(n):
+            st.observation_tensor(q, out=out[q * size:(q + 1) * size])
+        offset = n * size
+        for cards in _hidden_cards(self._game_name, st):
+            ids = np.array([c for c in cards if c is not None], np.int64)
+            out[offset:offset + NUM_CARD_IDS] = np.bincount(ids, minlength=NUM_CARD_IDS)
+            offset += NUM_CARD_IDS
+        return out
 
 
 def _make_game(num_players: int, rules: Any, max_moves: Optional[int], game: Any,
@@ -120,7 +216,7 @@ def _action_id(action: Any, num_actions: int, agent: str) -> int:
     return a
 
 
-class GameAEC(AECEnv):
+class GameAEC(_GlobalState, AECEnv):
     """A registered game (threes.registry) as a PettingZoo AEC environment.
 
     game: a Game of any registered game (e.g. ``threes.three_thirteen.Game(3)``);
@@ -165,6 +261,7 @@ class GameAEC(AECEnv):
         self._rng = random.Random()  # fresh entropy until reset(seed=...) seeds it
         self._state: Optional[State] = None
         self.deal_seed: Optional[int] = None
+        self._init_global_state(info)
 
     # ------------------------------------------------------------ spaces --
     def observation_space(self, agent: str) -> spaces.Space:
@@ -272,3 +369,155 @@ class ThreesAEC(GameAEC):
         super().__init__(registry.default().load().Game(num_players, rules, max_moves), render_mode)
 
     _env_name = "threes_v0"
+
+
+def parallel_env(num_players: int = 4, rules: Any = "threes", max_moves: Optional[int] = None,
+                 render_mode: Optional[str] = None, game: Any = None,
+                 game_options: Optional[Dict[str, Any]] = None) -> "GameParallel":
+    """The parallel environment (``GameParallel``), with ``env``'s arguments: Shithead with
+    ``rules``, or another registered ``game``.
+
+    >>> p = parallel_env(num_players=2, rules="classic")
+    >>> observations, infos = p.reset(seed=7)
+    >>> [a for a in p.agents if infos[a]["to_move"]]
+    ['player_0']
+    """
+    return GameParallel(_make_game(num_players, rules, max_moves, game, game_options), render_mode)
+
+
+class GameParallel(_GlobalState, ParallelEnv):
+    """A registered game as a PettingZoo ``ParallelEnv`` (module docstring): every seat is an
+    agent; each step applies the action of the agent to move (``infos[agent]["to_move"]``)
+    and ignores the others'. Observations, spaces, rewards and ``game_state`` are GameAEC's;
+    ``state()`` is the privileged global state. Illegal actions raise
+    ``threes.IllegalActionError`` (a ValueError) and leave the game unchanged; so does a
+    step without the mover's action.
+
+    >>> from threes import three_thirteen
+    >>> p = GameParallel(three_thirteen.Game(3))
+    >>> observations, infos = p.reset(seed=3)
+    """
+
+    metadata: Dict[str, Any] = {"name": "threes_v0", "render_modes": ["ansi", "human"]}
+
+    def __init__(self, game: Any, render_mode: Optional[str] = None):
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None, 'ansi' or 'human', not {render_mode!r}")
+        info = registry.game_of(game)  # a TypeError for an object of no registered game
+        self.metadata = dict(self.metadata, name="threes_v0" if info is registry.default() else f"{info.name}_v0")
+        self.game = game
+        self.render_mode = render_mode
+        n = game.num_players()
+        self.possible_agents: List[str] = [f"player_{i}" for i in range(n)]
+        self.agents: List[str] = []
+        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
+        self._num_actions = game.num_distinct_actions()
+        obs_size = game.observation_tensor_shape()[0]
+        high = observation_high(game)
+        self.observation_spaces = {
+            a: spaces.Dict({
+                "observation": spaces.Box(0, high, (obs_size,), np.float32),
+                "action_mask": spaces.Box(0, 1, (self._num_actions,), np.int8),
+            })
+            for a in self.possible_agents
+        }
+        self.action_spaces = {a: spaces.Discrete(self._num_actions) for a in self.possible_agents}
+        self._rng = random.Random()
+        self._state: Optional[State] = None
+        self.deal_seed: Optional[int] = None
+        self._init_global_state(info)
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    @property
+    def game_state(self) -> State:
+        """The true engine state (all cards): never hand it to an agent."""
+        if self._state is None:
+            raise RuntimeError("call reset() first")
+        return self._state
+
+    def _observations(self) -> Dict[str, Dict[str, np.ndarray]]:
+        state = self.game_state
+        mover = state.current_player()
+        out = {}
+        for agent in self.agents:
+            seat = self._seat[agent]
+            mask = np.zeros(self._num_actions, dtype=np.int8)
+            if seat == mover:
+                state.legal_actions_mask(out=mask)
+            out[agent] = {"observation": state.observation_tensor(seat), "action_mask": mask}
+        return out
+
+    def _infos(self) -> Dict[str, Dict[str, Any]]:
+        mover = self.game_state.current_player()
+        return {a: {"to_move": self._seat[a] == mover} for a in self.agents}
+
+    def reset(self, seed: Optional[int] = None,
+              options: Optional[dict] = None) -> Tuple[Dict[str, Any], Dict[str, Dict[str, Any]]]:
+        """Deals a new game, as GameAEC.reset; returns every agent's observation and info."""
+        if seed is not None:
+            self._rng = random.Random(_seed64(seed))
+            deal = _seed64(seed)
+        else:
+            deal = self._rng.getrandbits(64)
+        self.deal_seed = deal
+        self._state = self.game.new_initial_state(deal)
+        self.agents = self.possible_agents[:]
+        if self.render_mode == "human":
+            self.render()
+        return self._observations(), self._infos()
+
+    def step(self, actions: Dict[str, Any]) -> Tuple[Dict[str, Any], Dict[str, float], Dict[str, bool],
+                                                     Dict[str, bool], Dict[str, Dict[str, Any]]]:
+        """Applies the action of the agent to move (``actions[agent]``; the other entries are
+        ignored) and returns ``(observations, rewards, terminations, truncations, infos)``
+        for the agents that were live."""
+        if not isinstance(actions, dict):
+            raise TypeError(f"actions must be a dict of agent -> action, not {type(actions).__name__}")
+        if not self.agents:
+            raise RuntimeError("the game is over (or was never started): call reset()")
+        state = self.game_state
+        agent = self.possible_agents[state.current_player()]
+        if actions.get(agent) is None:
+            raise IllegalActionError(f"{agent} is to move: actions must hold its action "
+                                     f"(infos[agent]['to_move'])")
+        a = _action_id(actions[agent], self._num_actions, agent)
+        if not state.is_legal(a):
+            legal = state.legal_actions()
+            raise IllegalActionError(
+                f"{agent}: action {a} ({state.action_to_string(a)}) is not legal now; legal ids: {legal[:20]}"
+                + (" ..." if len(legal) > 20 else "") + " (see observations[agent]['action_mask'])")
+        state.apply_action(a)
+        live = self.agents
+        rewards = {ag: 0.0 for ag in live}
+        terminations = {ag: False for ag in live}
+        truncations = {ag: False for ag in live}
+        observations = self._observations()
+        infos = self._infos()
+        if state.is_terminal():
+            returns = state.returns()
+            truncated = state.is_truncated()
+            reason = end_reason(state) if truncated else None
+            for ag in live:
+                rewards[ag] = float(returns[self._seat[ag]])
+                terminations[ag] = not truncated
+                truncations[ag] = truncated
+                if truncated:
+                    infos[ag]["truncation_reason"] = reason  # "move_cap" or "stalemate"
+            self.agents = []
+        if self.render_mode == "human":
+            self.render()
+        return observations, rewards, terminations, truncations, infos
+
+    def render(self) -> Optional[str]:
+        if self.render_mode is None:
+            logger.warn("You are calling render method without specifying any render mode.")
+            return None
+        return render_mode_output(self.render_mode, self.game_state)
+
+    def close(self) -> None:
+        pass
