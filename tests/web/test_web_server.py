@@ -63,7 +63,9 @@ def test_create_table_gives_each_person_a_secret_once(make_client):
     for s in (t["secrets"][0], t["secrets"][2]):
         assert len(s) >= 43 and re.fullmatch(r"[A-Za-z0-9_-]+", s)  # token_urlsafe(32): 256 bits
     assert t["secrets"][0] != t["secrets"][2]
-    assert [s["name"] for s in t["seats"]] == ["Ann", "greedy (seat 1)", "player 2"]
+    assert [s["name"] for s in t["seats"]] == ["Ann", "greedy", "person"]
+    # every view names a seat as threes play does: "seat 1 (greedy)"
+    assert [s["label"] for s in table_summary(c, t)["seats"]] == ["seat 0 (Ann)", "seat 1 (greedy)", "seat 2 (person)"]
     public = json.dumps([table_summary(c, t), c.get("/api/tables").json()])
     for s in (t["secrets"][0], t["secrets"][2]):
         assert s not in public

@@ -7,18 +7,78 @@ from __future__ import annotations
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from threes import registry
-from threes.three_thirteen.game import card_to_kind, kind_to_card
-from threes.ui.text import end_note
+from threes.three_thirteen.game import card_to_kind, kind_to_card, min_deadwood
+from threes.ui.text import card_face, end_note, rank_face
 from threes.ui.svg import (  # the drawing kit every game's picture shares
     _BACK_ITEM, _card_back, _card_face, CARD_H, CARD_W, _centre_panel, _check_observer, _check_size,
     _document, _face_down_pile, _Fan, _GAP, _HAND_PER_LINE, _HAND_STEP, _header, _hidden_from, _HIGHLIGHT,
     _Item, _LABEL_W, _last_move_caption, _MARGIN, _MUTED, _num, _RADIUS, _RANK_LABEL, _seat_panel, _slot,
-    _TEXT, _text, _ZONE_LABEL_H,
+    _TEXT, _text, _WILD, _wrap, _ZONE_LABEL_H,
 )
 
 __all__ = ["render"]
 
 _TT_PHASES = ("draw", "discard", "over")
+#: Three Thirteen's ranks, ace low (a run's positions 1..13; 14 is an ace above the King)
+_RANKS = "A23456789TJQK"
+
+
+def _is_wild(card: Any, wild: str) -> bool:
+    return bool(card.is_joker or card.rank == wild)
+
+
+def _stands_for(kind: str, cards: Sequence[Any], wild: str) -> List[Optional[str]]:
+    """What each card of a meld stands for: None for a natural card (and for a wild card standing for
+    itself), else the rank it takes ("5": a set's rank, or its place in a run, whose suit is the run's).
+    A meld of wild cards only stands for no particular card (None throughout)."""
+    naturals = [(i, c) for i, c in enumerate(cards) if not _is_wild(c, wild)]
+    out: List[Optional[str]] = [None] * len(cards)
+    if not naturals:
+        return out
+    if kind == "set":
+        rank = naturals[0][1].rank
+        return [rank if _is_wild(c, wild) and c.rank != rank else None for c in cards]
+    # a run: its cards are in run order, wild cards where they stand (the meld solver's order)
+    for high in (False, True):  # an ace is low, or high in a run ending Q-K-A
+        starts = {(14 if high and c.rank == "A" else _RANKS.index(c.rank) + 1) - i for i, c in naturals}
+        if len(starts) == 1:
+            break
+    start = starts.pop()
+    suit = naturals[0][1].suit
+    for i, c in enumerate(cards):
+        pos = start + i
+        if _is_wild(c, wild) and 1 <= pos <= 14:
+            rank = _RANKS[(pos - 1) % 13]
+            out[i] = None if (c.rank, c.suit) == (rank, suit) else rank
+    return out
+
+
+def _hand_melds(state: Any, hand: Sequence[Any], wild: str) -> Tuple[Dict[int, str], List[str]]:
+    """A hand's best arrangement (the meld solver's, as the game scores it): (for each index of the hand
+    a wild card stands at, what it stands for: "=5"; its words: "run 4\u2663 3\u2665(=5) 6\u2663",
+    "set ...", "left over ...")."""
+    o = state._options()
+    value, arr = min_deadwood(list(hand), wild, ace="either" if o["ace_either"] else "low",
+                              all_wild_melds=bool(o["all_wild_melds"]),
+                              wild_penalty=20 if o["wild_penalty_20"] else "face")
+    free = list(range(len(hand)))
+    notes: Dict[int, str] = {}
+    words: List[str] = []
+    for kind, cards in arr["melds"]:
+        faces = []
+        for card, rank in zip(cards, _stands_for(kind, cards, wild)):
+            i = next(k for k in free if str(hand[k]) == str(card))
+            free.remove(i)
+            if rank is None:
+                faces.append(card_face(card))
+            else:
+                notes[i] = "=" + rank_face(rank)
+                faces.append(f"{card_face(card)}(={rank_face(rank)})")
+        words.append(f"{kind} {' '.join(faces)}")
+    if arr["deadwood"]:
+        words.append(f"left over {' '.join(card_face(c) for c in arr['deadwood'])} (deadwood {value})")
+    return notes, ["melds: " + " \u00b7 ".join(words[:len(arr['melds'])]) if arr["melds"] else "no melds"] \
+        + words[len(arr["melds"]):]
 
 
 def _tt_last_move(state: Any, f: Dict[str, Any], observer: Optional[int],
@@ -80,7 +140,10 @@ def render(state: Any, observer: Optional[int] = None, size: Optional[float] = N
               (the module docstring); None: read off ``state.history()``.
 
     Shown: the round (of 11), its wild rank (wild cards carry a star and the
-    class ``wild``), the phase and who is to move, the stock (one back and its
+    class ``wild``), under each hand drawn face up its best melds in words
+    (``<text class="melds">``, the meld solver's arrangement: "melds: run 4\u2663
+    3\u2665(=5) 6\u2663", then what is left over) with what each wild card stands
+    for also on the card ("=5"), the phase and who is to move, the stock (one back and its
     size, ``<g class="stock" data-count>``), the discard pile (its top card
     face up with class ``top``, and its size, ``<g class="discard"
     data-count>``), every seat's hand (``<g class="seat" data-seat>`` with
@@ -117,20 +180,24 @@ def render(state: Any, observer: Optional[int] = None, size: Optional[float] = N
         hand = f["hands"][q]
         shown = p_obs is None or q == p_obs
         mark = ("last-move",) if taken_marked and q == cp else ()
+        notes: Dict[int, str] = {}
+        meld_words: List[str] = []
         if shown:
             items = [face(k) for k in hand]
             if mark and taken in hand:
                 i = list(hand).index(taken)
                 items[i] = face(taken, mark)
+            if hand:
+                notes, meld_words = _hand_melds(state, [kind_to_card(k) for k in hand], wild)
         else:
             items = []
             if q == cp and taken >= 0 and taken in hand:
                 items.append(face(taken, ("known",) + mark))
             items += [_BACK_ITEM] * (len(hand) - len(items))
-        seats.append((items, shown))
+        seats.append((items, shown, notes, meld_words))
 
     # ---- layout --------------------------------------------------------
-    fans = [_Fan(len(it), _HAND_STEP, _HAND_PER_LINE) for it, _ in seats]
+    fans = [_Fan(len(it), _HAND_STEP, _HAND_PER_LINE) for it, *_ in seats]
     hand_w = max([fn.width for fn in fans] + [_Fan(14, _HAND_STEP, _HAND_PER_LINE).width])
     x_hand = _MARGIN + _LABEL_W
     x_score = x_hand + hand_w + _GAP
@@ -188,9 +255,11 @@ def render(state: Any, observer: Optional[int] = None, size: Optional[float] = N
     y += center_h + 10
 
     # ---- seats ----------------------------------------------------------
-    for q, (items, shown) in enumerate(seats):
+    meld_avail = width - x_hand - _MARGIN - 10
+    for q, (items, shown, notes, meld_words) in enumerate(seats):
         fan = fans[q]
-        row_h = _ZONE_LABEL_H + max(fan.height, 58) + 16
+        meld_lines = [line for words in meld_words for line in _wrap(words, 11, meld_avail)]
+        row_h = _ZONE_LABEL_H + max(fan.height + 15 * len(meld_lines), 58) + 16
         extra = (["dealer"] if q == f["dealer"] else []) + (["out"] if (f["out_mask"] >> q) & 1 else [])
         extra += ["last-mover"] if q == mover else []
         lx, ly = _seat_panel(parts, q, y, width, row_h, cp, p_obs, extra)
@@ -205,9 +274,11 @@ def render(state: Any, observer: Optional[int] = None, size: Optional[float] = N
         for i, (kind, card, extras) in enumerate(items):
             dx, dy = fan.at(i)
             if kind == "face" and card is not None:
-                parts.append(_card_face(x_hand + dx, zy + dy, card, extras))
+                parts.append(_card_face(x_hand + dx, zy + dy, card, extras, notes.get(i)))
             else:
                 parts.append(_card_back(x_hand + dx, zy + dy))
+        for k, line in enumerate(meld_lines):
+            parts.append(_text(x_hand, zy + fan.height + 14 + 15 * k, line, 11, _TEXT, cls="melds"))
         parts.append("</g>")
         parts.append(_text(x_score, y + 30, f"total {totals[q]}", 14, _TEXT, bold=True, cls="total"))
         if shown and f["hands"][q]:
@@ -217,7 +288,8 @@ def render(state: Any, observer: Optional[int] = None, size: Optional[float] = N
         parts.append("</g>")
         y += row_h + 8
 
-    legend = f"\u2605 a wild card ({wilds}) \u00b7 orange edge: the discard's top"
+    legend = f"\u2605 a wild card ({wilds}) \u00b7 =5: what a wild card stands for in the hand's best melds" \
+             f" \u00b7 orange edge: the discard's top"
     legend += "" if p_obs is None else f" \u00b7 gold edge: a card every player saw taken \u00b7 backs: hidden " \
                                        f"from {_hidden_from(p_obs)}"
     return _document(parts, y, width, scale_to, legend, "threes-table three-thirteen")

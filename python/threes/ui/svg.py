@@ -27,6 +27,11 @@ deterministic. Its elements carry classes for styling and for tests:
 * ``<g class="card back">``: a card drawn face down (no rank, no suit);
 * ``<rect class="slot">``: an empty place (an empty face-down slot, an empty
   pile or draw pile);
+* ``<text class="wild-mark">`` (a star) on a wild card (class ``wild``) and, where the card
+  stands for another in its hand's best melds, ``<text class="stands-for">`` ("=5"): both in the
+  card's left strip, which the next card of a hand leaves visible;
+* ``<text class="title">``, ``<text class="status">`` and ``<text class="legend">`` lines:
+  wrapped to the picture's width by a conservative estimate of their width (never cut at its edge);
 * zone groups: ``<g class="seat" data-seat="0">`` (with the token
   ``to-move`` for the seat to move and ``observer`` for the observer's seat)
   holding ``<g class="hand">``, ``<g class="face-up">`` and
@@ -57,7 +62,6 @@ from __future__ import annotations
 import functools
 import math
 import numbers
-import textwrap
 from typing import Any, List, Optional, Sequence, Tuple
 
 from threes import registry
@@ -138,6 +142,79 @@ def _text(x: float, y: float, text: str, size: int = 13, fill: str = _TEXT, anch
     return f"<text {attrs}>{_esc(text)}</text>"
 
 
+#: Conservative widths of text, in ems of the font size: no font of the stack (DejaVu Sans, the widest,
+#: Arial, Helvetica) draws a character wider (DejaVu Sans: ASCII letters and digits at most 0.70 em in
+#: bold but m, w, M, W, @ and %; the card suits, the star and the arrows at most 1 em). Titles, status
+#: lines and legends are wrapped by these, so that no text runs off the picture.
+_EM_ASCII, _EM_ASCII_BOLD = 0.64, 0.70
+_EM_WIDE, _EM_WIDE_BOLD = 1.0, 1.1
+_WIDE_ASCII = frozenset("mwMW@%")
+_EM_NARROW = {"\u00b7": 0.4, "\u2009": 0.3}
+_EM_OTHER, _EM_OTHER_BOLD = 1.0, 1.05
+
+
+def _text_width(text: str, size: float, bold: bool = False) -> float:
+    """A conservative estimate of the width of ``text`` drawn at ``size`` (user units)."""
+    em = 0.0
+    for ch in text:
+        if ch < "\x80":
+            em += (_EM_WIDE_BOLD if bold else _EM_WIDE) if ch in _WIDE_ASCII else \
+                (_EM_ASCII_BOLD if bold else _EM_ASCII)
+        else:
+            em += _EM_NARROW.get(ch, _EM_OTHER_BOLD if bold else _EM_OTHER)
+    return em * size
+
+
+def _wrap(text: str, size: float, avail: float, bold: bool = False, sep: str = " \u00b7 ") -> List[str]:
+    """``text`` in lines no wider than ``avail`` (by :func:`_text_width`): broken between the parts
+    ``sep`` joins where it can, else between words (a word longer than a line is cut into pieces)."""
+    def fits(line: str) -> bool:
+        return _text_width(line, size, bold) <= avail
+
+    def by_words(piece: str) -> List[str]:
+        out: List[str] = []
+        line = ""
+        for word in piece.split(" "):
+            while not fits(word):  # a word longer than a line (no such word is drawn, but be safe)
+                k = len(word) - 1
+                while k > 1 and not fits(word[:k]):
+                    k -= 1
+                if line:
+                    out.append(line)
+                    line = ""
+                out.append(word[:k])
+                word = word[k:]
+            candidate = f"{line} {word}" if line else word
+            if fits(candidate):
+                line = candidate
+            else:
+                out.append(line)
+                line = word
+        if line:
+            out.append(line)
+        return out
+
+    if fits(text):
+        return [text]
+    lines: List[str] = []
+    line = ""
+    for part in text.split(sep) if sep else [text]:
+        candidate = f"{line}{sep}{part}" if line else part
+        if fits(candidate):
+            line = candidate
+            continue
+        if line:
+            lines.append(line)
+        if fits(part):
+            line = part
+        else:
+            *full, line = by_words(part)
+            lines += full
+    if line:
+        lines.append(line)
+    return lines
+
+
 def _seat_panel(parts: List[str], q: int, y: float, width: float, row_h: float, cp: int, p_obs: Optional[int],
                 extra_classes: Sequence[str] = ()) -> Tuple[float, float]:
     """Opens seat q's group (classes seat, to-move, observer and any
@@ -203,14 +280,22 @@ def _back_lattice() -> str:
 _LATTICE = _back_lattice()
 
 
-def _card_face(x: float, y: float, card: Card, extra: Sequence[str] = ()) -> str:
-    """A card drawn face up: rounded rectangle, rank and suit symbol."""
-    head, tail = _card_face_parts(str(card), card.suit, card.rank, card.is_joker, tuple(extra))
+def _card_face(x: float, y: float, card: Card, extra: Sequence[str] = (), note: Optional[str] = None) -> str:
+    """A card drawn face up: rounded rectangle, rank and suit symbol. A wild card (class ``wild``)
+    carries its star (``<text class="wild-mark">``) and ``note`` (``<text class="stands-for">``, what
+    it stands for, "=5") in its left strip, which stays visible when the next card of a hand
+    overlaps it."""
+    head, tail = _card_face_parts(str(card), card.suit, card.rank, card.is_joker, tuple(extra), note)
     return f"{head}{_num(x)},{_num(y)}{tail}"
 
 
+#: where a card's marks go: inside the strip an overlapping hand leaves visible (x < _HAND_STEP)
+_STRIP_X = 3
+
+
 @functools.lru_cache(maxsize=4096)
-def _card_face_parts(name: str, suit: str, rank: str, joker: bool, extra: Tuple[str, ...]) -> Tuple[str, str]:
+def _card_face_parts(name: str, suit: str, rank: str, joker: bool, extra: Tuple[str, ...],
+                     note: Optional[str] = None) -> Tuple[str, str]:
     """A face-up card's drawing around its position: the text before and after ``X,Y`` of its
     translate (the same for every card of that name and those classes: a picture draws hundreds)."""
     cls = " ".join(("card",) + extra)
@@ -221,14 +306,16 @@ def _card_face_parts(name: str, suit: str, rank: str, joker: bool, extra: Tuple[
         stroke, width = _TOP, 3.0
     elif "known" in extra:
         stroke, width = _KNOWN, 2.5
+    wild = "wild" in extra
     parts = [
         ')">',
-        f"<title>{_esc(name)}</title>",
+        f"<title>{_esc(name)}{' (wild)' if wild else ''}</title>",
         f'<rect width="{CARD_W}" height="{CARD_H}" rx="{_RADIUS}" fill="{fill}" stroke="{stroke}" '
         f'stroke-width="{_num(width)}"/>',
     ]
     if joker:
-        parts.append(_text(4, 15, _STAR, 13, colour, bold=True))
+        # the joker's own corner star is its wild mark (in the strip a hand leaves visible)
+        parts.append(_text(4, 15, _STAR, 13, _WILD if wild else colour, bold=True, cls="wild-mark" if wild else None))
         parts.append(_text(CARD_W / 2, CARD_H / 2 + 6, _STAR, 22, colour, "middle"))
         parts.append(_text(CARD_W / 2, CARD_H - 7, "JOKER", 8, colour, "middle", bold=True))
     else:
@@ -236,8 +323,10 @@ def _card_face_parts(name: str, suit: str, rank: str, joker: bool, extra: Tuple[
         parts.append(_text(4, 15, _RANK_LABEL.get(rank, rank), 13, colour, bold=True))
         parts.append(_text(4, 28, symbol, 12, colour))
         parts.append(_text(CARD_W / 2 + 4, CARD_H / 2 + 14, symbol, 24, colour, "middle"))
-    if "wild" in extra:
-        parts.append(_text(CARD_W - 4, 13, _STAR, 11, _WILD, "end", cls="wild-mark"))
+        if wild:
+            parts.append(_text(_STRIP_X, 42, _STAR, 12, _WILD, bold=True, cls="wild-mark"))
+    if wild and note:
+        parts.append(_text(_STRIP_X, 53 if not joker else 46, note, 9, _WILD, bold=True, cls="stands-for"))
     if "last-move" in extra:
         parts.append(f'<rect class="last-move-mark" x="4" y="{CARD_H - 5}" width="{CARD_W - 8}" height="3" '
                      f'rx="1.5" fill="{_LAST_MOVE}"/>')
@@ -245,11 +334,11 @@ def _card_face_parts(name: str, suit: str, rank: str, joker: bool, extra: Tuple[
     return f'<g class="{cls}" data-card="{_esc(name)}" transform="translate(', "".join(parts)
 
 
-def _caption(parts: List[str], caption: Optional[str], y: float, chars: int) -> float:
-    """The last move's caption, wrapped, from baseline y; returns the height it takes."""
+def _caption(parts: List[str], caption: Optional[str], y: float, width: float) -> float:
+    """The last move's caption, wrapped to the picture's width, from baseline y; returns the height it takes."""
     if not caption:
         return 0
-    lines = textwrap.wrap(caption, chars)
+    lines = _wrap(caption, 12, width - 2 * _MARGIN, sep="; ")
     for i, line in enumerate(lines):
         parts.append(_text(_MARGIN, y + 16 * i, line, 12, _HIGHLIGHT, cls="last-move-caption"))
     return 16 * len(lines)
@@ -257,15 +346,18 @@ def _caption(parts: List[str], caption: Optional[str], y: float, chars: int) -> 
 
 def _header(parts: List[str], y: float, width: float, head: str, status: str, p_obs: Optional[int],
             caption: Optional[str]) -> float:
-    """A picture's header: the title line, the status and whose view it is (wrapped), the last
-    move's caption; returns the y below it."""
+    """A picture's header: the title (wrapped between its `` · `` parts), the status and whose view it
+    is (wrapped), the last move's caption; returns the y below it. Nothing runs off the picture."""
     parts.append('<g class="header">')
-    parts.append(_text(_MARGIN, y + 16, head, 16, _TEXT, bold=True))
-    chars = max(20, int((width - 2 * _MARGIN) / (0.62 * 12)))
-    lines = textwrap.wrap(f"{status} \u2014 {_seen_by(p_obs)}", chars)
+    avail = width - 2 * _MARGIN
+    titles = _wrap(head, 16, avail, bold=True)
+    for i, line in enumerate(titles):
+        parts.append(_text(_MARGIN, y + 16 + 20 * i, line, 16, _TEXT, bold=True, cls="title"))
+    y += 20 * (len(titles) - 1)
+    lines = _wrap(f"{status} \u2014 {_seen_by(p_obs)}", 12, avail, sep="; ")
     for i, line in enumerate(lines):
-        parts.append(_text(_MARGIN, y + 36 + 16 * i, line, 12, _MUTED))
-    y += _caption(parts, caption, y + 36 + 16 * len(lines), chars)
+        parts.append(_text(_MARGIN, y + 36 + 16 * i, line, 12, _MUTED, cls="status"))
+    y += _caption(parts, caption, y + 36 + 16 * len(lines), width)
     parts.append("</g>")
     return y + 48 + 16 * (len(lines) - 1)
 
@@ -278,10 +370,13 @@ def _centre_panel(parts: List[str], y: float, width: float, height: float) -> No
 
 def _document(parts: List[str], y: float, width: float, scale_to: Optional[float], legend: str,
               cls: str = "threes-table") -> str:
-    """The standalone SVG document: ``parts`` drawn down to y, the legend below them, on the
-    table's background; ``scale_to`` the width in pixels (None: the natural size)."""
-    parts.append(_text(_MARGIN, y + 6, legend, 11, _MUTED, cls="legend"))
-    height = y + 14 - 8 + _MARGIN
+    """The standalone SVG document: ``parts`` drawn down to y, the legend below them (wrapped between
+    its `` · `` parts: never cut), on the table's background; ``scale_to`` the width in pixels (None:
+    the natural size)."""
+    lines = _wrap(legend, 11, width - 2 * _MARGIN)
+    for i, line in enumerate(lines):
+        parts.append(_text(_MARGIN, y + 6 + 14 * i, line, 11, _MUTED, cls="legend"))
+    height = y + 14 * len(lines) - 8 + _MARGIN
     if scale_to is None:
         w_attr, h_attr = _num(width), _num(height)
     else:

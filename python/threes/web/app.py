@@ -5,7 +5,8 @@ Routes:
 * ``GET /``, ``GET /t/{table}``, ``GET /replay/{game}``: the page (``static/index.html``:
   the lobby, a table, a stored game's replay); ``/static/...`` its script and style. The
   page loads nothing from elsewhere and works offline.
-* ``GET /api/meta``: the games, presets, rules, options and bots a table may have.
+* ``GET /api/meta``: the games, presets, rules, options and bots a table may have (per game, as the
+  registry gives them: the lobby shows each game's own), with an ``example`` house rule of each.
 * ``POST /api/tables``: create a table (JSON: ``game``, ``preset``, ``rules``, ``seats``,
   ``seed``, ``max_moves``; see :meth:`threes.web.tables.TableSpec.create`). The answer
   (201, once the table is durable) holds each person's seat secret, given out this once: the
@@ -13,7 +14,7 @@ Routes:
   ``Retry-After``), 503 when the server is full or cannot save.
 * ``GET /api/tables``, ``GET /api/tables/{table}``: public summaries (no card, no secret).
 * ``GET /api/games``, ``GET /api/games/{id}``: stored finished games (seed, rules, actions,
-  result); ``GET /api/games/{id}/replay?step=K&view=all|public|SEAT``: the game after K
+  result; one game's also its title, its seats' labels and its rules in words for the replay page); ``GET /api/games/{id}/replay?step=K&view=all|public|SEAT``: the game after K
   moves, drawn for that view, with the move's narration.
 * ``WS /ws``: the protocol of :mod:`threes.web.protocol`.
 
@@ -90,8 +91,28 @@ def _meta() -> Dict[str, Any]:
         else:
             entry["options"] = {o.name: o.describe() for o in info.options}  # the game's own declaration
             entry["max_players"] = min(MAX_SEATS, getattr(info.load(), "MAX_PLAYERS", MAX_SEATS))
+        entry["example"] = _example(info, entry)
         games.append(entry)
     return {"games": games, "max_seats": MAX_SEATS, "max_seed": MAX_SEED, "max_message_bytes": MAX_MESSAGE_BYTES}
+
+
+def _example(info: Any, entry: Dict[str, Any]) -> Optional[str]:
+    """A house rule the lobby may suggest for the game (a NAME=VALUE line its tables accept): a yes/no
+    rule of its first preset turned the other way, or one of its declared options set to a choice
+    that is not its default."""
+    presets = entry.get("presets")
+    if presets:
+        for name, value in next(iter(presets.values())).items():
+            if isinstance(value, bool):
+                return f"{name}={str(not value).lower()}"
+    for o in info.options:
+        if o.kind == "bool":
+            return f"{o.name}={str(not o.default).lower()}"
+        if o.kind == "choice":
+            other = [c for c in o.choices if c != o.default]
+            if other:
+                return f"{o.name}={other[0]}"
+    return None
 
 
 def _addr(conn: Any) -> str:
@@ -209,7 +230,8 @@ def create_app(settings: Settings, storage: Optional[Storage] = None) -> Starlet
         rec = await _stored(request)
         if rec is None:
             return _err("no_game", "no such stored game", 404)
-        return JSONResponse(rec)
+        words = await asyncio.to_thread(views.record_words, rec)
+        return JSONResponse({**rec, **words})
 
     async def replay(request: Request) -> Response:
         rec = await _stored(request)

@@ -28,7 +28,7 @@ from threes.options import parse_options as parse_options_of
 from threes.bots import ISMCTSBot, PolicyBot, available_bots, bot_unavailable, bot_view, make_bot
 
 __all__ = ["TableError", "SeatSpec", "TableSpec", "Seat", "MoveRecord", "Table", "parse_options", "bot_specs",
-           "MAX_SEATS", "MAX_SEED", "new_secret", "secret_hash", "draw_seed", "game_result", "move_label"]
+           "MAX_SEATS", "MAX_SEED", "seat_label", "new_secret", "secret_hash", "draw_seed", "game_result", "move_label"]
 
 #: At most this many seats at a table (the page's layout; every game allows at least 2).
 MAX_SEATS = 8
@@ -38,6 +38,16 @@ MAX_SEED = 2**53 - 1
 MAX_ISMCTS_ITERATIONS = 20000
 ISMCTS_TIME_LIMIT = 2.0
 _NAME_RE = re.compile(r"^[^\x00-\x1f\x7f<>&\"'`\\]{1,24}$")
+
+
+def seat_label(seat: int, name: Optional[str]) -> str:
+    """How every view a person sees names a seat, as ``threes play`` does: "seat 2 (greedy)", "seat 0 (Ann)"
+    (a name stored by an older server, "greedy (seat 2)", loses its repeated seat)."""
+    name = (name or "").strip()
+    suffix = f" (seat {seat})"
+    if name.endswith(suffix) and len(name) > len(suffix):
+        name = name[:-len(suffix)].strip()
+    return f"seat {seat} ({name})" if name else f"seat {seat}"
 
 
 class TableError(Exception):
@@ -74,9 +84,9 @@ def _as_int(name: str, value: Any) -> int:
 
 def parse_options(game: str, preset: Optional[str], overrides: Dict[str, Any]) -> Dict[str, Any]:
     """The options of a table's game as plain JSON values, checked: the game's ``web`` hook's
-    ``parse_options(preset, overrides)`` (Shithead: ``{"preset": name, NAME: value ...}``, see
-    threes.shithead.web), else the options the game declares (``GameInfo.options``, threes.options),
-    with no preset. House rules arrive as text (``pickup_then_play=false``) or JSON values.
+    ``parse_options(preset, overrides)`` (a game with presets: ``{"preset": name, NAME: value ...}``,
+    see the registry's ``web`` hook), else the options the game declares (``GameInfo.options``,
+    threes.options), with no preset. House rules arrive as text (``NAME=VALUE``) or JSON values.
     TableError for a bad name or value."""
     info = registry.get(game)
     hook = info.hook("web")
@@ -182,7 +192,7 @@ class TableSpec:
     def create(cls, game: Any, preset: Any = None, rules: Any = None, seats: Any = None, seed: Any = None,
                max_moves: Any = None) -> "TableSpec":
         """A checked spec from a request's fields (TableError naming what is wrong):
-        ``game`` a registered name or alias; ``preset`` (Shithead); ``rules`` a dict of
+        ``game`` a registered name or alias; ``preset`` (a game with presets); ``rules`` a dict of
         NAME: value or NAME=VALUE lines; ``seats`` a list of ``{"kind": "person", "name": ...}``
         or ``{"kind": "bot", "bot": "greedy"}``; ``seed`` None (a random one) or 0..MAX_SEED;
         ``max_moves`` None or a move cap."""
@@ -210,7 +220,7 @@ class TableSpec:
                 raise TableError("bad_seats", f"seat {q}: a person has no bot")
             name = s.get("name")
             if name in (None, ""):
-                name = f"{bot} (seat {q})" if kind == "bot" else f"player {q}"
+                name = bot if kind == "bot" else "person"  # shown as "seat 2 (greedy)" (seat_label)
             if not isinstance(name, str) or not _NAME_RE.match(name.strip()):
                 raise TableError("bad_seats", f"seat {q}: a name is 1..24 characters, without <>&\"'`\\ or "
                                               "control characters")
@@ -277,8 +287,8 @@ class Seat:
 
     def public(self) -> Dict[str, Any]:
         """What everyone may know of the seat (never its secret)."""
-        return {"seat": self.index, "name": self.spec.name, "kind": self.spec.kind, "bot": self.spec.bot,
-                "connected": self.connections > 0, "away": self.away}
+        return {"seat": self.index, "name": self.spec.name, "label": seat_label(self.index, self.spec.name),
+                "kind": self.spec.kind, "bot": self.spec.bot, "connected": self.connections > 0, "away": self.away}
 
 
 @dataclass
@@ -489,7 +499,7 @@ class Table:
     # -- results -------------------------------------------------------------------
     def result(self) -> Optional[Dict[str, Any]]:
         """The result of a finished game (None while it is on): returns, the places (seats best
-        first: Shithead's finish order; Three Thirteen's totals, lowest first), the scores,
+        first: the finish order of a game that has one, else the totals, lowest first), the scores,
         and how the game ended."""
         if not self.over:
             return None

@@ -17,10 +17,60 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Sequence
 
+from threes import registry
 from threes import svg as _svg
-from threes.web.tables import MoveRecord, Table, describe_module
+from threes.web.tables import MoveRecord, Table, describe_module, seat_label
 
-__all__ = ["table_svg", "narrate_move", "state_frame", "replay_frame"]
+__all__ = ["table_svg", "narrate_move", "state_frame", "replay_frame", "record_words", "options_words"]
+
+
+def _labels(names: Sequence[str]) -> List[str]:
+    """The seats as the narration names them: "seat 2 (greedy)", as ``threes play`` does."""
+    return [seat_label(q, name) for q, name in enumerate(names)]
+
+
+def _last_place(info: Any) -> Optional[str]:
+    """The game's own word for its last place (the registry's last_place), None for the plain one."""
+    return None if info.last_place == "last place" else info.last_place
+
+
+def _value_words(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (list, tuple)):
+        return " ".join(str(v) for v in value) if value else "none"
+    return str(value)
+
+
+def options_words(options: Dict[str, Any]) -> str:
+    """A table's options (what its spec keeps) in words for people, never as JSON: "preset threes,
+    pickup_then_play no", "ace either, decks 2", "the default rules"."""
+    if not isinstance(options, dict) or not options:
+        return "the default rules"
+    out = []
+    if "preset" in options:
+        out.append(f"preset {_value_words(options['preset'])}")
+    out += [f"{k} {_value_words(v)}" for k, v in options.items() if k != "preset"]
+    return ", ".join(out)
+
+
+def record_words(record: Dict[str, Any]) -> Dict[str, Any]:
+    """What a stored game's replay page says in words: the game's title, its last place's word, the
+    options in words and every rule in words (the game's ``rules_text`` hook, when it has one)."""
+    from threes.web.storage import _game_of
+
+    out: Dict[str, Any] = {"title": str(record.get("game")), "last_place": None,
+                           "options_words": options_words(record.get("options")), "rules_words": [],
+                           "labels": _labels([s.get("name", "") for s in record.get("seats", ())])}
+    try:  # words for people must never break a replay (a game no longer registered, say)
+        info = registry.get(record["game"])
+        out.update(title=info.title, last_place=_last_place(info))
+        hook = info.hook("rules_text")
+        if hook is not None:
+            out["rules_words"] = [str(x) for x in hook(_game_of(record).new_initial_state(seed=record["seed"]))]
+    except Exception:
+        pass
+    return out
 
 
 def table_svg(table: Table, viewer: Optional[int]) -> str:
@@ -70,7 +120,7 @@ def narrate_events(game: str, events: Sequence[Any], viewer: Optional[int], name
 def narrate_move(table: Table, rec: MoveRecord, viewer: Optional[int]) -> Dict[str, Any]:
     """One move as ``viewer`` is told it: who moved, the public notation, who chose it, the
     narrated events and the events themselves (their views)."""
-    names = [s.spec.name for s in table.seats]
+    names = _labels([s.spec.name for s in table.seats])
     return {"n": rec.n, "seat": rec.seat, "move": rec.text, "by": rec.by,
             "text": narrate_events(table.spec.game, rec.events, viewer, names),
             "events": [e.view(viewer).to_dict() for e in rec.events]}
@@ -106,7 +156,7 @@ def state_frame(table: Table, viewer: Optional[int], records: Sequence[MoveRecor
     frame: Dict[str, Any] = {
         "type": "state", "table": table.id, "game": table.spec.game, "title": table.info.title,
         # the game's name for its last place, when it has one of its own (the registry's last_place)
-        "last_place": None if table.info.last_place == "last place" else table.info.last_place,
+        "last_place": _last_place(table.info),
         "game_number": table.game_number, "move_number": table.move_number, "viewer": viewer,
         "to_move": to_move, "phase": _phase(table.state),
         "seats": [s.public() for s in table.seats], "svg": table_svg(table, viewer),
@@ -131,7 +181,7 @@ def replay_frame(record: Dict[str, Any], step: int, view: Optional[int], reveal:
     actions = record["actions"]
     step = max(0, min(int(step), len(actions)))
     state, last_move = replay_state(record, step)
-    names = [s["name"] for s in record["seats"]]
+    names = _labels([s["name"] for s in record["seats"]])
     viewer = None if reveal else view
     svg = _svg.render(state) if reveal else picture(state, view, names)
     last = None

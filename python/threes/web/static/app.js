@@ -46,9 +46,30 @@
     if (!r.ok) throw new Error((body && body.message) || ("HTTP " + r.status));
     return body;
   }
+  // a seat as every view names it, as the terminal's threes play does: "seat 2 (greedy)", "seat 0 (Ann)"
+  function seatLabel(q, name) {
+    let n = (name || "").trim();
+    const suffix = " (seat " + q + ")";  // a name an older server made ("greedy (seat 2)")
+    if (n.endsWith(suffix) && n.length > suffix.length) n = n.slice(0, -suffix.length).trim();
+    return n ? "seat " + q + " (" + n + ")" : "seat " + q;
+  }
   function seatName(seats, q) {
     const s = seats && seats[q];
-    return s ? s.name : "seat " + q;
+    return s ? seatLabel(q, s.name) : "seat " + q;
+  }
+  // a rule's value as people read it (never JSON): yes/no, a list's items, "none"
+  function valueWords(v) {
+    if (v === true) return "yes";
+    if (v === false) return "no";
+    if (Array.isArray(v)) return v.length ? v.join(" ") : "none";
+    if (v === null || v === undefined) return "default";
+    return String(v);
+  }
+  // a registry's meaning for people: without its reStructuredText quotes (``lower``)
+  function plain(text) { return String(text).replace(/``/g, ""); }
+  function gameTitle(name) {
+    const g = meta && meta.games.find(x => x.name === name);
+    return g ? g.title : name;
   }
   function placeWord(k) {
     return ["1st", "2nd", "3rd"][k] || (k + 1) + "th";
@@ -60,9 +81,11 @@
     meta = meta || await api("/api/meta");
     const gameSel = el("select", { id: "game" }, meta.games.map(g => el("option", { value: g.name, text: g.title })));
     const presetSel = el("select", { id: "preset" });
-    const presetLabel = el("label", { for: "preset", text: "preset" });
-    const rules = el("textarea", { id: "rules", placeholder: "house rules, one NAME=VALUE a line, e.g. pickup_then_play=true" });
+    const presetBox = el("div", { id: "preset-box" }, el("label", { for: "preset", text: "preset" }), presetSel);
+    const rules = el("textarea", { id: "rules" });
     const rulesHelp = el("p", { class: "muted small", id: "rules-help" });
+    const optionsList = el("ul", { class: "small options", id: "options-list" });
+    const optionsBox = el("details", { id: "options-box" }, el("summary", { id: "options-summary" }), optionsList);
     const count = el("select", { id: "seat-count" });
     const seatsBox = el("div", { id: "seats-box" });
     const seed = el("input", { type: "text", id: "seed", placeholder: "random", inputmode: "numeric", size: 18 });
@@ -73,20 +96,41 @@
       const g = game();
       return typeof g.max_players === "number" ? g.max_players : (g.max_players[presetSel.value] || meta.max_seats);
     }
+    // each game's own options and presets, as the server's registry gives them (/api/meta)
     function refreshGame() {
       const g = game();
       clear(presetSel);
-      if (g.presets) {
-        for (const p of Object.keys(g.presets)) presetSel.appendChild(el("option", { value: p, text: p }));
-        presetSel.hidden = presetLabel.hidden = false;
-        rulesHelp.textContent = "Rules: " + Object.keys(g.rules).join(", ") + ".";
-      } else {
-        presetSel.hidden = presetLabel.hidden = true;
-        rulesHelp.textContent = "Options: " + Object.entries(g.options).map(([k, v]) => k + " (" + v + ")").join("; ") + ".";
-      }
+      app.dataset.game = g.name;
+      rules.value = "";  // another game's house rules mean nothing here
+      const presets = g.presets ? Object.keys(g.presets) : [];
+      for (const p of presets) presetSel.appendChild(el("option", { value: p, text: p }));
+      presetBox.hidden = presets.length === 0;
+      rules.placeholder = (presets.length ? "house rules over the preset" : "options") + ", one NAME=VALUE a line" +
+        (g.example ? ", e.g. " + g.example : "");
       refreshCount();
     }
+    function refreshOptions() {
+      const g = game();
+      clear(optionsList);
+      let n = 0;
+      if (g.presets) {
+        const values = g.presets[presetSel.value] || {};
+        for (const [k, meaning] of Object.entries(g.rules || {})) {
+          optionsList.appendChild(el("li", { "data-option": k }, el("b", { text: k + " = " + valueWords(values[k]) }), ": " + plain(meaning)));
+          n++;
+        }
+        rulesHelp.textContent = "Preset " + presetSel.value + ": change any rule below with NAME=VALUE lines.";
+      } else {
+        for (const [k, meaning] of Object.entries(g.options || {})) {
+          optionsList.appendChild(el("li", { "data-option": k }, el("b", { text: k }), ": " + plain(meaning)));
+          n++;
+        }
+        rulesHelp.textContent = g.title + " has no presets: set any option below with NAME=VALUE lines (empty: the defaults).";
+      }
+      optionsBox.querySelector("summary").textContent = g.title + ": " + n + (g.presets ? " rules" : " options");
+    }
     function refreshCount() {
+      refreshOptions();
       const keep = Number(count.value) || 4;
       clear(count);
       for (let n = 2; n <= maxSeats(); n++) count.appendChild(el("option", { value: n, text: n + " seats" }));
@@ -128,10 +172,12 @@
       const body = { game: gameSel.value, seats, rules: rules.value };
       if (game().presets) body.preset = presetSel.value;
       if (seed.value.trim() !== "") body.seed = Number(seed.value.trim());
+      let t;
       try {
-        const t = await api("/api/tables", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-        showCreated(t);
-      } catch (e) { toast("Could not create the table: " + e.message); }
+        t = await api("/api/tables", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+      } catch (e) { toast("Could not create the table: " + e.message); return; }
+      showCreated(t);
+      refreshLists();  // the new table is listed at once
     }
     function showCreated(t) {
       const links = [];
@@ -145,7 +191,7 @@
           ? "You chose seed " + t.seed + ": every seat is shown it before play (the deal was chosen by the creator)."
           : "The deal is secret: its seed is published when the game ends.") + " Send each person their own link: it is their seat's key." }),
         el("ul", { class: "links plain" }, links.map(l => el("li", { "data-seat": l.q },
-          el("b", { text: "seat " + l.q + " (" + l.name + "): " }), el("a", { href: l.url, class: "join-link", text: "sit here" }), " ",
+          el("b", { text: seatLabel(l.q, l.name) + ": " }), el("a", { href: l.url, class: "join-link", text: "sit here" }), " ",
           el("button", { class: "secondary copy", type: "button", onclick: () => { navigator.clipboard && navigator.clipboard.writeText(l.url); toast("link copied"); } }, "copy link"),
           el("br"), el("code", { text: l.url })))),
         el("p", {}, el("a", { href: "/t/" + t.table, text: "watch as a spectator" }))));
@@ -154,8 +200,8 @@
     const form = el("form", { class: "panel", id: "create-form", onsubmit: create },
       el("h2", { text: "New table" }),
       el("label", { for: "game", text: "game" }), gameSel,
-      presetLabel, presetSel,
-      el("label", { for: "rules", text: "house rules" }), rules, rulesHelp,
+      presetBox,
+      el("label", { for: "rules", text: "house rules" }), rules, rulesHelp, optionsBox,
       el("label", { for: "seat-count", text: "seats (each a person or a bot)" }), count, seatsBox,
       el("label", { for: "seed", text: "seed (empty: random)" }), seed,
       el("p", {}, el("button", { type: "submit", id: "create" }, "Create table")));
@@ -167,21 +213,32 @@
         el("div", { class: "panel" }, el("h2", { text: "Tables" }), tablesList),
         el("div", { class: "panel" }, el("h2", { text: "Finished games (replay)" }), gamesList))));
     refreshGame();
-    try {
-      const [tables, games] = await Promise.all([api("/api/tables"), api("/api/games?limit=30")]);
-      if (!tables.tables.length) tablesList.appendChild(el("li", { class: "muted", text: "none yet" }));
-      for (const t of tables.tables.slice().reverse()) {
-        tablesList.appendChild(el("li", {}, el("a", { href: "/t/" + t.table, text: t.title + " \u00b7 " + t.seats.map(s => s.name).join(", ") }),
-          el("span", { class: "muted", text: t.over ? "  (over)" : "  (move " + t.move_number + ")" })));
-      }
-      if (!games.games.length) gamesList.appendChild(el("li", { class: "muted", text: "none yet" }));
-      for (const g of games.games) {
-        const names = g.seats.map(s => s.name);
-        const first = g.result && g.result.places ? names[g.result.places[0]] : "?";
-        gamesList.appendChild(el("li", {}, el("a", { href: "/replay/" + g.id, text: "#" + g.id + " " + g.game + ": " + names.join(", ") }),
-          el("span", { class: "muted", text: "  won by " + first + ", " + (g.result ? g.result.moves : "?") + " moves" })));
-      }
-    } catch (e) { toast(e.message); }
+    // the lists of tables and finished games: now, after each table made here, and every few seconds
+    let listing = false;
+    async function refreshLists() {
+      if (listing) return;
+      listing = true;
+      try {
+        const [tables, games] = await Promise.all([api("/api/tables"), api("/api/games?limit=30")]);
+        clear(tablesList);
+        if (!tables.tables.length) tablesList.appendChild(el("li", { class: "muted", text: "none yet" }));
+        for (const t of tables.tables.slice().reverse()) {
+          tablesList.appendChild(el("li", { "data-table": t.table }, el("a", { href: "/t/" + t.table, text: t.title + " \u00b7 " + t.seats.map(s => seatLabel(s.seat, s.name)).join(", ") }),
+            el("span", { class: "muted", text: t.over ? "  (over)" : "  (move " + t.move_number + ")" })));
+        }
+        clear(gamesList);
+        if (!games.games.length) gamesList.appendChild(el("li", { class: "muted", text: "none yet" }));
+        for (const g of games.games) {
+          const names = g.seats.map((s, q) => seatLabel(q, s.name));
+          const first = g.result && g.result.places ? names[g.result.places[0]] : "?";
+          gamesList.appendChild(el("li", { "data-game": g.id }, el("a", { href: "/replay/" + g.id, text: "#" + g.id + " " + gameTitle(g.game) + ": " + names.join(", ") }),
+            el("span", { class: "muted", text: "  won by " + first + ", " + (g.result ? g.result.moves : "?") + " moves" })));
+        }
+      } catch (e) { toast(e.message); }
+      finally { listing = false; }
+    }
+    await refreshLists();
+    setInterval(() => { if (app.dataset.view === "lobby" && !document.hidden) refreshLists(); }, 10000);
   }
 
   // ----------------------------------------------------------------- table --
@@ -222,7 +279,7 @@
         else badges.push(el("span", { class: "badge" + (s.connected ? "" : " off"), text: s.connected ? "here" : "not connected" }));
         if (s.away) badges.push(el("span", { class: "badge off", text: "away: a bot plays" }));
         seatsList.appendChild(el("li", { class: current && current.to_move === s.seat ? "to-move" : "", "data-seat": s.seat },
-          el("span", { text: "seat " + s.seat + ": " + s.name + (s.seat === seat ? " (you)" : "") }), badges));
+          el("span", { text: seatLabel(s.seat, s.name) + (s.seat === seat ? ", you" : "") }), badges));
       });
       const me = seats[seat];
       away.hidden = !(me && me.away);
@@ -241,9 +298,10 @@
     function drawResult(f) {
       if (!f.over || !f.result) { result.hidden = true; return; }
       const r = f.result;
-      const names = f.seats.map(s => s.name);
+      const names = f.seats.map(s => seatLabel(s.seat, s.name));
       const order = el("ol", { id: "finish-order" }, r.places.map((q, k) => el("li", { "data-seat": q },
-        names[q] + (r.scores ? " \u2014 " + r.scores[q] + " points" : "") + (f.last_place && k === r.places.length - 1 && !r.truncated ? " (the " + f.last_place + ")" : ""))));
+        names[q] + (f.last_place && k === r.places.length - 1 && !r.truncated ? ", the " + f.last_place : "") +
+        (r.scores ? " \u2014 " + r.scores[q] + " points" : ""))));
       const how = r.stalemate ? "ended as a stalemate" : r.truncated ? "cut at the move cap" : "over";
       clear(result).appendChild(el("div", { class: "panel" },
         el("h3", { text: "Game " + f.game_number + " " + how + " after " + r.moves + " moves" }), order,
@@ -325,9 +383,9 @@
     const info = el("div", { class: "status", id: "replay-status" });
     const said = el("ul", { class: "plain", id: "replay-log" });
     const range = el("input", { type: "range", min: 0, max: steps, value: 0, id: "replay-range" });
+    const names = rec.labels || rec.seats.map((s, q) => seatLabel(q, s.name));
     const view = el("select", { id: "replay-view" }, el("option", { value: "all", text: "every card (the game is over)" }),
-      el("option", { value: "public", text: "public view" }), rec.seats.map((s, q) => el("option", { value: q, text: "as seat " + q + " (" + s.name + ")" })));
-    const names = rec.seats.map(s => s.name);
+      el("option", { value: "public", text: "public view" }), rec.seats.map((s, q) => el("option", { value: q, text: "as " + names[q] })));
     async function show(k) {
       step = Math.max(0, Math.min(steps, k));
       range.value = step;
@@ -338,25 +396,30 @@
         info.textContent = "move " + f.step + " of " + f.steps + (f.last ? ": " + names[f.last.seat] + " \u2014 " + f.last.move : " (the deal)");
         clear(said);
         if (f.last) for (const line of f.last.text) said.appendChild(el("li", { text: line }));
-        if (f.over && f.result) said.appendChild(el("li", { text: "Finishing order: " + f.result.places.map(q => names[q]).join(", ") }));
+        if (f.over && f.result) said.appendChild(el("li", { text: "Finishing order: " + f.result.places.map(q => names[q]).join("; ") }));
       } catch (e) { toast(e.message); }
     }
     const bar = el("div", { class: "replaybar" },
-      el("button", { type: "button", id: "first", onclick: () => show(0) }, "\u23ee"),
-      el("button", { type: "button", id: "prev", onclick: () => show(step - 1) }, "\u25c0 back"),
-      el("button", { type: "button", id: "next", onclick: () => show(step + 1) }, "forward \u25b6"),
-      el("button", { type: "button", id: "last", onclick: () => show(steps) }, "\u23ed"), range, view);
+      // plain text labels (Latin-1 only): every font draws them
+      el("button", { type: "button", id: "first", title: "the deal", onclick: () => show(0) }, "\u00ab first"),
+      el("button", { type: "button", id: "prev", title: "one move back", onclick: () => show(step - 1) }, "\u2039 back"),
+      el("button", { type: "button", id: "next", title: "one move forward", onclick: () => show(step + 1) }, "forward \u203a"),
+      el("button", { type: "button", id: "last", title: "the end", onclick: () => show(steps) }, "last \u00bb"), range, view);
     range.addEventListener("input", () => show(Number(range.value)));
     view.addEventListener("change", () => show(step));
     const r = rec.result;
     clear(app).appendChild(el("div", { class: "tableview" },
       el("div", {}, bar, board),
       el("div", {},
-        el("div", { class: "panel" }, el("h3", { text: "Game #" + rec.id + " (" + rec.game + ")" }), info, said),
+        el("div", { class: "panel" }, el("h3", { text: "Game #" + rec.id + " (" + (rec.title || rec.game) + ")" }), info, said),
         el("div", { class: "panel" },
           el("p", { text: "Seed " + rec.seed + ", " + rec.num_players + " players, " + steps + " moves, finished " + rec.finished_at }),
-          el("p", { text: "Options: " + JSON.stringify(rec.options) }),
-          el("ol", {}, r.places.map((q, k) => el("li", { text: names[q] + (r.scores ? " \u2014 " + r.scores[q] : "") })))))));
+          el("p", { id: "replay-options", text: "Rules: " + (rec.options_words || "the default rules") + "." }),
+          (rec.rules_words && rec.rules_words.length) ? el("details", { id: "replay-rules" }, el("summary", { text: "every rule in words" }),
+            el("ul", { class: "small" }, rec.rules_words.map(line => el("li", { text: line })))) : null,
+          el("ol", { id: "replay-places" }, r.places.map((q, k) => el("li", { "data-seat": q, text: names[q] +
+            (rec.last_place && k === r.places.length - 1 && !r.truncated ? ", the " + rec.last_place : "") +
+            (r.scores ? " \u2014 " + r.scores[q] + " points" : "") })))))));
     show(0);
   }
 
