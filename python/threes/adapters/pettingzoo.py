@@ -44,13 +44,13 @@ ignored (any value, or left out). Observations, rewards, terminations and
 truncations are for every live agent, as in the AEC env; when the game ends
 every agent gets its return and ``agents`` empties.
 
-Global state (both APIs): ``state()`` is privileged, full-information state
-for a centralized critic (MAPPO and the like), never for an agent's policy:
-every seat's ``observation_tensor`` (seat 0 first), then the cards no seat
-sees, as counts per card id (54: threes.cards.CARDS): Shithead, each seat's
-face-down cards, then the draw pile; Three Thirteen, the stock. The engine
-has no state tensor of its own: this one is built here from the true state
-(``state_layout(game)`` names its blocks). ``state_space`` is its Box.
+Global state (both APIs): ``state()`` is privileged state for a centralized
+critic (MAPPO and the like), never for an agent's policy: every seat's
+``observation_tensor``, seat 0 first (``state_layout(game)`` names the
+blocks), so it holds everything any player knows, each seat's private cards
+included, for every registered game alike; cards no player has seen (a
+face-down card, the stock) are in no player's information and not in it.
+``state_space`` is its Box.
 
 >>> from threes.pettingzoo import parallel_env
 >>> p = parallel_env(num_players=3)
@@ -80,10 +80,7 @@ from threes.args import seed64 as _seed64
 from threes.registry import AnyState as State
 
 __all__ = ["GameAEC", "ThreesAEC", "GameParallel", "env", "raw_env", "parallel_env", "observation_high",
-           "state_layout", "NUM_CARD_IDS"]
-
-#: Card ids of threes.cards.CARDS (52 cards and two jokers): the width of each hidden-card block of state().
-NUM_CARD_IDS = 54
+           "state_layout"]
 
 def observation_high(game: Any) -> float:
     """The high bound of a game's observation tensor entries:
@@ -93,36 +90,12 @@ def observation_high(game: Any) -> float:
     return float(game.new_initial_state(0).observation_high())
 
 
-def _hidden_zones(name: str, num_players: int) -> List[str]:
-    if name == "shithead":
-        return [f"face_down_{q}" for q in range(num_players)] + ["draw_pile"]
-    if name == "three_thirteen":
-        return ["stock"]
-    raise NotImplementedError(f"state(): no global state for the game {name!r} yet")
-
-
 def state_layout(game: Any) -> Dict[str, Tuple[int, int]]:
     """The blocks of ``state()`` for ``game``: name -> (offset, size): ``obs_<seat>``, each
-    seat's observation tensor, then the hidden cards as counts per card id (Shithead:
-    ``face_down_<seat>`` and ``draw_pile``; Three Thirteen: ``stock``)."""
-    info = registry.game_of(game)
-    n = game.num_players()
+    seat's observation tensor."""
+    registry.game_of(game)  # a TypeError for an object of no registered game
     size = game.observation_tensor_shape()[0]
-    out, offset = {}, 0
-    for q in range(n):
-        out[f"obs_{q}"] = (offset, size)
-        offset += size
-    for zone in _hidden_zones(info.name, n):
-        out[zone] = (offset, NUM_CARD_IDS)
-        offset += NUM_CARD_IDS
-    return out
-
-
-def _hidden_cards(name: str, state: Any) -> List[List[Optional[int]]]:
-    """The card ids no seat sees, by zone (as _hidden_zones)."""
-    if name == "shithead":
-        return [state._face_down(q) for q in range(state.num_players())] + [state._draw()]
-    return [state._fields()["stock"]]
+    return {f"obs_{q}": (q * size, size) for q in range(game.num_players())}
 
 
 class _GlobalState:
@@ -132,17 +105,16 @@ class _GlobalState:
     _state: Any
 
     def _init_global_state(self, info: Any) -> None:
-        self._game_name = info.name
         self._layout = state_layout(self.game)
         self._state_size = sum(size for _, size in self._layout.values())
         self._obs_size = self.game.observation_tensor_shape()[0]
-        high = max(observation_high(self.game), 255.0)  # counts: at most 4 Shithead decks, 255 Three Thirteen ones
+        high = observation_high(self.game)
         self.state_space = spaces.Box(0, high, (self._state_size,), np.float32)
 
     def state(self) -> np.ndarray:
         """Privileged global state for a centralized critic (module docstring): every seat's
-        observation tensor, then the hidden cards as counts per card id (``state_layout``),
-        float32. It shows every card: never hand it to an agent's policy."""
+        observation tensor (``state_layout``), float32. It shows every player's private cards:
+        never hand it to an agent's policy."""
         st = self._state
         if st is None:
             raise RuntimeError("call reset() first")
@@ -150,11 +122,6 @@ class _GlobalState:
         n, size = self.game.num_players(), self._obs_size
         for q in range(n):
             st.observation_tensor(q, out=out[q * size:(q + 1) * size])
-        offset = n * size
-        for cards in _hidden_cards(self._game_name, st):
-            ids = np.array([c for c in cards if c is not None], np.int64)
-            out[offset:offset + NUM_CARD_IDS] = np.bincount(ids, minlength=NUM_CARD_IDS)
-            offset += NUM_CARD_IDS
         return out
 
 
