@@ -113,11 +113,12 @@ def test_simulate_reports_stalemates_apart_from_the_cap(capsys):
     r = threes.rollouts(threes.Game(2, RULES, 300), 300, "greedy", seed=4, threads=1)
     cap, stale = int((r.truncated & ~r.stalemate).sum()), int(r.stalemate.sum())
     assert cap > 0 and stale > 0  # both endings occur in this batch
-    d = json.loads(_run(SIM + ["--json"], capsys))
+    d = json.loads(_run(SIM + ["--json", "-"], capsys))
     assert (d["truncated"], d["stalemates"]) == (cap, stale)
-    out = _run(SIM + ["--no-color"], capsys)
-    assert f"truncated games: {cap}  stalemates: {stale}" in out
-    d = json.loads(_run(["simulate", "--game", "3-13", "--games", "20", "--players", "2", "--json",
+    out = " ".join(_run(SIM + ["--no-color"], capsys).split())
+    assert f"truncated games: {cap:,} of 300 ({cap / 300:.1%}): cut at the move cap of 300 moves" in out
+    assert f"stalemates: {stale:,} of 300 ({stale / 300:.1%}): ended by the repetition rule" in out
+    d = json.loads(_run(["simulate", "--game", "3-13", "--games", "20", "--players", "2", "--json", "-",
                          "--seed", "1"], capsys))
     assert d["stalemates"] == 0 and "truncated" in d
 

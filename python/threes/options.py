@@ -5,7 +5,9 @@ A game's package lists its options as ``OPTIONS``, a tuple of :class:`Option`
 registry hands them to every front end (``GameInfo.options``): ``threes play``
 and ``threes simulate`` (``--set NAME=VALUE``), the web lobby and its tables,
 the OpenSpiel parameters, the PettingZoo and Gymnasium constructors. None of
-them names a game's options; they read these.
+them names a game's options; they read these. :meth:`Option.explain` says what a
+value means at a table, one line each (``threes rules``, and ``rules`` at the
+``threes play`` prompt, for the options a game's own words leave out).
 
 >>> from threes import registry
 >>> opts = registry.get("three_thirteen").options
@@ -108,6 +110,34 @@ class Option:
     def describe(self) -> str:
         """One line: the meaning, what it takes and its default."""
         return f"{self.meaning}: {self.takes()} (default {self.default_text()})"
+
+    def value_text(self, value: Any) -> str:
+        """A value of the option in words: ``yes``/``no`` for a bool, ``none`` (or "the engine decides")
+        for an int left to the engine, else the value as typed."""
+        if value is None:
+            return self.none or "the engine decides"
+        if self.kind == "bool":
+            return "yes" if value else "no"
+        return str(value)
+
+    def explain(self, value: Any) -> str:
+        """One line stating what ``value`` means at a table: ``NAME = VALUE: meaning``, the default named
+        when the value is another. A bool option's ``meaning`` says what it does when on, so off reads
+        ``low_wins = no: off (yes would mean: the lowest card wins ...)``, never the meaning of on.
+
+        >>> Option("low_wins", "bool", False, "the lowest card wins a trick").explain(False)
+        'low_wins = no: off (yes would mean: the lowest card wins a trick)'
+        >>> Option("hand_size", "int", 13, "cards dealt to each seat", low=1, high=13).explain(5)
+        'hand_size = 5: cards dealt to each seat (default 13)'
+        """
+        if self.kind == "bool":
+            text = self.meaning if value else f"off (yes would mean: {self.meaning})"
+        elif self.kind == "choice":
+            text = f"{self.meaning} (one of {', '.join(str(c) for c in self.choices)})"
+        else:
+            text = self.meaning
+        default = "" if value == self.default else f" (default {self.value_text(self.default)})"
+        return f"{self.name} = {self.value_text(value)}: {text}{default}"
 
     def to_param(self, value: Any) -> Any:
         """The value as an OpenSpiel game parameter (int, bool or str; an int option's None is 0,

@@ -57,7 +57,9 @@ sentences, joining those that read as one
 (``describe_events(events, viewer=None, names=None) -> list of str``);
 ``explain`` says why each move is or is not available to a seat now
 (``explain_moves(state, seat) -> list of str``); ``rules_text`` gives the
-rules of a table in words (``rules_text(state) -> list of str``).
+rules of a table in words (``rules_text(state) -> list of str``). ``aim``
+is the game's aim in one sentence ("be rid of all your cards ..."), which
+``threes rules`` and ``threes play`` state before anything else.
 
 >>> narrate = registry.get("shithead").hook("narrate")
 >>> from threes.events import Event
@@ -97,6 +99,7 @@ class GameInfo:
     cli: Optional[str] = None  #: the module of the game's ``threes`` commands (threes.ui.cli.GAME_COMMANDS)
     openspiel: Optional[str] = None  #: the module of the game's OpenSpiel adapter (GAME_TYPE, GAME_CLASS)
     web: Optional[str] = None  #: the module of the game's web-table rules (parse_options, build_game, lobby)
+    aim: str = ""  #: the game's aim in one sentence for people, which ``threes rules`` and ``threes play`` state first
 
     def bot_factory(self, spec: str) -> Optional[Callable[..., Any]]:
         """The class of the game's bot named `spec` (see ``bots``), or None."""
@@ -193,6 +196,8 @@ def game_of(obj: Any) -> GameInfo:
 
 
 register(GameInfo("shithead", "Shithead", "threes.shithead", aliases=("threes",), first_place="first out",
+                  aim="be rid of all your cards (your hand, then your face-up cards, then your face-down ones); "
+                      "the last player left holding cards is the shithead",
                   last_place="shithead", svg="threes.shithead.svg:render",
                   bots=(("net", "threes.shithead.net:NetBot"),),
                   narrate="threes.shithead.describe:describe_event",
@@ -201,6 +206,9 @@ register(GameInfo("shithead", "Shithead", "threes.shithead", aliases=("threes",)
                   rules_text="threes.shithead.describe:rules_text", cli="threes.shithead.cli",
                   openspiel="threes.shithead.openspiel", web="threes.shithead.web"))
 register(GameInfo("three_thirteen", "Three Thirteen", "threes.three_thirteen", aliases=("three-thirteen", "3-13"),
+                  aim="the lowest total after 11 rounds; each round, meld your hand into sets (3 or more of one "
+                      "rank) and runs (3 or more in a row of one suit) and go out, since the cards left out of "
+                      "melds score against you",
                   first_place="lowest total", last_place="last place", svg="threes.three_thirteen.svg:render",
                   narrate="threes.three_thirteen.describe:describe_event",
                   narrate_all="threes.three_thirteen.describe:describe_events",

@@ -52,7 +52,7 @@ def run_ok(*args: str) -> str:
 
 
 def simulate_json(*args: str) -> dict:
-    return json.loads(run_ok("simulate", "--json", *args))
+    return json.loads(run_ok("simulate", "--json", "-", *args))
 
 
 def assert_cli_error(p: subprocess.CompletedProcess, *fragments: str) -> str:
@@ -129,7 +129,7 @@ def test_console_script():
     assert p.returncode == 0, p.stderr
     for sub in ("simulate", "play", "tournament", "rules"):
         assert sub in p.stdout
-    p = subprocess.run([exe, "simulate", "--games", "200", "--seed", "4", "--json"], capture_output=True,
+    p = subprocess.run([exe, "simulate", "--games", "200", "--seed", "4", "--json", "-"], capture_output=True,
                        text=True, encoding="utf-8", timeout=60, env=_env())
     assert p.returncode == 0, p.stderr
     assert figures(json.loads(p.stdout)) == figures(simulate_json("--games", "200", "--seed", "4"))
@@ -139,16 +139,21 @@ def test_console_script():
 
 # -------------------------------------------------------------- simulate --
 _ROW_RE = re.compile(r"^\W*(\d+)\W+(random|greedy|heuristic)\W+([\d.]+)%\W+([\d.]+)%\W+([\d.]+)\W*$")
-_TOTALS_RE = re.compile(r"moves per game: ([\d,.]+)\s+truncated games: (\d+)\s+stalemates: \d+\s+"
-                        r"([\d,]+) games/s "
-                        r"\((\d+) threads, ([\d.]+) ns/move\)")
+_TOTALS_RE = re.compile(r"moves per game: ([\d,.]+)\s+([\d,]+) games/s \((\d+) threads, ([\d.,]+) ns/move\)")
+_TRUNCATED_RE = re.compile(r"^truncated games: ([\d,]+) of ([\d,]+) \(([\d.]+)%\): "
+                           r"cut at the move cap of ([\d,]+) moves", re.M)
 
 
 def parse_simulate_table(out: str):
+    """(rows: seat, policy, win %, shithead %, mean place counted from 1; the totals line's match; the
+    number of truncated games its line says, 0 when the line saying every game ended normally is there)."""
     rows = [_ROW_RE.match(line) for line in out.splitlines()]
     rows = [(int(m[1]), m[2], float(m[3]), float(m[4]), float(m[5])) for m in rows if m]
     totals = _TOTALS_RE.search(out)
-    return rows, totals
+    cut = _TRUNCATED_RE.search(out)
+    if cut is None:
+        assert "every game ended normally" in out, out
+    return rows, totals, int(cut[1].replace(",", "")) if cut else 0
 
 
 def test_simulate_table():
@@ -156,22 +161,22 @@ def test_simulate_table():
     assert "\x1b[" not in out
     assert "2,000 games, threes rules, 4 players, seed 1" in out
     header = next(line for line in out.splitlines() if "seat" in line and "policy" in line)
-    for col in ("seat", "policy", "win", "shithead", "mean place"):
+    for col in ("seat", "policy", "win", "shithead", "mean place (1st = best)"):
         assert col in header
-    rows, totals = parse_simulate_table(out)
+    rows, totals, cut = parse_simulate_table(out)
     assert [r[0] for r in rows] == [0, 1, 2, 3]
     assert all(r[1] == "random" for r in rows)
-    assert all(0 <= r[2] <= 100 and 0 <= r[3] <= 100 and 0 <= r[4] <= 3 for r in rows)
+    assert all(0 <= r[2] <= 100 and 0 <= r[3] <= 100 and 1 <= r[4] <= 4 for r in rows)
     assert totals, out
     assert float(totals[1].replace(",", "")) > 10
-    assert int(totals[3].replace(",", "")) > 0
-    # the table shows the same games as --json (same seed), rounded
+    assert int(totals[2].replace(",", "")) > 0
+    # the table shows the same games as --json (same seed), rounded; places counted from 1 for people
     d = simulate_json("--games", "2000")
     for q, (_, _, win, shit, place) in enumerate(rows):
         assert win == pytest.approx(100 * d["win_rate"][q], abs=0.051)
         assert shit == pytest.approx(100 * d["shithead_rate"][q], abs=0.051)
-        assert place == pytest.approx(d["mean_place"][q], abs=0.0006)
-    assert int(totals[2]) == d["truncated"]
+        assert place == pytest.approx(d["mean_place"][q] + 1, abs=0.0051)
+    assert cut == d["truncated"]
     assert float(totals[1].replace(",", "")) == pytest.approx(d["mean_moves"], abs=0.051)
 
 
@@ -215,14 +220,14 @@ def test_simulate_json_equals_python_api():
 def test_simulate_table_equals_python_api():
     """The table (played in chunks, with a progress bar) shows the same games as one API call."""
     out = run_ok("simulate", "--games", "3000", "--seed", "99", "--no-color")
-    rows, totals = parse_simulate_table(out)
+    rows, totals, cut = parse_simulate_table(out)
     r = threes.rollouts(threes.Game(4, "threes"), 3000, "random", 99)
     assert len(rows) == 4
     for q, (_, _, win, shit, place) in enumerate(rows):
         assert win == pytest.approx(100 * r.win_rate[q], abs=0.051)
         assert shit == pytest.approx(100 * r.shithead_rate[q], abs=0.051)
-        assert place == pytest.approx(r.mean_place[q], abs=0.0006)
-    assert int(totals[2]) == int(r.truncated.sum())
+        assert place == pytest.approx(r.mean_place[q] + 1, abs=0.0051)
+    assert cut == int(r.truncated.sum())
 
 
 def test_simulate_negative_seed_is_taken_modulo_2_64():
@@ -319,7 +324,7 @@ def test_simulate_greedy_wins_more():
     assert d["shithead_rate"][0] < min(d["shithead_rate"][1:])
     assert d["mean_place"][0] < min(d["mean_place"][1:])
     out = run_ok("simulate", "--games", "500", "--policy", "greedy,random,random,random", "--no-color")
-    rows, _ = parse_simulate_table(out)
+    rows, _, _ = parse_simulate_table(out)
     assert [r[1] for r in rows] == ["greedy", "random", "random", "random"]
 
 
@@ -342,7 +347,7 @@ def test_simulate_plot(tmp_path):
     out = run_ok("simulate", "--games", "500", "--plot", str(png), "--no-color")
     _check_png(png)
     assert f"plot written to {png}" in out
-    rows, _ = parse_simulate_table(out)
+    rows, _, _ = parse_simulate_table(out)
     assert len(rows) == 4
 
 
@@ -378,69 +383,112 @@ def test_no_color_env_and_flag_positions():
 
 
 # ----------------------------------------------------------------- rules --
-_RULE_ROW = re.compile(r"^\W*([a-z_]+)\s+\W\s*(.*?)\s*\W$")
+_RULE_LINE = re.compile(r"^\s*([a-z_]+) = (.*?): (.*)$")
+_FACES = {"T": "10", "X": "JK"}
 
 
-def parse_rules_table(out: str) -> dict:
+def parse_rules_lines(out: str) -> dict:
+    """{rule: (value, words)} of ``threes rules``' lines ``name = value: what the value means``."""
     rows = {}
     for line in out.splitlines():
-        m = _RULE_ROW.match(line)
+        m = _RULE_LINE.match(line)
         if m and m[1] in FIELDS:
-            rows[m[1]] = m[2]
+            rows[m[1]] = (m[2], m[3])
     return rows
 
 
-def expected_rules_rows(rules: Rules) -> dict:
-    rows = {}
-    for line in rules.table().splitlines():
-        name, _, value = line.partition("  ")
-        rows[name.strip()] = value.strip()
-    return rows
+def expected_value(rules: Rules, name: str) -> str:
+    """A rule's value as people read it: ranks as faces (10, not T; JK, not X), yes/no, none."""
+    v = getattr(rules, name)
+    if isinstance(v, tuple):
+        return " ".join(_FACES.get(x, x) for x in v) or "none"
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    return str(v)
 
 
 @pytest.mark.parametrize("preset", [None, *PRESETS])
-def test_rules_lists_every_rule(preset):
+def test_rules_lists_every_rule_in_words_after_the_aim(preset):
     out = run_ok(*(["rules"] + ([preset] if preset else []) + ["--no-color"]))
     rules = Rules.preset(preset or "threes")
-    rows = parse_rules_table(out)
+    lines = [line.strip() for line in out.splitlines() if line.strip()]
+    assert lines[0] == f"Shithead, {preset or 'threes'} rules"
+    assert lines[1].startswith("The aim: be rid of all your cards") and "the shithead" in lines[1]
+    rows = parse_rules_lines(out)
     assert list(rows) == list(FIELDS)
-    assert rows == expected_rules_rows(rules)
-    assert f"rules: {preset or 'threes'}" in out
-    assert f"deck: {rules.deck_size()} cards; at most {rules.max_players()} players" in out
+    assert {k: v for k, (v, _) in rows.items()} == {f: expected_value(rules, f) for f in FIELDS}
+    assert all(len(words.split()) >= 2 for _, words in rows.values())
+    assert f"rules: {preset or 'threes'}; deck: {rules.deck_size()} cards; 2 to {rules.max_players()} players" in out
+    # the sections are cited as "the rules, section N", and the reader is told where the rules are
+    assert "RULES.md section" not in out and "the rules, section 5" in out and "the rules, section 7" in out
+    assert "Rules pages of the docs site" in out and "docs/shithead/RULES.md in the source" in out
 
 
-def test_rules_values_shown():
-    rows = parse_rules_table(run_ok("rules", "classic", "--no-color"))
-    c = Rules.preset("classic")
-    assert rows["decks"] == str(c.decks)
-    assert rows["pickup_then_play"] == ("yes" if c.pickup_then_play else "no")
-    assert rows["wild"] == (" ".join(c.wild) or "-")
-    assert rows["start"] == c.start
+def test_rules_values_are_words_not_raw_codes():
+    rows = parse_rules_lines(run_ok("rules", "dutch", "--no-color"))
+    assert rows["burn"] == ("10", "10s burn the pile when played: its cards leave the game")
+    assert rows["invisible_in_runs"][0] == "break"
+    assert rows["invisible_in_runs"][1].startswith("invisible cards count as their own rank in a run")
+    assert "no effect here: run_to_burn is off" in rows["invisible_in_runs"][1]
+    assert rows["lower_strict"] == ("yes", "after a 7 the next card must be strictly lower: a 7 may not follow it")
+    assert rows["run_to_burn"][1].startswith("off")
+    assert rows["start_suits"] == ("c d h s", "within a rank, clubs come first, then diamonds, hearts and spades")
+    rows = parse_rules_lines(run_ok("rules", "classic", "--no-color"))
+    assert rows["wild"] == ("2 3 10", "2s, 3s and 10s are wild: playable on anything")
+    assert rows["pickup_then_play"] == ("no", "picking up the pile ends the turn: the next player plays")
+
+
+@pytest.mark.parametrize("field", [f for f in FIELDS if isinstance(getattr(Rules(), f), bool)])
+def test_rules_a_yes_and_a_no_read_differently(field):
+    """Each line says what its value means: the words for yes are not those for no."""
+    on = parse_rules_lines(run_ok("rules", "--set", f"{field}=true", "--no-color"))[field]
+    off = parse_rules_lines(run_ok("rules", "--set", f"{field}=false", "--no-color"))[field]
+    assert on[0] == "yes" and off[0] == "no"
+    assert on[1] != off[1]
 
 
 def test_rules_set_is_shown():
     out = run_ok("rules", "classic", "--set", "decks=2", "--no-color")
-    rows = parse_rules_table(out)
-    assert rows["decks"] == "2"
+    rows = parse_rules_lines(out)
     expected = Rules.preset("classic", decks=2)
-    assert rows == expected_rules_rows(expected)
-    assert "rules: custom" in out
+    assert rows["decks"] == ("2", "two 52-card decks shuffled together")
+    assert {k: v for k, (v, _) in rows.items()} == {f: expected_value(expected, f) for f in FIELDS}
+    assert "Shithead, custom rules" in out and "rules: custom (house rules)" in out
     assert f"deck: {expected.deck_size()} cards" in out
     assert Rules.preset("classic").decks != 2
 
 
 def test_rules_set_bool_and_ranks():
-    rows = parse_rules_table(run_ok("rules", "--set", "pickup_then_play=false", "--set", "wild=2 X",
-                                    "--no-color"))
-    assert rows["pickup_then_play"] == "no"
-    assert rows["wild"] == "2 X"
+    rows = parse_rules_lines(run_ok("rules", "--set", "pickup_then_play=false", "--set", "wild=2 X",
+                                    "--set", "repetition_limit=3", "--no-color"))
+    assert rows["pickup_then_play"][0] == "no"
+    assert rows["wild"] == ("2 JK", "2s and jokers are wild: playable on anything")
+    assert rows["repetition_limit"][1].startswith("a game ends as a stalemate when the same position occurs for the "
+                                                  "3rd time")
+
+
+@pytest.mark.parametrize("word", ["three-thirteen", "three_thirteen", "3-13", "3_13", "Three-Thirteen"])
+def test_rules_takes_a_game_name_as_its_argument(word):
+    by_name = run_ok("rules", word, "--no-color")
+    assert by_name == run_ok("rules", "--game", "three_thirteen", "--no-color")
+    assert by_name.startswith("Three Thirteen\nThe aim: the lowest total after 11 rounds")
+    assert "rediscard_taken = no: the card you take from the discard pile may not be discarded in the same turn" \
+        in by_name
+
+
+def test_rules_shithead_by_name_is_its_first_preset():
+    assert run_ok("rules", "shithead", "--no-color") == run_ok("rules", "threes", "--no-color") == \
+        run_ok("rules", "--no-color")
 
 
 @pytest.mark.parametrize("args, fragments", ids=_ids, argvalues=[
-    (["bogus"], ["unknown preset 'bogus'", "threes", "classic", "dutch"]),
+    (["bogus"], ["unknown preset or game 'bogus'", "threes", "classic", "dutch", "shithead, three_thirteen"]),
     (["--set", "bogus=1"], ["unknown rule 'bogus'"]),
     (["--set", "decks=x"], ["decks", "whole number"]),
     (["classic", "--set", "cards_per_zone=abc"], ["cards_per_zone"]),
+    (["shithead", "--game", "3-13"], ["'shithead' is the game shithead but --game names three_thirteen"]),
+    (["classic", "--game", "3-13"], ["Three Thirteen has no presets (classic)", "the games are"]),
+    (["--players", "13"], ["num_players"]),
 ])
 def test_rules_errors(args, fragments):
     assert_cli_error(run("rules", *args), *fragments)

@@ -46,7 +46,7 @@ def test_unknown_game_is_refused(sub):
 @pytest.mark.parametrize("name", ["three-thirteen", "three_thirteen", "3-13"])
 def test_simulate_three_thirteen(name):
     p = run("simulate", "--game", name, "--games", "6", "--players", "3", "--policy", "greedy,random,greedy",
-            "--json")
+            "--json", "-")
     assert p.returncode == 0, p.stderr
     d = json.loads(p.stdout)
     assert d["game"] == "three_thirteen" and d["games"] == 6 and d["policies"] == ["greedy", "random", "greedy"]
@@ -56,7 +56,7 @@ def test_simulate_three_thirteen(name):
 
 @pytest.mark.parametrize("name", ["threes", "shithead"])
 def test_shithead_names_run_the_shithead_game(name):
-    p = run("simulate", "--game", name, "--games", "50", "--json")
+    p = run("simulate", "--game", name, "--games", "50", "--json", "-")
     assert p.returncode == 0, p.stderr
     d = json.loads(p.stdout)
     assert d["rules"] == "threes" and "shithead_rate" in d
@@ -87,16 +87,19 @@ def test_play_three_thirteen_through_the_registry():
 
 
 def test_rules_of_a_game_with_options_lists_them_with_the_values_set():
-    p = run("rules", "--game", "3-13", "--set", "decks=2", "--set", "ace=either")
+    p = run("rules", "--game", "3-13", "--set", "decks=1", "--set", "ace=either")
     assert p.returncode == 0, p.stderr
-    rows = {line.split("│")[1].strip(): line.split("│")[2].strip()
-            for line in p.stdout.splitlines() if line.count("│") >= 3 and line.split("│")[1].strip()}
-    for opt in registry.get("3-13").options:
-        assert opt.name in rows
-    assert rows["decks"] == "2" and rows["ace"] == '"either"' and rows["jokers"] == "0"
+    rows = dict(re.match(r"^(\w+) = (.*?): ", line).groups() for line in p.stdout.splitlines()
+                if re.match(r"^\w+ = ", line))
+    assert list(rows) == [opt.name for opt in registry.get("3-13").options]
+    assert rows["decks"] == "1" and rows["ace"] == "either" and rows["jokers"] == "0"
+    assert "ace = either: aces are low or high: runs may also end Q-K-A" in p.stdout
     cli_error(run("rules", "--game", "3-13", "classic"), "Three Thirteen has no presets (classic)")
     cli_error(run("rules", "--game", "3-13", "--set", "decks=0"), "decks")
-    assert "one per two players" in run("rules", "--game", "3-13").stdout  # decks left to its default
+    # decks left to its default: one per two players, for the table of --players (4 when not given)
+    assert "decks = 2: two 52-card decks shuffled together (the default for 4 players: one per two players, " \
+           "rounded up)" in run("rules", "--game", "3-13").stdout
+    assert "decks = 3: three 52-card decks" in run("rules", "--game", "3-13", "--players", "6").stdout
 
 
 def test_a_game_without_a_cli_module_gets_the_generic_commands_over_its_options(monkeypatch):
@@ -123,5 +126,5 @@ def test_a_game_without_a_cli_module_gets_the_generic_commands_over_its_options(
     assert cli._command(args, "simulate") is cli._options_simulate
     assert cli._command(args, "play") is cli._options_play
     sim = cli._parser().parse_args(["simulate", "--game", "3-13", "--players", "3", "--games", "40", "--seed", "3",
-                                    "--json"])
+                                    "--json", "-"])
     assert cli._command(sim, "simulate")(sim, con) == 0  # the generic batch summary (RolloutResult)

@@ -367,11 +367,16 @@ def test_shithead_rules_text_lists_every_field():
     rules = Rules.preset("classic", pickup_then_play=True)
     lines = sh.rules_text(threes.Game(3, rules).new_initial_state(1))
     assert lines[0].startswith("rules: custom (house rules); deck: 52 cards")
-    assert [x.split(" = ")[0] for x in lines[1:]] == list(FIELDS)
-    assert "wild = 2 3 10: ranks playable on anything" in lines
-    assert "pickup_then_play = yes: after picking up, the same player plays again on the empty pile; else the " \
-           "turn passes" in lines
-    assert sh.rules_text(Rules.preset("dutch"))[0] == "rules: dutch; deck: 52 cards"
+    assert [x.split(" = ")[0] for x in lines[1:-1]] == list(FIELDS)
+    assert "wild = 2 3 10: 2s, 3s and 10s are wild: playable on anything" in lines
+    # each line says what its value means (not the rule's meaning when on, whatever the value)
+    assert "pickup_then_play = yes: after picking up the pile the same player plays again, on the empty pile" \
+        in lines
+    off = sh.rules_text(Rules.preset("classic"))
+    assert "pickup_then_play = no: picking up the pile ends the turn: the next player plays" in off
+    assert lines[-1] == sh.SPEC and "docs/shithead/RULES.md" in sh.SPEC
+    assert not any("RULES.md section" in x for x in lines)
+    assert sh.rules_text(Rules.preset("dutch"))[0] == "rules: dutch; deck: 52 cards; 2 to 5 players"
 
 
 # ------------------------------------------------- Three Thirteen: explain --
@@ -476,3 +481,10 @@ def test_three_thirteen_hand_melds_and_rules_text():
     assert any(x.startswith("ace = either: ") for x in lines)
     assert any(x.startswith("wild_penalty = 20: ") for x in lines)
     assert any(x.startswith("go_out_first_turn = yes: ") for x in lines)
+    assert "rediscard_taken = no: the card you take from the discard pile may not be discarded in the same turn " \
+           "(the rules, T-2)" in lines
+    lines = ttd.rules_text(tt.Game(3, rediscard_taken=True, go_out_first_turn=False).new_initial_state(1))
+    assert "rediscard_taken = yes: the card you take from the discard pile may be discarded again in the same " \
+           "turn" in lines
+    assert "go_out_first_turn = no: a player may not go out on their first turn of a round" in lines
+    assert lines[-1] == ttd.SPEC and "docs/three_thirteen/RULES.md" in ttd.SPEC

@@ -82,7 +82,9 @@ def test_rules_and_help_at_the_prompt():
     for name in FIELDS:
         assert any(line.startswith(f"{name} = ") for line in lines), (name, text)
     assert "pickup_then_play = yes" in text and "wild = 2 3 10" in text and "lower = 7" in text
-    assert "burner_plays_again = yes: the player who burned plays again" in " ".join(text.split())
+    assert "burner_plays_again = yes: the player who burns the pile plays again, on the empty pile" in \
+        " ".join(text.split())
+    assert "pickup_then_play = yes: after picking up the pile the same player plays again" in " ".join(text.split())
     child.sendline("help")
     text = _prompt(child)
     assert "'rules'" in text and "keep face up" in text and "swap 7TA" in text

@@ -1,11 +1,11 @@
 """Shithead's commands for the ``threes`` command line (threes.ui.cli finds them through the
 registry's ``cli`` hook): the Game of the command's arguments (``--rules PRESET``, ``--set
-NAME=VALUE``), ``threes rules``, ``threes simulate`` (win and shithead rates, ``--plot``) and
-``threes play`` (the table as a seat sees it)."""
+NAME=VALUE``), ``threes simulate`` (win and shithead rates, ``--plot``) and ``threes play`` (the
+table as a seat sees it). ``threes rules`` is the generic one, over threes.shithead.describe's
+``rules_text``."""
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any, Dict, List, Optional, Sequence
 
 from rich.console import Console
@@ -17,8 +17,8 @@ from threes.args import parse_count
 from threes.shithead.game import Game, State
 from threes.shithead.rollouts import POLICIES
 from threes.shithead.rules import FIELDS, INT_FIELDS, Rules
-from threes.ui.cli import (CliError, _cards_text, _check_plot, _end_counts, _end_counts_text, _policies,
-                           _print_units, _pyplot, _say, _simulated, card_text, play_loop)
+from threes.ui.cli import (CliError, _cards_text, _check_plot, _end_counts, _end_lines, _place_column, _policies,
+                           _print_units, _pyplot, _say, _simulated, _write_json, card_text, play_loop)
 from threes.ui.text import end_note
 
 def _parse_overrides(items: Sequence[str]) -> Dict[str, Any]:
@@ -55,20 +55,6 @@ def make_game(args: argparse.Namespace) -> Game:
         raise CliError(str(exc)) from None
 
 
-def rules(args: argparse.Namespace, con: Console) -> int:
-    """``threes rules [PRESET]``: a rule set as a table."""
-    rules = rules_of(args.preset, args.set)
-    t = Table(title=f"rules: {rules.name}")
-    t.add_column("rule")
-    t.add_column("value")
-    for line in rules.table().splitlines():
-        name, _, value = line.partition("  ")
-        t.add_row(name.strip(), value.strip())
-    con.print(t)
-    con.print(f"deck: {rules.deck_size()} cards; at most {rules.max_players()} players")
-    return 0
-
-
 def simulate(args: argparse.Namespace, con: Console) -> int:
     """``threes simulate``: batched C rollouts, a table of win and shithead rates per seat."""
     if args.games < 1:
@@ -87,22 +73,25 @@ def simulate(args: argparse.Namespace, con: Console) -> int:
         "mean_place": r.mean_place.tolist(), "mean_moves": r.mean_moves, **_end_counts(r),
         "seconds": r.seconds, "games_per_second": r.games_per_second, "ns_per_move": r.ns_per_move,
     }
-    if args.json:
-        print(json.dumps(summary, indent=2))
-    else:
-        t = Table(title=f"{r.num_games:,} games, {game.rules.name} rules, {game.num_players()} players, seed {r.seed}")
-        for col in ("seat", "policy", "win", "shithead", "mean place"):
+    n = game.num_players()
+    if args.json != "-":
+        t = Table(title=f"{r.num_games:,} games, {game.rules.name} rules, {n} players, seed {r.seed}")
+        for col in ("seat", "policy", "win", "shithead", _place_column()):
             t.add_column(col, justify="right" if col != "policy" else "left")
-        for q in range(game.num_players()):
+        for q in range(n):
             t.add_row(str(q), r.policies[q], f"{r.win_rate[q]:.1%}", f"{r.shithead_rate[q]:.1%}",
-                      f"{r.mean_place[q]:.3f}")
+                      f"{r.mean_place[q] + 1:.2f}")
         con.print(t)
-        con.print(f"moves per game: {r.mean_moves:,.1f}   {_end_counts_text(_end_counts(r))}   "
-                  f"{r.games_per_second:,.0f} games/s ({r.threads} threads, {r.ns_per_move:.1f} ns/move)")
+        con.print(f"moves per game: {r.mean_moves:,.1f}   {r.games_per_second:,.0f} games/s ({r.threads:,} threads, "
+                  f"{r.ns_per_move:,.1f} ns/move)")
+        for line in _end_lines(_end_counts(r), r.num_games, game):
+            _say(con, line)
+    if args.json is not None:
+        _write_json(con, summary, args.json, "summary")
     if args.plot:
         _plot(r, game, args.plot)
-        if not args.json:
-            con.print(f"plot written to {args.plot}")
+        if args.json != "-":
+            con.print(f"plot written to {args.plot}", markup=False, highlight=False)
     return 0
 
 
@@ -112,7 +101,7 @@ def _plot(r, game: Game, path: str) -> None:
     labels = [f"{q}\n{r.policies[q]}" for q in seats]
     fig, axes = plt.subplots(1, 3, figsize=(12, 3.6))
     for ax, values, title in ((axes[0], r.win_rate, "win rate"), (axes[1], r.shithead_rate, "shithead rate"),
-                              (axes[2], r.mean_place, "mean place (0 = first out)")):
+                              (axes[2], r.mean_place + 1, "mean place (1st = first out)")):
         ax.bar(seats, values, color="#3b6ea5")
         ax.set_xticks(seats)
         ax.set_xticklabels(labels)

@@ -32,8 +32,10 @@ comes from the engine (``state.is_playable``, ``state.legal_moves()``) and
 the words from the state's own rules (preset or house rules: the fields of
 ``threes.Rules``), never from a table of its own.
 
-``rules_text(state)`` is the rule set of a table in words, one line per rule (``rules``
-at the ``threes play`` prompt).
+``rules_text(state)`` is the rule set of a table in words, one line per rule, each saying
+what its value means at this table (``threes rules``, and ``rules`` at the ``threes play``
+prompt); it cites the rules as "the rules, section N" and ends with where they are
+(:data:`SPEC`: the docs site's Rules pages, docs/shithead/RULES.md in the source).
 """
 from __future__ import annotations
 
@@ -345,23 +347,128 @@ def explain_moves(state: Any, seat: int) -> List[str]:
     return lines
 
 
+#: Where the rules' full text is, for a reader of an installed wheel as well as of the source.
+SPEC = ("the full rules (cited above as \"the rules, section N\"): the Rules pages of the docs site, or "
+        "docs/shithead/RULES.md in the source")
+
+_SUIT_NAMES = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
+
+
+def _plural(ranks: Sequence[str]) -> str:
+    return _list([rank_name(r, True) for r in ranks])
+
+
+def _rule_words(rules: Any, name: str) -> str:
+    """What the value of one rule of ``rules`` means at the table, in words (the rules, section 3)."""
+    v = getattr(rules, name)
+    lower = list(rules.lower)
+    after = _list([a_rank(r) for r in lower], "or")
+    if name == "decks":
+        return "one 52-card deck" if v == 1 else f"{_number(v)} 52-card decks shuffled together"
+    if name == "jokers":
+        if not v:
+            return "no jokers"
+        return f"{_number(v)} joker{'s' if v != 1 else ''} per deck ({rules.jokers * rules.decks} in all)"
+    if name == "cards_per_zone":
+        return (f"each player is dealt {v} cards face down, {v} face up and {v} in hand; while the draw pile "
+                f"lasts, a hand is refilled to {v} after each play")
+    if name == "wild":
+        if not v:
+            return "no card is wild"
+        return f"{_plural(v)} are wild: playable on anything"
+    if name == "lower":
+        if not v:
+            return "no card makes the next go lower: each card must be followed by an equal or higher one, or a " \
+                   "wild card"
+        need = "lower than it" if rules.lower_strict else "equal or lower"
+        return f"after {after} the next card must be {need} (or a wild card), not higher"
+    if name == "lower_strict":
+        if not lower:
+            return "no effect: no rank is in lower"
+        one = a_rank(lower[0]) if len(lower) == 1 else "one of them"
+        if v:
+            return f"after {after} the next card must be strictly lower: {one} may not follow it"
+        return f"after {after} the next card may be equal or lower: {one} may follow it"
+    if name == "invisible":
+        if not v:
+            return "no card is invisible: every card sets the pile's value"
+        return (f"{_plural(v)} are invisible: the next card is "
+                "played as if on the card beneath (on an empty pile, the pile stays open)")
+    if name == "burn":
+        if not v:
+            return "no card burns the pile"
+        return f"{_plural(v)} burn the pile when played: its cards leave the game"
+    if name == "run_to_burn":
+        if not v:
+            return "off: no run of one rank burns the pile"
+        return f"{_number(v)} cards of one rank in a row on top of the pile burn it, across several players' plays"
+    if name == "invisible_in_runs":
+        if v == "skip":
+            text = ("invisible cards are left out when counting a run of one rank: they neither end nor extend "
+                    "it, and never form a run of their own")
+        else:
+            text = ("invisible cards count as their own rank in a run: one ends the run beneath it, and they can "
+                    "form a run of their own")
+        if not rules.run_to_burn or not rules.invisible:
+            text += " (no effect here: " + ("run_to_burn is off)" if not rules.run_to_burn else "no card is invisible)")
+        return text
+    if name == "burner_plays_again":
+        return ("the player who burns the pile plays again, on the empty pile" if v
+                else "after a burn the turn passes to the next player")
+    if name == "pickup_then_play":
+        return ("after picking up the pile the same player plays again, on the empty pile" if v
+                else "picking up the pile ends the turn: the next player plays")
+    if name == "merge_hand_with_face_up":
+        if v:
+            return ("when the draw pile is empty and every card left in your hand has one rank, you may play them "
+                    "together with your face-up cards of that rank")
+        return "a play never mixes cards from the hand with face-up cards"
+    if name == "start":
+        if v == "rank-suit":
+            return ("the holder of the first card in the order of start_ranks, then of start_suits within a rank, "
+                    "plays first (the rules, section 5)")
+        return ("counting clockwise from the seat after the dealer, the first player holding a card of the first "
+                "rank of start_ranks plays first (the rules, section 5)")
+    if name == "start_ranks":
+        return "the ranks searched for the player who starts, first to last (only cards in hand count)"
+    if name == "start_suits":
+        if not v:
+            return "no suit order: " + ("suits play no part in who starts" if rules.start != "rank-suit"
+                                        else "the suits come in the order c d h s")
+        text = f"within a rank, {_SUIT_NAMES[v[0]]} come first" + (
+            f", then {_list([_SUIT_NAMES[x] for x in v[1:]])}" if len(v) > 1 else "")
+        return text + (" (not used: start is rank-from-dealer)" if rules.start != "rank-suit" else "")
+    if name == "repetition_limit":
+        if not v:
+            return "off: no game ends by repetition (a game that runs too long is cut at the move cap; the rules, " \
+                   "section 7)"
+        return (f"a game ends as a stalemate when the same position occurs for the {_place(v - 1)} time "
+                "(the rules, section 7)")
+    return name  # pragma: no cover - a field added to Rules without words here
+
+
+def rule_value_text(rules: Any, name: str) -> str:
+    """The value of one rule as the rules list shows it: ranks as faces (``10``, ``JK``), ``yes``/``no``,
+    ``none`` for an empty set."""
+    v = getattr(rules, name)
+    if isinstance(v, tuple):
+        return " ".join(rank_face(x) if len(x) == 1 and x in RANKS else x for x in v) or "none"
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    return str(v)
+
+
 def rules_text(state: Any) -> List[str]:
     """The rules of a table (a State, a Game or a Rules) in words, one line
-    per rule: the preset's name (or "custom", house rules), then every field
-    of ``threes.Rules`` with its meaning (``Rules.__doc__``) and value."""
-    from threes.shithead.rules import _FIELD_DOCS, FIELDS
+    per rule: the preset's name (or "custom", house rules), the deck and the
+    seats, then every field of ``threes.Rules`` as ``name = value: what
+    that value means here``, and last where the full rules are (:data:`SPEC`)."""
+    from threes.shithead.rules import FIELDS
 
     rules = getattr(state, "rules", state)
     lines = [f"rules: {rules.name}" + ("" if rules.name != "custom" else " (house rules)")
-             + f"; deck: {rules.deck_size()} cards"]
+             + f"; deck: {rules.deck_size()} cards; 2 to {rules.max_players()} players"]
     for name in FIELDS:
-        v = getattr(rules, name)
-        if isinstance(v, tuple):
-            text = " ".join(rank_face(x) if len(x) == 1 and x in RANKS else x for x in v) or "none"
-        elif isinstance(v, bool):
-            text = "yes" if v else "no"
-        else:
-            text = str(v)
-        meaning = _FIELD_DOCS[name].replace("``", "")
-        lines.append(f"{name} = {text}: {meaning}")
+        lines.append(f"{name} = {rule_value_text(rules, name)}: {_rule_words(rules, name)}")
+    lines.append(SPEC)
     return lines

@@ -32,7 +32,9 @@ answers come from the engine (``state.legal_actions()``, the meld solver
 ``min_deadwood``) and the options of the state.
 
 ``hand_melds(state, seat)`` is the best arrangement of a hand in words, and
-``rules_text(state)`` the rules and options of a table, one line each.
+``rules_text(state)`` the rules and options of a table, one line each, every
+option as what its value means at this table, ending with where the rules
+are (:data:`SPEC`).
 """
 from __future__ import annotations
 
@@ -251,33 +253,76 @@ def explain_moves(state: Any, seat: int) -> List[str]:
     return lines
 
 
-_OPTION_WORDS = (
-    ("decks", "52-card decks shuffled together (one per two players by default)"),
-    ("jokers", "jokers per deck, always wild, scoring 20 when left over"),
-    ("ace", "low: aces are low (A-2-3); either: runs may also end Q-K-A and a leftover ace scores 15"),
-    ("all_wild_melds", "melds made of wild cards only are allowed"),
-    ("wild_penalty", "what a leftover wild card scores: face (its value) or 20"),
-    ("rediscard_taken", "the card taken from the discard pile may be discarded the same turn"),
-    ("go_out_first_turn", "a player may go out on their very first turn of a round"),
-)
+_NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+#: Where the rules' full text is, for a reader of an installed wheel as well as of the source.
+SPEC = ("the full rules (cited above as \"the rules, T-n\", its decisions): the Rules pages of the docs site, or "
+        "docs/three_thirteen/RULES.md in the source")
+
+
+def _count(n: int, what: str) -> str:
+    word = _NUMBER_WORDS[n] if 0 <= n < len(_NUMBER_WORDS) else str(n)
+    return f"{word} {what}{'' if n == 1 else 's'}"
+
+
+def _option_words(name: str, v: Any, o: dict, players: int) -> str:
+    """What the value of one option means at a table of ``players``, in words (the rules, Options)."""
+    if name == "decks":
+        text = "one 52-card deck" if v == 1 else f"{_count(v, '52-card deck')} shuffled together"
+        default = (players + 1) // 2
+        if v == default:
+            return text + f" (the default for {players} players: one per two players, rounded up)"
+        return text + f" (the default for {players} players would be {default})"
+    if name == "jokers":
+        if not v:
+            return "no jokers"
+        return (f"{_count(v, 'joker')} per deck ({v * o['decks']} in all), always wild; one left out of melds "
+                "scores 20")
+    if name == "ace":
+        if v == "either":
+            return "aces are low or high: runs may also end Q-K-A (never K-A-2), and a leftover ace scores 15"
+        return "aces are low: A-2-3 is a run, Q-K-A is not, and a leftover ace scores 1 (the rules, T-5)"
+    if name == "all_wild_melds":
+        return ("a meld may be made of wild cards only (the rules, T-6)" if v
+                else "a meld needs a card that is not wild: wild cards alone form no meld (the rules, T-6)")
+    if name == "wild_penalty":
+        return ("a wild card left out of melds scores 20 (the rules, T-8)" if v == 20
+                else "a wild card left out of melds scores its face value (the rules, T-8)")
+    if name == "rediscard_taken":
+        if v:
+            return "the card you take from the discard pile may be discarded again in the same turn"
+        return "the card you take from the discard pile may not be discarded in the same turn (the rules, T-2)"
+    if name == "go_out_first_turn":
+        return ("a player may go out on their very first turn of a round" if v
+                else "a player may not go out on their first turn of a round")
+    return name  # pragma: no cover - an option added without words here
+
+
+def _value_text(v: Any) -> str:
+    return ("yes" if v else "no") if isinstance(v, bool) else str(v)
 
 
 def rules_text(state: Any) -> List[str]:
     """The rules of a Three Thirteen table in words, one line each: the
-    rounds and wild ranks, a turn, melds, scoring, then every option with
-    its meaning and value."""
+    rounds and wild ranks, a turn, melds, scoring, then every option as
+    ``name = value: what that value means here``, and last where the full
+    rules are (:data:`SPEC`)."""
     o = _options(state)
+    players = state.num_players()
+    ace = "ace low or high" if o["ace"] == "either" else "ace low"
     lines = [
-        f"Three Thirteen, {state.num_players()} players: 11 rounds; round k deals k + 2 cards and that rank is "
+        f"Three Thirteen, {players} players: 11 rounds; round k deals k + 2 cards and that rank is "
         "wild (3s in round 1 .. Kings in round 11)",
         "a turn: draw the top card of the stock or of the discard pile, then discard one card or go out",
-        "melds: a set (3 or more of one rank) or a run (3 or more of one suit in a row, ace low); wild cards "
+        f"melds: a set (3 or more of one rank) or a run (3 or more of one suit in a row, {ace}); wild cards "
         "stand for any card",
         "going out: every card but the discard in melds; every other player then has one more turn",
         "scoring: each hand's least deadwood (A=1, 2-10 face value, J Q K 10); the lowest total wins",
     ]
-    for name, meaning in _OPTION_WORDS:
-        v = o[name]
-        text = ("yes" if v else "no") if isinstance(v, bool) else str(v)
-        lines.append(f"{name} = {text}: {meaning}")
+    from threes.three_thirteen.options import OPTIONS
+
+    for opt in OPTIONS:
+        v = o[opt.name]
+        lines.append(f"{opt.name} = {_value_text(v)}: {_option_words(opt.name, v, o, players)}")
+    lines.append(SPEC)
     return lines

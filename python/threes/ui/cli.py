@@ -1,17 +1,25 @@
 """The ``threes`` command line.
 
     threes simulate [--game G] [--games N] [--players N] [--rules PRESET] [--set NAME=VALUE ...]
-                    [--policy P[,P...]] [--threads N | --ray [ADDRESS]] [--seed S] [--json] [--plot FILE.png]
+                    [--policy P[,P...]] [--threads N | --ray [ADDRESS]] [--seed S] [--json FILE|-]
+                    [--plot FILE.png]
     threes play [--game G] [--players N] [--rules PRESET] [--bots SPEC[,SPEC...]] [--seat N] [--seed S]
     threes tournament [--game G] --bots SPEC,SPEC,... [--games N] [--rules PRESET] [--seed S]
-                      [--workers N | --ray [ADDRESS]] [--json FILE]
-    threes rules [PRESET] [--game G] [--set NAME=VALUE ...]
+                      [--workers N | --ray [ADDRESS]] [--json FILE|-]
+    threes rules [PRESET | GAME] [--game G] [--players N] [--set NAME=VALUE ...]
 
 ``--game`` takes any name or alias of threes.registry (``threes`` or
 ``shithead``, the default; ``three-thirteen``, ``three_thirteen`` or
 ``3-13``); rules, simulate and play then run that game's command, from the
 module its registry entry names as ``cli`` (threes.shithead.cli,
-threes.three_thirteen.cli): this module names no game.
+threes.three_thirteen.cli), or the generic one: this module names no game.
+``threes rules`` also takes a game's name as its positional argument
+(``threes rules three-thirteen``); it states the game's aim (the registry's
+``aim``), then every rule with its value and what that value means.
+
+``--json`` means one thing in every command: ``--json FILE`` writes the
+JSON to FILE (checked before the work; the table is printed as well),
+``--json -`` (or a bare ``--json``) writes it to standard output, alone.
 
 Bot specs: a policy of the game (Shithead: random, greedy, heuristic; Three
 Thirteen: random, greedy), a game's own bot (Shithead, 4 players: net, the
@@ -111,13 +119,13 @@ def _check_plot(path: str) -> None:
 # -------------------------------------------------------------------- bots --
 def _simulated(args: argparse.Namespace, con: Console, game, policies, min_chunk: int) -> Tuple[Any, float]:
     """``threes simulate``'s batch: ``--games`` games of `game` (checked against memory) with `policies`,
-    ``--seed`` and ``--threads`` or ``--ray``, under a progress bar unless ``--json`` (locally in chunks
+    ``--seed`` and ``--threads`` or ``--ray``, under a progress bar unless ``--json -`` (locally in chunks
     of a fiftieth of the games, at least min_chunk). Returns (the game's rollout result, seconds)."""
     _check_games(args.games, game.num_players(), 16 * game.num_players() + 8)
     backend = _backend(args, "--threads")
     t0 = time.perf_counter()
     try:
-        if args.json:
+        if args.json == "-":
             r = _rollouts(game, args.games, policies, args.seed, args.threads, backend)
         else:
             bar, update = _progress_bar(con, "simulating", args.games, "games")
@@ -145,7 +153,7 @@ def _new_table(args: argparse.Namespace, con: Console, game) -> Tuple[Any, "_Tab
     others = iter(_make_bots(specs, registry.game_of(game), n, [args.seed + i for i in range(len(specs))]))
     bots = [None if q == args.seat else next(others) for q in range(n)]
     state = game.new_initial_state(args.seed)
-    return state, _Table(con, state, args.seat, bots), bots, random.Random(args.seed)
+    return state, _Table(con, state, args.seat, bots, game), bots, random.Random(args.seed)
 
 
 def _make_bots(specs: Sequence[str], info: registry.GameInfo, num_players: int,
@@ -225,7 +233,7 @@ def _command(args: argparse.Namespace, command: str):
     module = info.hook("cli")
     fn = getattr(module, command, None) if module is not None else None
     if fn is None:
-        fn = {"make_game": _options_game, "rules": _options_rules, "simulate": _options_simulate,
+        fn = {"make_game": _options_game, "rules": _rules, "simulate": _options_simulate,
               "play": _options_play}.get(command)
     if fn is None:
         raise CliError(f"threes {command} does not support {info.title} yet")
@@ -240,8 +248,63 @@ def _end_counts(r) -> Dict[str, int]:
     return {"truncated": int((r.truncated.astype(bool) & ~stalemate).sum()), "stalemates": int(stalemate.sum())}
 
 
-def _end_counts_text(counts: Dict[str, int]) -> str:
-    return f"truncated games: {counts['truncated']}  stalemates: {counts['stalemates']}"
+def _move_cap(game: Any) -> Optional[int]:
+    """The move cap of a game object when it tells it (``max_game_length()``), else None."""
+    cap = getattr(game, "max_game_length", None)
+    try:
+        return int(cap()) if callable(cap) else None
+    except (TypeError, ValueError):  # pragma: no cover - a game whose length is not a number
+        return None
+
+
+def _end_lines(counts: Dict[str, int], games: int, game: Any, cap: Optional[int] = None) -> List[str]:
+    """A batch's unfinished games for people, one line per kind that occurred: truncated games (cut at
+    the move cap) and stalemates (the repetition rule: the same position occurred ``repetition_limit``
+    times), each counted with its share and said in words; a line saying every game finished when none
+    did otherwise. ``cap``: the move cap when the game object does not tell it (``--max-moves``)."""
+    lines = []
+    cut, stale = counts["truncated"], counts["stalemates"]
+    if cut:
+        cap = _move_cap(game) or cap
+        at = f"the move cap of {cap:,} moves" if cap else "the game's move cap"
+        lines.append(f"truncated games: {cut:,} of {games:,} ({cut / games:.1%}): cut at {at} (--max-moves) "
+                     "before they ended, and scored as the rules score a game cut short")
+    if stale:
+        k = getattr(getattr(game, "rules", None), "repetition_limit", 0)
+        times = f"{k} times (repetition_limit = {k})" if k else "too often"
+        lines.append(f"stalemates: {stale:,} of {games:,} ({stale / games:.1%}): ended by the repetition rule, the "
+                     f"same position having occurred {times}")
+    return lines or ["every game ended normally: none was cut at the move cap, none ended by repetition"]
+
+
+def _place_column() -> str:
+    """The mean place column's header: places counted from 1 for people (the table shows
+    RolloutResult.mean_place + 1; the JSON keeps the API's 0-based mean_place)."""
+    return "mean place (1st = best)"
+
+
+def _json_target(args: argparse.Namespace) -> Optional[str]:
+    """``--json``'s target: None (no JSON), ``-`` (standard output) or a file, checked writable before
+    the work."""
+    target = getattr(args, "json", None)
+    if target is None or target == "-":
+        return target
+    return _check_output(target, "--json")
+
+
+def _write_json(con: Console, data: Any, target: str, what: str) -> None:
+    """Writes ``data`` as indented JSON to ``target`` (``-``: standard output, alone; a file: said on the
+    console as "WHAT written to FILE"); a CliError when the disk refuses the file."""
+    text = json.dumps(data, indent=2)
+    if target == "-":
+        print(text)
+        return
+    try:
+        with open(target, "w", encoding="utf-8") as f:
+            f.write(text + "\n")
+    except OSError as exc:  # checked before, but the disk may still refuse: what was printed stays
+        raise CliError(f"--json {target}: cannot write the {what}: {exc.strerror or exc}") from None
+    con.print(f"{what} written to {target}", markup=False, highlight=False)
 
 
 def _backend(args: argparse.Namespace, local_option: str) -> Dict[str, Any]:
@@ -285,10 +348,52 @@ def _progress_bar(con: Console, what: str, total: int, unit: str):
 
 
 def cmd_simulate(args: argparse.Namespace, con: Console) -> int:
+    args.json = _json_target(args)
     return _command(args, "simulate")(args, con)
 
 
+def _presets(info: registry.GameInfo) -> Tuple[str, ...]:
+    """The names of a game's presets (its package's ``PRESETS``; none for a game set by its options)."""
+    return tuple(getattr(info.load(), "PRESETS", ()))
+
+
+def _game_named(word: str) -> Optional[registry.GameInfo]:
+    """The registered game ``word`` names (a name or alias, ``-`` and ``_`` alike), or None."""
+    for cand in dict.fromkeys((word, word.replace("-", "_"), word.replace("_", "-"))):
+        try:
+            return registry.get(cand)
+        except (TypeError, ValueError):
+            continue
+    return None
+
+
+def _rules_subject(args: argparse.Namespace) -> None:
+    """``threes rules WORD``: WORD is a preset of the game of ``--game`` (default the first registered),
+    else a game's name (``threes rules three-thirteen`` is ``threes rules --game three_thirteen``);
+    a CliError naming both lists when it is neither, or when it names a game other than ``--game``."""
+    word = args.preset
+    if word is None:
+        return
+    info = _info(args)
+    presets = _presets(info)
+    if word.strip().lower() in (p.lower() for p in presets):
+        return
+    named = _game_named(word.strip())
+    games = ", ".join(registry.names())
+    if named is not None:
+        if args.game is not None and named.name != info.name:
+            raise CliError(f"{word!r} is the game {named.name} but --game names {info.name}: name one game")
+        args.game, args.preset = named.name, None
+        return
+    if presets:
+        raise CliError(f"unknown preset or game {word!r}: the presets of {info.title} are {', '.join(presets)}; "
+                       f"the games are {games}")
+    raise CliError(f"{info.title} has no presets ({word}): set its options with --set NAME=VALUE; "
+                   f"the games are {games}")
+
+
 def cmd_rules(args: argparse.Namespace, con: Console) -> int:
+    _rules_subject(args)
     return _command(args, "rules")(args, con)
 
 
@@ -305,8 +410,7 @@ def cmd_tournament(args: argparse.Namespace, con: Console) -> int:
     if args.workers is not None and not 1 <= args.workers <= MAX_THREADS:
         raise CliError(f"--workers must be between 1 and {MAX_THREADS}, not {args.workers}")
     _check_games(args.games, len(specs), 8 * len(specs) ** 2 + 8)
-    if args.json:
-        _check_output(args.json, "--json")
+    target = _json_target(args)
     bots = _make_bots(specs, info, len(specs))
     try:
         game = make_game(args)
@@ -314,21 +418,18 @@ def cmd_tournament(args: argparse.Namespace, con: Console) -> int:
         raise CliError(str(exc)) from None
     backend = _backend(args, "--workers")
     try:
-        # the bar on a terminal only: piped, the output is the table alone, as before
-        bar, update = _progress_bar(con, "playing", args.games, "deals") if con.is_terminal else (nullcontext(),
-                                                                                                   None)
+        # the bar on a terminal only: piped, the output is the table alone (or the JSON of --json -)
+        bar, update = _progress_bar(con, "playing", args.games, "deals") if con.is_terminal and target != "-" \
+            else (nullcontext(), None)
         with bar:
             result = tournament(bots, args.games, args.seed, workers=args.workers, verbose=False, game=game,
                                 progress=update, **backend)
     except (TypeError, ValueError) as exc:
         raise CliError(str(exc)) from None
-    con.print(result.table(), markup=False, highlight=False)
-    if args.json:
-        try:
-            result.save(args.json)
-        except OSError as exc:  # checked before, but the disk may still refuse: the table is printed
-            raise CliError(f"--json {args.json}: cannot write the result: {exc.strerror or exc}") from None
-        con.print(f"result written to {args.json}")
+    if target != "-":
+        con.print(result.table(), markup=False, highlight=False)
+    if target is not None:
+        _write_json(con, result.to_json(), target, "result")
     return 0
 
 
@@ -451,13 +552,13 @@ class _Table:
     """What both games' play loops share: the game's hooks (narration,
     explanation, rules in words), the seats' names and the console."""
 
-    def __init__(self, con: Console, state, seat: int, bots: Sequence[Any]):
+    def __init__(self, con: Console, state, seat: int, bots: Sequence[Any], game: Any = None):
         info = registry.game_of(state)
         self.con, self.seat = con, seat
         # a game without its own words: each event in plain words, no explanations, its options as rules
         self.narrate_all = info.hook("narrate_all") or _plain_narration
         self.explain = info.hook("explain") or (lambda state, seat: [])
-        self.rules_text = info.hook("rules_text") or (lambda state: _options_rules_text(info, state))
+        self.rules_text = lambda state: _rules_lines(info, state, game)
         self.names = ["you" if q == seat else f"seat {q} ({bots[q].name})" for q in range(len(bots))]
 
     def play(self, state, action: int, label: str) -> List[Any]:
@@ -603,17 +704,27 @@ def _plain_narration(events, viewer: Optional[int], names: Sequence[str]) -> Lis
     return out
 
 
-def _options_rules_text(info: registry.GameInfo, state) -> List[str]:
-    """The rules in words for a game without a ``rules_text`` hook: its options, what each means and its
-    default (``threes rules --game G`` shows a table's values)."""
-    return [f"{o.name}: {o.meaning} (default {json.dumps(o.default)})" for o in info.options] or \
-        [f"{info.title} has no options"]
+def _rules_lines(info: registry.GameInfo, state, game: Any = None) -> List[str]:
+    """The rules of a table in words (``threes rules``, and ``rules`` at the ``threes play`` prompt): the
+    game's ``rules_text`` hook's lines, then each declared option (threes.options) the hook does not
+    word itself as a ``NAME = VALUE: ...`` line, as :meth:`threes.options.Option.explain` says it, with
+    the value of ``game`` (its ``options()``; else the default)."""
+    hook = info.hook("rules_text")
+    lines = [str(line) for line in hook(state)] if hook is not None else []
+    worded = {line.partition(" = ")[0] for line in lines if " = " in line}
+    options = getattr(game, "options", None)
+    values = options() if callable(options) else {}
+    for opt in info.options:
+        if opt.name not in worded:
+            lines.append(opt.explain(values.get(opt.name, opt.default)))
+    return lines or [f"{info.title} has no rules to set"]
 
 
 def _options_simulate(args: argparse.Namespace, con: Console) -> int:
-    """``threes simulate`` for a game without its own: batched C rollouts, each seat's win rate and its
-    mean place, or its mean total for a game scored by totals (threes.results.RolloutResult, the same
-    for every game)."""
+    """``threes simulate`` for a game without its own: batched C rollouts, each seat's win rate, its mean
+    total for a game scored by totals, and its mean place counted from 1 (threes.results.RolloutResult,
+    the same for every game); the games that did not end normally, each kind in a line (:func:`_end_lines`);
+    ``--json FILE`` or ``-``."""
     info = _info(args)
     if args.games < 1:
         raise CliError(f"--games must be at least 1, not {args.games}")
@@ -628,18 +739,20 @@ def _options_simulate(args: argparse.Namespace, con: Console) -> int:
                "options": game.options(), "win_rate": r.win_rate.tolist(), "mean_place": r.mean_place.tolist(),
                **({"mean_score": r.mean_score.tolist()} if scored else {}), "mean_moves": r.mean_moves,
                **_end_counts(r), "seconds": seconds, "games_per_second": r.num_games / seconds}
-    if args.json:
-        print(json.dumps(summary, indent=2))
-        return 0
-    t = Table(title=f"{r.num_games:,} games of {info.title}, {n} players, seed {r.seed}")
-    for col in ("seat", "policy", f"win ({info.first_place})", "mean total" if scored else "mean place"):
-        t.add_column(col, justify="left" if col == "policy" else "right")
-    for q in range(n):
-        t.add_row(str(q), r.policies[q], f"{r.win_rate[q]:.1%}",
-                  f"{r.mean_score[q]:.1f}" if scored else f"{r.mean_place[q]:.2f}")
-    con.print(t)
-    con.print(f"moves per game: {r.mean_moves:,.1f}   {_end_counts_text(_end_counts(r))}   "
-              f"{r.num_games / seconds:,.0f} games/s")
+    if args.json != "-":
+        t = Table(title=f"{r.num_games:,} games of {info.title}, {n} players, seed {r.seed}")
+        for col in ("seat", "policy", f"win ({info.first_place})") + (("mean total",) if scored else ()) + \
+                (_place_column(),):
+            t.add_column(col, justify="left" if col == "policy" else "right")
+        for q in range(n):
+            t.add_row(str(q), r.policies[q], f"{r.win_rate[q]:.1%}",
+                      *([f"{r.mean_score[q]:,.1f}"] if scored else []), f"{r.mean_place[q] + 1:.2f}")
+        con.print(t)
+        con.print(f"moves per game: {r.mean_moves:,.1f}   {r.num_games / seconds:,.0f} games/s")
+        for line in _end_lines(_end_counts(r), r.num_games, game, getattr(args, "max_moves", None)):
+            _say(con, line)
+    if args.json is not None:
+        _write_json(con, summary, args.json, "summary")
     return 0
 
 
@@ -655,6 +768,9 @@ def play_loop(args: argparse.Namespace, con: Console, read, game, title: str, sh
     _say(con, f"threes play: {title}, {game.num_players()} players, you are seat {args.seat}; bots: {names}; "
               f"seed {args.seed} (replay it with --seed {args.seed}). Type a move's number or notation, 'help', "
               f"'rules' or 'quit'.")
+    aim = registry.game_of(game).aim
+    if aim:
+        _say(con, f"The aim: {aim}.")
     if opening is not None:
         opening(state, table)
     each = None if after is None else (lambda events: after(state, table, events))
@@ -694,20 +810,37 @@ def _options_play(args: argparse.Namespace, con: Console, read=input) -> int:
     return 0
 
 
-def _options_rules(args: argparse.Namespace, con: Console) -> int:
-    """``threes rules --game G [--set NAME=VALUE ...]`` for a game that declares its options: each
-    option, its value and what it means."""
+def _rules_table(args: argparse.Namespace) -> Tuple[Any, Any]:
+    """(the Game, its first state) of the table ``threes rules`` describes: the game's ``make_game`` over
+    the preset (``args.preset``), ``--set`` and ``--players`` (when not given: 4, the other commands'
+    default, or else 2, for house rules that deal too many cards for 4)."""
+    args.rules = args.preset
+    make_game = _command(args, "make_game")
+    given = getattr(args, "players", None)
+    tries = [given] if given is not None else [4, 2]
+    for k, n in enumerate(tries):
+        args.players = n
+        try:
+            game = make_game(args)
+            return game, game.new_initial_state(0)
+        except (CliError, TypeError, ValueError) as exc:
+            if k == len(tries) - 1:
+                raise exc if isinstance(exc, CliError) else CliError(str(exc)) from None
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _rules(args: argparse.Namespace, con: Console) -> int:
+    """``threes rules [PRESET] [--game G] [--players N] [--set NAME=VALUE ...]`` for any game: the game's
+    aim first (the registry's ``aim``), then its rules in words, each with its value and what that value
+    means (:func:`_rules_lines`: the ``rules_text`` hook, then the declared options it does not word)."""
     info = _info(args)
-    if args.preset is not None:
-        raise CliError(f"{info.title} has no presets ({args.preset}): set its options with --set NAME=VALUE")
-    values = _option_values(args, info)
-    t = Table(title=f"{info.title}: options")
-    for col in ("option", "value", "meaning"):
-        t.add_column(col)
-    for opt in info.options:
-        value = values.get(opt.name, opt.default)
-        t.add_row(opt.name, opt.none if value is None and opt.none else json.dumps(value), opt.meaning)
-    con.print(t)
+    game, state = _rules_table(args)
+    variant = info.variant(game)
+    _say(con, Text(info.title + (f", {variant} rules" if variant != info.name else ""), style="bold"))
+    if info.aim:
+        _say(con, f"The aim: {info.aim}.")
+    for line in _rules_lines(info, state, game):
+        _say(con, line, indent=4)
     return 0
 
 
@@ -751,8 +884,11 @@ def _parser() -> argparse.ArgumentParser:
                 "them" + (f"; {', '.join(with_options)} takes its options this way" if with_options else "") + ")")
     policies_text = "; ".join(f"{info.title}: {', '.join(info.policies)}" for info in games)
 
-    def game_option(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--game", default=default.name, choices=_game_choices(), metavar="GAME", help=game_help)
+    def game_option(p: argparse.ArgumentParser, value: Optional[str] = default.name) -> None:
+        p.add_argument("--game", default=value, choices=_game_choices(), metavar="GAME", help=game_help)
+
+    json_help = ("write the result as JSON to FILE, or to standard output with - (alone: no table); "
+                 "a bare --json is -")
 
     def common(p: argparse.ArgumentParser, players: bool = True, random_seed: bool = False) -> None:
         p.add_argument("--no-color", action="store_true", default=argparse.SUPPRESS, help="plain text output")
@@ -777,7 +913,7 @@ def _parser() -> argparse.ArgumentParser:
                    help="play on a Ray cluster (the [ray] extra): ADDRESS such as 127.0.0.1:6379, or none for "
                    "the one ray.init() finds or starts")
     p.add_argument("--max-moves", type=int, default=None, help="move cap per game")
-    p.add_argument("--json", action="store_true", help="print the summary as JSON instead of a table")
+    p.add_argument("--json", nargs="?", const="-", default=None, metavar="FILE", help=json_help)
     p.add_argument("--plot", metavar="FILE.png", default=None, help="draw the per-seat figures (matplotlib)")
     p.set_defaults(func=cmd_simulate)
 
@@ -797,13 +933,16 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
                    help="play on a Ray cluster (the [ray] extra): ADDRESS such as 127.0.0.1:6379, or none for "
                    "the one ray.init() finds or starts")
-    p.add_argument("--json", metavar="FILE", default=None, help="write the result as JSON")
+    p.add_argument("--json", nargs="?", const="-", default=None, metavar="FILE", help=json_help)
     p.set_defaults(func=cmd_tournament)
 
-    p = sub.add_parser("rules", help="show a game's rules (a preset, or its options) as a table")
-    p.add_argument("preset", nargs="?", default=None,
-                   help=f"a preset of a game that has them ({presets_text}; default: the game's first)")
-    game_option(p)
+    p = sub.add_parser("rules", help="a game's aim, then each rule in words with its value")
+    p.add_argument("preset", nargs="?", default=None, metavar="PRESET|GAME",
+                   help=f"a preset of a game that has them ({presets_text}; default: the game's first), or a "
+                   f"game's name ({', '.join(info.name for info in games)}; - or _ alike)")
+    game_option(p, None)
+    p.add_argument("--players", type=int, default=None,
+                   help="the rules at a table of this many players (default 4)")
     p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE", help=set_help)
     p.add_argument("--no-color", action="store_true", default=argparse.SUPPRESS, help="plain text output")
     p.set_defaults(func=cmd_rules)

@@ -9,6 +9,7 @@ from threes import registry  # noqa: E402
 INFO = registry.register(registry.GameInfo(
     "toy_tricks", "Toy Tricks", "toy_tricks", aliases=("toy-tricks",),
     first_place="most tricks", last_place="fewest tricks", svg="toy_tricks.svg:render",
+    aim="win the most tricks in all; the game ends with the deal in which a seat reaches the target",
     narrate="toy_tricks.describe:describe_event", narrate_all="toy_tricks.describe:describe_events",
     explain="toy_tricks.describe:explain_moves", rules_text="toy_tricks.describe:rules_text", openspiel="toy_tricks.openspiel",
 ))
