@@ -1,9 +1,15 @@
 """Root pytest configuration.
 
-`pytest` (or `pytest tests`) runs the tests; `pytest --benchmark-only` runs the
-benchmarks in benchmarks/ (pytest-benchmark) and prints the performance
-figures with their ratios at the end. Each run collects only its own kind:
-the other kind is deselected, not skipped.
+`pytest` runs the quick suite (the README's test command, with the lean `test`
+extra): every rule, the contract suite over every game, the bindings and the
+command line, in a few minutes on 2 cores. `pytest --full` (with the
+`test-full` extra) runs the full suite: also the browser, the web server's
+crash, load, abuse and leak tests, the Ray cluster, the type stubs and the
+long simulations (CI runs it). `pytest --benchmark-only` runs the benchmarks in
+benchmarks/ (pytest-benchmark) and prints the performance figures with their
+ratios at the end. Each run collects only its own kind: the rest is not
+collected or deselected, never skipped, and the run's last lines say what the
+quick run left out.
 """
 import json
 import os
@@ -19,7 +25,16 @@ sys.path.insert(0, str(pathlib.Path(__file__).parent / "tests"))
 _FIGURES = {}
 
 
+#: What only the full suite (--full) collects: folders and files whose tests need the full extra's stacks
+#: (a browser, Ray, mypy, a web server) or run for minutes. Within the quick suite's files, a test marked
+#: ``full`` is left for the full run too.
+FULL_ONLY = ("tests/web", "tests/ray", "tests/test_stub.py", "tests/vector/test_vector_sb3.py")
+
+
 def pytest_addoption(parser):
+    parser.addoption("--full", action="store_true",
+                     help="the full suite: the browser, web server, Ray, type-stub and long tests too (needs the "
+                          "test-full extra); without it the quick suite runs")
     parser.addoption("--no-test-games", action="store_true",
                      help="do not build and register the test-only games of tests/games (where no C compiler "
                           "or Cython is at hand: the wheels' own tests)")
@@ -30,6 +45,10 @@ def pytest_configure(config):
     which builds it with tests/games/build.py and registers it with threes.registry) are registered
     before collection, so that every test over the registry (the contract suite, the front ends)
     runs over them too."""
+    if _quick(config):
+        # the quick suite runs the Hypothesis fuzz files (tests/shithead/test_fuzz.py) at a quarter of
+        # their examples, unless THREES_FUZZ_SCALE says otherwise
+        os.environ.setdefault("THREES_FUZZ_SCALE", "0.25")
     if config.getoption("--no-test-games", default=False):
         return
     import importlib
@@ -76,15 +95,50 @@ def _truncated_summary(terminalreporter):
 
 
 
+_ROOT = pathlib.Path(__file__).parent.resolve()
+
+
+def _quick(config):
+    return not config.getoption("--full", default=False) and not config.getoption("benchmark_only", False)
+
+
+def pytest_ignore_collect(collection_path, config):
+    """The quick run does not collect the full-only folders and files (their imports need the full extra)."""
+    if not _quick(config):
+        return None
+    try:
+        rel = pathlib.Path(collection_path).resolve().relative_to(_ROOT).as_posix()
+    except ValueError:
+        return None
+    if rel in FULL_ONLY:
+        return True
+    if rel == "benchmarks":  # another kind (--benchmark-only), whose imports may need the full extra
+        return True
+    return None
+
+
 def pytest_collection_modifyitems(config, items):
     bench_only = bool(config.getoption("benchmark_only", False))
+    quick = _quick(config)
     keep, drop = [], []
     for item in items:
         is_bench = "benchmarks" in pathlib.Path(str(item.fspath)).parts
-        (keep if is_bench == bench_only else drop).append(item)
+        full_only = quick and item.get_closest_marker("full") is not None
+        (keep if is_bench == bench_only and not full_only else drop).append(item)
     if drop:
         config.hook.pytest_deselected(items=drop)
         items[:] = keep
+
+
+def _quick_summary(terminalreporter, config):
+    """The quick run's last lines say what it left out (also under pytest-xdist, whose workers collect)."""
+    if not _quick(config) or config.getoption("--collect-only", default=False):
+        return
+    tr = terminalreporter
+    tr.section("quick suite")
+    tr.write_line("this was the quick suite; the full suite (python -m pytest -n auto --full, with the test-full "
+                  "extra) also runs " + ", ".join(p for p in FULL_ONLY if (_ROOT / p).exists()) +
+                  " and the tests marked full (longer runs of the same checks)")
 
 
 @pytest.fixture(scope="session")
@@ -95,6 +149,7 @@ def figures():
 
 def pytest_terminal_summary(terminalreporter, config):
     _truncated_summary(terminalreporter)
+    _quick_summary(terminalreporter, config)
     if not _FIGURES:
         return
     tr = terminalreporter

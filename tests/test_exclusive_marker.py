@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 TOY = '''
@@ -28,6 +30,7 @@ def test_after(i):
 '''
 
 
+@pytest.mark.full  # the marker serves the web load test, which only the full suite runs
 def test_an_exclusive_test_overlaps_no_other(tmp_path):
     shutil.copy(ROOT / "conftest.py", tmp_path / "conftest.py")
     (tmp_path / "pytest.ini").write_text("[pytest]\nmarkers = exclusive: alone\n")

@@ -1,4 +1,4 @@
-"""The layout promises of the README's "Layout" section: one folder per game in
+"""The layout promises of docs/layout.md (the README's "Layout" section sums them up): one folder per game in
 C, Python and the tests; includes by path; ``import threes`` loads no user
 interface or adapter; no import cycles between the package's modules; the
 specifications and the licence ship with the repository; no machine paths."""

@@ -106,6 +106,7 @@ def test_three_thirteen_leaves_are_valued_on_the_root_round(example):
         d.round_margins(d.round())  # not scored yet
 
 
+@pytest.mark.full  # 20-45 s; the quick suite runs the example's tournament in test_strength_tournament_runs_for_both_games
 @pytest.mark.parametrize("game_name", ["shithead", "three_thirteen"])
 def test_strength_tournament_is_the_same_for_any_number_of_workers(example, game_name):
     """PythonISMCTSBot.reset: each game its own random stream, so the

@@ -37,7 +37,8 @@ def _dealt(game, rng):
 
 
 @pytest.mark.parametrize("params", [{"players": 2}, {"players": 3}, {"players": 4, "rules": "classic"},
-                                    {"players": 5, "rules": "dutch"}, {"players": 3, "max_moves": 60}])
+                                    pytest.param({"players": 5, "rules": "dutch"}, marks=pytest.mark.full),  # 10 s
+                                    {"players": 3, "max_moves": 60}])
 def test_openspiel_random_sim_test(params):
     game = pyspiel.load_game("threes", params)
     pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
@@ -125,6 +126,7 @@ def test_clone_is_independent():
     assert state.inner.move_number() == 0
 
 
+@pytest.mark.full  # about 30 s of OpenSpiel's pure-Python ISMCTS
 def test_openspiel_ismcts_plays_full_games_against_greedy():
     """OpenSpiel's own ISMCTS (the Python one: the C++ ISMCTSBot cannot call a
     Python game's resample_from_infostate) with the engine's C rollouts as

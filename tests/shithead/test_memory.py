@@ -7,6 +7,8 @@ import gc
 import pickle
 import random
 
+import pytest
+
 import threes
 
 
@@ -37,6 +39,7 @@ def _round(game, seed):
     threes.rollouts(game, 200, seed=seed, threads=2)
 
 
+@pytest.mark.full  # about 25 s of games; valgrind (CI stage 3) checks the same leaks
 def test_memory_does_not_grow_with_the_number_of_games():
     import tracemalloc
 

@@ -964,15 +964,16 @@ def test_play_reports_your_move_as_chosen():
 
 @pytest.mark.parametrize("preset, players, seed, bots, seat", [
     ("threes", 3, 1, "greedy", 0),
-    ("threes", 2, 7, "greedy", 1),
-    ("threes", 2, 12, "heuristic", 0),
-    ("threes", 5, 9, "greedy", 4),
+    # the quick suite plays one table of each preset; the full suite all ten
+    pytest.param("threes", 2, 7, "greedy", 1, marks=pytest.mark.full),
+    pytest.param("threes", 2, 12, "heuristic", 0, marks=pytest.mark.full),
+    pytest.param("threes", 5, 9, "greedy", 4, marks=pytest.mark.full),
     ("classic", 3, 2, "greedy", 0),
-    ("classic", 4, 6, "heuristic", 1),
-    ("classic", 2, 5, "heuristic", 1),
-    ("dutch", 3, 3, "greedy", 0),
+    pytest.param("classic", 4, 6, "heuristic", 1, marks=pytest.mark.full),
+    pytest.param("classic", 2, 5, "heuristic", 1, marks=pytest.mark.full),
+    pytest.param("dutch", 3, 3, "greedy", 0, marks=pytest.mark.full),
     ("dutch", 4, 10, "greedy,heuristic,random", 2),
-    ("threes", 4, 4, "random,greedy,heuristic", 2),
+    pytest.param("threes", 4, 4, "random,greedy,heuristic", 2, marks=pytest.mark.full),
 ])
 def test_play_to_the_end(preset, players, seed, bots, seat):
     final, state, status, turns, _ = play_scripted_game(preset, players, seed, bots, seat,

@@ -1,5 +1,6 @@
-"""The command line teaches (issue 39), for every registered game, the test-only Toy Tricks included
-(registered by the root conftest.py, so these run in-process through threes.ui.cli.main):
+"""The command line teaches (issue 39), for every registered game, the test-only games included
+(registered by the root conftest.py, so these run in-process through threes.ui.cli.main; a test
+game's own cases live in its folder under tests/games):
 
 1. ``threes rules [PRESET | GAME] [--game GAME]`` states the game's aim first, then every rule with its
    value and what that value means; a game's name is accepted as the positional argument;
@@ -75,7 +76,6 @@ def game_values(name: str) -> dict:
 
 # ------------------------------------------------------------------ 1. rules --
 def test_every_registered_game_has_an_aim():
-    assert "toy_tricks" in GAMES  # the generic paths are exercised by a game this library does not ship
     for name in GAMES:
         aim = registry.get(name).aim
         assert isinstance(aim, str) and len(aim.split()) >= 6, (name, aim)
@@ -122,14 +122,6 @@ def test_rules_three_thirteen_words_the_values_as_the_spec_does(run):
     assert rows["wild_penalty"][1].startswith("a wild card left out of melds scores 20")
 
 
-def test_rules_of_the_toy_game_are_its_declared_options(run):
-    out = ok(run, "rules", "toy-tricks", "--set", "hand_size=5")
-    rows = rule_lines(out)
-    assert rows["hand_size"] == ("5", "cards dealt to each seat (default 13)")
-    assert rows["low_wins"] == ("no", "off (yes would mean: the lowest card wins a trick instead of the highest)")
-    assert rows["target"] == ("100", "tricks in all that end the game (at the end of a deal)")
-
-
 @pytest.mark.parametrize("name", GAMES)
 def test_a_game_without_rules_words_gets_its_options_explained(name):
     """The generic path: a game with no ``rules_text`` hook lists its declared options with their values."""
@@ -161,8 +153,6 @@ def test_rules_names_the_presets_and_the_games_when_the_word_is_neither(run):
         assert name in err
     err = error(run, "rules", "three-thirteen", "--game", "shithead")
     assert "'three-thirteen' is the game three_thirteen but --game names shithead" in err
-    err = error(run, "rules", "dutch", "--game", "toy_tricks")
-    assert "Toy Tricks has no presets (dutch)" in err
 
 
 def test_rules_cites_the_sections_for_a_reader_of_the_wheel(run):
@@ -239,12 +229,6 @@ def test_simulate_explains_stalemates_in_one_line(run):
     assert lines == [f"stalemates: {d['stalemates']:,} of 300 ({d['stalemates'] / 300:.1%}): ended by the repetition "
                      "rule, the same position having occurred 3 times (repetition_limit = 3)"]
     assert ("truncated games:" in out) == (d["truncated"] > 0)
-
-
-def test_simulate_says_when_every_game_ended_normally(run):
-    out = ok(run, "simulate", "--game", "toy_tricks", "--games", "200", "--players", "3", "--set", "target=5")
-    assert "every game ended normally: none was cut at the move cap, none ended by repetition" in out
-    assert "truncated games:" not in out and "stalemates:" not in out
 
 
 @pytest.mark.parametrize("name", GAMES)

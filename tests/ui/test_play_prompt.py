@@ -67,6 +67,7 @@ UNICODE_NUMBERS = st.sampled_from("0123456789\u00b2\u00b3\u00b9\u0660\u0663\u06f
                                   "\U0001d7d1+- \t")
 
 
+@pytest.mark.full  # 2,000 examples, about 30 s; the quick suite has the prompt's cases above
 @settings(max_examples=2000, deadline=None)
 @given(text=st.one_of(st.text(), st.text(UNICODE_NUMBERS, max_size=12), st.text(UNICODE_NUMBERS, min_size=4000,
                                                                                  max_size=6000)),
