@@ -98,13 +98,57 @@ def state_layout(game: Any) -> Dict[str, Tuple[int, int]]:
     return {f"obs_{q}": (q * size, size) for q in range(game.num_players())}
 
 
-class _GlobalState:
-    """state() and state_space, shared by the AEC and the parallel env (``game``, ``_state``)."""
+class _GameEnvBase:
+    """What the AEC and the parallel env share: the game, its agents and spaces, the true state,
+    ``state()`` and ``state_space``."""
 
-    game: Any
-    _state: Any
+    metadata: Dict[str, Any]
 
-    def _init_global_state(self, info: Any) -> None:
+    def _init_env(self, game: Any, render_mode: Optional[str], name: Optional[str]) -> None:
+        """Checks ``render_mode``, finds the game in the registry (a TypeError for an object of no
+        registered game) and builds the agents and spaces; ``name``: the metadata name (None:
+        "<registry name>_v0")."""
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None, 'ansi' or 'human', not {render_mode!r}")
+        info = registry.game_of(game)
+        self.metadata = dict(self.metadata, name=name or f"{info.name}_v0")
+        self.game = game
+        self.render_mode = render_mode
+        self.possible_agents: List[str] = [f"player_{i}" for i in range(game.num_players())]
+        self._seat: Dict[str, int] = {a: i for i, a in enumerate(self.possible_agents)}
+        self._num_actions = game.num_distinct_actions()
+        obs_size = game.observation_tensor_shape()[0]
+        high = observation_high(game)
+        # One space object per agent, built once: api_test and seeding need the same object back.
+        self.observation_spaces = {
+            a: spaces.Dict({
+                "observation": spaces.Box(0, high, (obs_size,), np.float32),
+                "action_mask": spaces.Box(0, 1, (self._num_actions,), np.int8),
+            })
+            for a in self.possible_agents
+        }
+        self.action_spaces = {a: spaces.Discrete(self._num_actions) for a in self.possible_agents}
+        self._rng = random.Random()  # fresh entropy until reset(seed=...) seeds it
+        self._state: Optional[State] = None
+        self.deal_seed: Optional[int] = None
+        self._init_global_state()
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        """The agent's observation space (the same object on every call, as PettingZoo asks)."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        """The agent's action space: ``Discrete(num_distinct_actions)``."""
+        return self.action_spaces[agent]
+
+    @property
+    def game_state(self) -> State:
+        """The true engine state (all cards): never hand it to an agent."""
+        if self._state is None:
+            raise RuntimeError("call reset() first")
+        return self._state
+
+    def _init_global_state(self) -> None:
         self._layout = state_layout(self.game)
         self._state_size = sum(size for _, size in self._layout.values())
         self._obs_size = self.game.observation_tensor_shape()[0]
@@ -183,7 +227,7 @@ def _action_id(action: Any, num_actions: int, agent: str) -> int:
     return a
 
 
-class GameAEC(_GlobalState, AECEnv):
+class GameAEC(_GameEnvBase, AECEnv):
     """A registered game (threes.registry) as a PettingZoo AEC environment.
 
     game: a Game of any registered game (e.g. ``threes.three_thirteen.Game(3)``);
@@ -204,45 +248,7 @@ class GameAEC(_GlobalState, AECEnv):
 
     def __init__(self, game: Any, render_mode: Optional[str] = None):
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None, 'ansi' or 'human', not {render_mode!r}")
-        info = registry.game_of(game)
-        self.metadata = dict(self.metadata, name=self._env_name or f"{info.name}_v0")
-        num_players = game.num_players()
-        self.game = game
-        self.render_mode = render_mode
-        self.possible_agents: List[str] = [f"player_{i}" for i in range(num_players)]
-        self._seat: Dict[str, int] = {a: i for i, a in enumerate(self.possible_agents)}
-        self._num_actions = self.game.num_distinct_actions()
-        obs_size = self.game.observation_tensor_shape()[0]
-        high = observation_high(game)
-        # One space object per agent, built once: api_test and seeding need the same object back.
-        self.observation_spaces = {
-            a: spaces.Dict({
-                "observation": spaces.Box(0, high, (obs_size,), np.float32),
-                "action_mask": spaces.Box(0, 1, (self._num_actions,), np.int8),
-            })
-            for a in self.possible_agents
-        }
-        self.action_spaces = {a: spaces.Discrete(self._num_actions) for a in self.possible_agents}
-        self._rng = random.Random()  # fresh entropy until reset(seed=...) seeds it
-        self._state: Optional[State] = None
-        self.deal_seed: Optional[int] = None
-        self._init_global_state(info)
-
-    # ------------------------------------------------------------ spaces --
-    def observation_space(self, agent: str) -> spaces.Space:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space:
-        return self.action_spaces[agent]
-
-    @property
-    def game_state(self) -> State:
-        """The true engine state (all cards): never hand it to an agent."""
-        if self._state is None:
-            raise RuntimeError("call reset() first")
-        return self._state
+        self._init_env(game, render_mode, self._env_name)
 
     # ------------------------------------------------------------ AEC API --
     def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> None:
@@ -352,7 +358,7 @@ def parallel_env(num_players: int = 4, rules: Any = "threes", max_moves: Optiona
     return GameParallel(_make_game(num_players, rules, max_moves, game, game_options), render_mode)
 
 
-class GameParallel(_GlobalState, ParallelEnv):
+class GameParallel(_GameEnvBase, ParallelEnv):
     """A registered game as a PettingZoo ``ParallelEnv`` (module docstring): every seat is an
     agent; each step applies the action of the agent to move (``infos[agent]["to_move"]``)
     and ignores the others'. Observations, spaces, rewards and ``game_state`` are GameAEC's;
@@ -368,44 +374,8 @@ class GameParallel(_GlobalState, ParallelEnv):
     metadata: Dict[str, Any] = {"name": "threes_v0", "render_modes": ["ansi", "human"]}
 
     def __init__(self, game: Any, render_mode: Optional[str] = None):
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None, 'ansi' or 'human', not {render_mode!r}")
-        info = registry.game_of(game)  # a TypeError for an object of no registered game
-        self.metadata = dict(self.metadata, name="threes_v0" if info is registry.default() else f"{info.name}_v0")
-        self.game = game
-        self.render_mode = render_mode
-        n = game.num_players()
-        self.possible_agents: List[str] = [f"player_{i}" for i in range(n)]
+        self._init_env(game, render_mode, "threes_v0" if registry.game_of(game) is registry.default() else None)
         self.agents: List[str] = []
-        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
-        self._num_actions = game.num_distinct_actions()
-        obs_size = game.observation_tensor_shape()[0]
-        high = observation_high(game)
-        self.observation_spaces = {
-            a: spaces.Dict({
-                "observation": spaces.Box(0, high, (obs_size,), np.float32),
-                "action_mask": spaces.Box(0, 1, (self._num_actions,), np.int8),
-            })
-            for a in self.possible_agents
-        }
-        self.action_spaces = {a: spaces.Discrete(self._num_actions) for a in self.possible_agents}
-        self._rng = random.Random()
-        self._state: Optional[State] = None
-        self.deal_seed: Optional[int] = None
-        self._init_global_state(info)
-
-    def observation_space(self, agent: str) -> spaces.Space:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space:
-        return self.action_spaces[agent]
-
-    @property
-    def game_state(self) -> State:
-        """The true engine state (all cards): never hand it to an agent."""
-        if self._state is None:
-            raise RuntimeError("call reset() first")
-        return self._state
 
     def _observations(self) -> Dict[str, Dict[str, np.ndarray]]:
         state = self.game_state
