@@ -61,6 +61,7 @@ cdef extern from "common/game.h" nogil:
     ctypedef struct th_game:
         const char *name
         size_t state_size
+        size_t (*state_bytes)(const void *s) noexcept nogil
         int max_players
         int max_actions
         int num_policies

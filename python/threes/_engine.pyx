@@ -1108,21 +1108,24 @@ cdef bint reuse_freed(type cls, Py_ssize_t basicsize):
     return reuse_register(<PyTypeObject *>cls, basicsize) == 1
 
 
-cdef inline object copy_state(object src, Py_ssize_t basicsize, PyObject *field1, PyObject *field2):
+cdef inline object copy_state(object src, Py_ssize_t basicsize, Py_ssize_t used, PyObject *field1,
+                              PyObject *field2):
     """A new object of src's type whose body (everything after the object
-    header) is a byte copy of src's, for clone(): no tp_new zeroing and no
-    __cinit__. field1 and field2 are src's two object fields (a State holds
-    its history chain and its history text), which the copy then holds too.
-    None when src's type is not exactly `basicsize` with neither __dict__
-    nor __weakref__ (a user's subclass that adds them): the caller then
-    takes the general path."""
+    header) is a byte copy of src's first `used` bytes (the fields and the
+    C state's bytes in use, th_game.state_bytes; the rest of the body is
+    never read), for clone(): no tp_new zeroing and no __cinit__. field1 and
+    field2 are src's two object fields (a State holds its history chain and
+    its history text), which the copy then holds too. None when src's type
+    is not exactly `basicsize` with neither __dict__ nor __weakref__ (a
+    user's subclass that adds them): the caller then takes the general
+    path."""
     cdef PyTypeObject *t = Py_TYPE(src)
     if not plain_layout(t, basicsize):
         return None
     cdef PyObject *o = reuse_new(t)  # not zeroed; takes a reference to a heap type
     if o == NULL:
         raise MemoryError()
-    memcpy(<char *>o + sizeof(PyObject), <char *><PyObject *>src + sizeof(PyObject), basicsize - sizeof(PyObject))
+    memcpy(<char *>o + sizeof(PyObject), <char *><PyObject *>src + sizeof(PyObject), used - sizeof(PyObject))
     Py_INCREF(<object>field1)
     Py_INCREF(<object>field2)
     PyObject_GC_Track(o)
@@ -1252,6 +1255,16 @@ cdef class GameStateBase:
         return self.game.policy_action(self._c(), policy, &rng)
 
     # ------------------------------------------------------- copies --
+    @property
+    def nbytes(self):
+        """The bytes of this state's C state in use: what a copy (clone(),
+        child(), a search's determinization) carries. Sized by the game's
+        table and rules (th_game.state_bytes): a Shithead state leaves out its
+        repetition ring when repetition_limit is 0. The object holds a buffer
+        of the game's largest state (``state_size`` in the C interface)."""
+        _of_a_game(self)
+        return <Py_ssize_t>self.game.state_bytes(self._c())
+
     def clone(self):
         """An independent copy (the C state is copied by value; the history
         chain is shared: appending is one new pair, hist_push)."""
@@ -1263,7 +1276,9 @@ cdef class GameStateBase:
         cdef GameStateBase g
         cdef PyTypeObject *t
         _of_a_game(self)
-        c = copy_state(self, self._plain_size(), <PyObject *>self._history, <PyObject *>self._htext)
+        cdef void *cs = self._c()
+        cdef Py_ssize_t used = (<char *>cs - <char *><PyObject *>self) + <Py_ssize_t>self.game.state_bytes(cs)
+        c = copy_state(self, self._plain_size(), used, <PyObject *>self._history, <PyObject *>self._htext)
         if c is not None:
             g = <GameStateBase>c
             Py_INCREF(g._undo)  # the byte copy holds self's undo chain too (never changed: undo() follows it)
@@ -1277,7 +1292,7 @@ cdef class GameStateBase:
     cdef int _assign(self, GameStateBase other) except -1:
         """This state made an exact copy of `other`, a state of the same game:
         the C state, the history, the undo chain and the game's own fields."""
-        memcpy(self._c(), other._c(), self.game.state_size)
+        memcpy(self._c(), other._c(), self.game.state_bytes(other._c()))
         self._history = other._history
         self._hlen = other._hlen
         self._htext = other._htext
@@ -1342,7 +1357,7 @@ cdef class GameStateBase:
         _of_a_game(self)
         cdef int a = action_id(action, self.game.num_actions(self._c()))
         cdef GameStateBase snap = self._clone() if keep_undo else None
-        memcpy(before, self._c(), self.game.state_size)
+        memcpy(before, self._c(), self.game.state_bytes(self._c()))
         self._apply(action)
         self.game.events(before, self._c(), a, &ev)
         self._undo = snap  # None without keep_undo: an older chain could no longer be followed (_take_back)
@@ -1449,7 +1464,7 @@ cdef class GameStateBase:
         cdef uint64_t sd = int_arg(seed, "seed", 0, 2**64 - 1)
         _of_a_game(self)
         self._player(0)  # a set-up state
-        memcpy(root, self._c(), self.game.state_size)  # a private copy: other threads may change the state meanwhile
+        memcpy(root, self._c(), self.game.state_bytes(self._c()))  # a private copy: other threads may change the state meanwhile
         return ismcts_run(self.game, root, arena, it, time_limit, exploration, pol, sd)
 
 
@@ -1500,7 +1515,7 @@ cdef class GameBatch:
         """Plays the call (its outputs set: returns, moves, truncated) from st."""
         cdef uint8_t start[TH_MAX_STATE_BYTES]
         cdef th_play_batch pb
-        memcpy(start, st._c(), st.game.state_size)  # a private copy: other threads may change st meanwhile
+        memcpy(start, st._c(), st.game.state_bytes(st._c()))  # a private copy: other threads may change st meanwhile
         pb.game = st.game
         pb.start = start
         pb.fresh = fresh

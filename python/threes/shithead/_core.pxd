@@ -192,6 +192,7 @@ cdef extern from "shithead/shithead.h" nogil:
     uint32_t sh_rollout(sh_state *s, const uint8_t *policies, th_rng *rng)
     uint32_t sh_rollout_full(sh_state *s, const uint8_t *policies, th_rng *rng, int check)
     uint64_t sh_state_copy_bench(const sh_state *s, sh_state *scratch, uint64_t n)
+    size_t sh_state_bytes(const sh_state *s)
     int sh_policy_action(const sh_state *s, int policy, th_rng *rng)
     void sh_policy_step(sh_state *s, int policy, th_rng *rng)
 

@@ -762,7 +762,7 @@ cdef object _prepare(sh_batch *b, sh_state *start, object source, int num_player
         st._require_setup()
         if st.s.num_players != num_players:
             raise ValueError("num_players does not match the state")
-        memcpy(start, &st.s, sizeof(sh_state))  # (an assignment copies twice, through a temporary)
+        memcpy(start, &st.s, sh_state_bytes(&st.s))  # (an assignment copies twice, through a temporary)
         b.start = start
         b.start_valid = 1  # built only by checked setup and legal moves
         if st._own is not None and (<RepLog>st._own).l.len:

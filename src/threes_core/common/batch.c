@@ -142,7 +142,7 @@ static void play_part(const void *ctx, int64_t lo, int64_t hi, const th_stop *st
     if (b->fresh) {
       g->new_game(s, b->start, th_batch_seed(b->seed, k));
     } else {
-      memcpy(s, b->start, g->state_size);
+      memcpy(s, b->start, g->state_bytes(b->start));
     }
     th_batch_rng(b->seed, k, &rng);
     if (b->observer >= 0 && g->resample(s, b->observer, &rng, &e) != TH_OK) {
@@ -185,7 +185,7 @@ int th_play_games(const th_play_batch *b, int threads, const th_stop *stop, th_e
   if (b->observer >= 0) { /* a state the game cannot resample fails here, before any thread starts */
     uint8_t s[TH_MAX_STATE_BYTES];
     th_rng rng;
-    memcpy(s, b->start, g->state_size);
+    memcpy(s, b->start, g->state_bytes(b->start));
     th_batch_rng(b->seed, (uint64_t)b->first, &rng);
     if (g->resample(s, b->observer, &rng, e) != TH_OK) return TH_ERR_SETUP;
   }

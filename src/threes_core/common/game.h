@@ -7,8 +7,10 @@
  * sizes and function pointers over an opaque state. Each game provides one
  * constant instance (shithead/game.h: sh_game, three_thirteen/game.h:
  * tt_game), written with designated initialisers, so that a field added here
- * is one line in each game.c. A state is plain data: a copy is memcpy of
- * state_size bytes.
+ * is one line in each game.c. A state is plain data in a buffer of
+ * state_size bytes: a copy is memcpy of its first state_bytes(s) bytes (the
+ * bytes in use, which the game may size by the table and the rules), and no
+ * code reads the bytes past them.
  */
 #ifndef THREES_COMMON_GAME_H
 #define THREES_COMMON_GAME_H
@@ -45,7 +47,9 @@ static inline int th_stop_now(const th_stop *stop) { return stop && stop->should
 
 typedef struct th_game {
   const char *name;
-  size_t state_size; /* bytes; at most TH_MAX_STATE_BYTES */
+  size_t state_size; /* bytes of a state's buffer; at most TH_MAX_STATE_BYTES */
+  /* The bytes of s in use (at most state_size): what a copy of s must carry. */
+  size_t (*state_bytes)(const void *s);
   int max_players;   /* seats; returns and values write at most this many */
   int max_actions;   /* action ids are 0..max_actions-1 (<= TH_MAX_ACTIONS), so legal_actions writes at most this many */
   int num_policies;  /* policy ids are 0..num_policies-1 */

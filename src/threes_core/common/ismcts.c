@@ -42,7 +42,7 @@ static int32_t new_node(th_ismcts_node *arena, uint32_t capacity, uint32_t *used
 }
 
 static int game_ok(const th_game *g) {
-  return g && g->state_size > 0 && g->state_size <= TH_MAX_STATE_BYTES && g->max_players >= 1 &&
+  return g && g->state_size > 0 && g->state_size <= TH_MAX_STATE_BYTES && g->state_bytes && g->max_players >= 1 &&
          g->max_players <= TH_MAX_PLAYERS && g->max_players < TH_ISMCTS_NO_MOVER && g->max_actions >= 1 &&
          g->max_actions <= TH_MAX_ACTIONS && g->num_policies >= 1 && g->check && g->current_player && g->is_over &&
          g->legal_actions && g->apply_legal && g->resample && g->policy_action && g->search_value;
@@ -88,7 +88,7 @@ int th_ismcts_search(const th_game *game, const void *root, const th_ismcts_conf
     unsigned char bytes[TH_MAX_STATE_BYTES];
   } scratch;
   void *d = scratch.bytes;
-  const size_t size = game->state_size;
+  const size_t size = game->state_bytes(root); /* the bytes of root in use */
   search_stop ss = {cfg->time_limit > 0 ? seconds_now() + cfg->time_limit : 0, cfg->stop, 0};
   const th_stop hook = {search_should_stop, &ss};
   const th_stop *stop = ss.deadline > 0 || cfg->stop ? &hook : NULL; /* NULL: nothing can stop the search */

@@ -14,6 +14,7 @@ _Static_assert(sizeof(sh_state) <= TH_MAX_STATE_BYTES, "sh_state must fit TH_MAX
 _Static_assert(SH_MAX_DISTINCT_ACTIONS <= TH_MAX_ACTIONS, "Shithead's actions must fit TH_MAX_ACTIONS");
 _Static_assert(SH_MAX_PLAYERS <= TH_MAX_PLAYERS, "Shithead's seats must fit TH_MAX_PLAYERS");
 
+static size_t g_state_bytes(const void *s) { return sh_state_bytes((const sh_state *)s); }
 static int g_check(const void *s, th_error *e) { return sh_state_check((const sh_state *)s, e); }
 static int g_current_player(const void *s) { return sh_state_current_player((const sh_state *)s); }
 static int g_is_over(const void *s) { return ((const sh_state *)s)->phase == SH_PHASE_OVER; }
@@ -91,6 +92,7 @@ static void g_events(const void *before, const void *after, int a, th_events *ou
 const th_game sh_game = {
     .name = "shithead",
     .state_size = sizeof(sh_state),
+    .state_bytes = g_state_bytes,
     .max_players = SH_MAX_PLAYERS,
     .max_actions = SH_MAX_DISTINCT_ACTIONS,
     .num_policies = SH_NUM_POLICIES,

@@ -145,7 +145,7 @@ int sh_setup_add(sh_state *s, int zone, int seat, int kind, int slot, th_error *
 uint64_t sh_state_copy_bench(const sh_state *s, sh_state scratch[2], uint64_t n) {
   uint64_t sum = 0;
   for (uint64_t i = 0; i < n; i++) {
-    memcpy(&scratch[i & 1], s, sizeof *s);
+    sh_state_copy(&scratch[i & 1], s);
     TH_CLOBBER(&scratch[i & 1]);
     sum += scratch[i & 1].move_count + scratch[i & 1].pile[i % SH_MAX_CARDS];
   }

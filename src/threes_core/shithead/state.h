@@ -14,7 +14,9 @@
 #ifndef THREES_SHITHEAD_STATE_H
 #define THREES_SHITHEAD_STATE_H
 
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "common/game.h"
 #include "shithead/actions.h"
@@ -94,6 +96,12 @@ typedef struct sh_state {
    * state, and by the sh_fast_* moves when repetition_limit > 0 (with the
    * rule off they leave it stale: such a state is not used again). */
   uint64_t pile_hash;
+  /* NULL, or the caller's log of this stretch's keys that left the ring
+   * (rep_log.h), attached while it plays moves: the count is then exact. */
+  sh_rep_log *rep_log;
+  /* ---- The repetition tail: read and written only when
+   * rules.repetition_limit > 0. With the rule off a copy leaves it out
+   * (sh_state_bytes): the hot state ends here (SH_STATE_HOT_BYTES). ---- */
   /* The hands' part of the repetition key, kept incrementally by
    * sh_record_position: rep_hand_fold[q] is seat q's hand hashed (its 16
    * bytes of rank counts, one 64x64->128-bit multiply) when it held
@@ -107,10 +115,17 @@ typedef struct sh_state {
   uint64_t rep_hand_fold[SH_MAX_PLAYERS];
   uint8_t rep_tag[SH_REP_WINDOW]; /* sh_rep_tag of each rep_key: one SIMD compare finds the candidates */
   uint64_t rep_key[SH_REP_WINDOW];
-  /* NULL, or the caller's log of this stretch's keys that left the ring
-   * (rep_log.h), attached while it plays moves: the count is then exact. */
-  sh_rep_log *rep_log;
 } sh_state;
+
+/* The bytes of a state in use, which a copy must carry: everything but the
+ * repetition tail when repetition_limit is 0 (the presets' default), the
+ * whole struct with the rule on. A copy is memcpy of sh_state_bytes(s) bytes
+ * (sh_state_copy); the bytes past them are never read. */
+#define SH_STATE_HOT_BYTES offsetof(sh_state, rep_hand_len)
+static inline size_t sh_state_bytes(const sh_state *s) {
+  return s->rules.repetition_limit ? sizeof(sh_state) : SH_STATE_HOT_BYTES;
+}
+static inline void sh_state_copy(sh_state *dst, const sh_state *src) { memcpy(dst, src, sh_state_bytes(src)); }
 
 /* The i-th card of the draw pile from the bottom (0 <= i < draw_len), and
  * its place (see pile[] above). */

@@ -411,9 +411,15 @@ static size_t g_observation_text(const void *s_, int p, char *out, size_t cap) {
   return at;
 }
 
+static size_t g_state_bytes(const void *s) {
+  (void)s;
+  return sizeof(tk_state);
+}
+
 const th_game tk_game = {
     .name = "toy_tricks",
     .state_size = sizeof(tk_state),
+    .state_bytes = g_state_bytes,
     .max_players = TK_MAX_PLAYERS,
     .max_actions = TK_NUM_CARDS,
     .num_policies = TK_NUM_POLICIES,
