@@ -323,7 +323,7 @@ static void probe_state(const sh_state *s, const uint16_t *legal, int n, th_rng 
   for (int q = 0; q < s->num_players; q++) {
     uint8_t known[SH_NUM_RANKS + 2];
     sh_known_rank_counts(s, q, known);
-    for (int k = 0; k < SH_NUM_RANKS; k++) CHECK(known[k] <= s->hand_rank[q][k], "seat %d rank %d", q, k);
+    for (int k = 0; k < SH_NUM_RANKS; k++) CHECK(known[k] <= s->seat[q].hand_rank[k], "seat %d rank %d", q, k);
   }
   {
     double ret[SH_MAX_PLAYERS];
@@ -819,7 +819,7 @@ static int rebuild_cards(const sh_state *s, sh_state *out, int skip_id, int extr
     else if (zone == SH_LOC_FACE_DOWN) {
       z = SH_ZONE_FACE_DOWN;
       for (int k = 0; k < SH_MAX_CPZ; k++)
-        if (s->down[seat][k] == id) slot = k;
+        if (s->seat[seat].down[k] == id) slot = k;
     } else if (zone == SH_LOC_BURNED)
       z = SH_ZONE_BURNED;
     else
@@ -1449,7 +1449,7 @@ static void unit_imperfect_information(long long games) {
         if (!hs) CHECK(ls == lt, "a card seat %d can see moved (id %d: zone %#x -> %#x)", p, id, ls, lt);
       }
       CHECK(memcmp(kinds_s, kinds_t, sizeof kinds_s) == 0, "the hidden cards changed");
-      CHECK(memcmp(s.hand_rank[p], t.hand_rank[p], sizeof s.hand_rank[p]) == 0);
+      CHECK(memcmp(s.seat[p].hand_rank, t.seat[p].hand_rank, sizeof s.seat[p].hand_rank) == 0);
       resamples++;
     }
     if (s.phase != SH_PHASE_OVER && i % 4 == 0) {
@@ -1538,7 +1538,9 @@ static void unit_rank_counts(long long games) {
         if ((l & 0xF0) == (SH_LOC_HAND | SH_LOC_KNOWN)) known[l & 0x0F][sh_card_rank(id)]++;
         if (l == SH_LOC_BURNED) burned[sh_card_rank(id)]++;
       }
-      CHECK(memcmp(known, s.known_rank, sizeof known) == 0, "known_rank differs from loc at move %u", s.move_count);
+      for (int q = 0; q < players; q++)
+        CHECK(memcmp(known[q], s.seat[q].known_rank, sizeof known[q]) == 0, "known_rank differs from loc at move %u",
+              s.move_count);
       CHECK(memcmp(burned, s.burned_rank, sizeof burned) == 0, "burned_rank differs from loc at move %u",
             s.move_count);
       int p = (int)below(&g, (uint32_t)players), any = 0;
@@ -1554,7 +1556,7 @@ static void unit_rank_counts(long long games) {
       with_known += any;
       if (moves % 97 == 0) { /* the check sees an off-by-one in either count */
         bad = s;
-        bad.known_rank[below(&g, (uint32_t)players)][below(&g, SH_NUM_RANKS)] ^= 1;
+        bad.seat[below(&g, (uint32_t)players)].known_rank[below(&g, SH_NUM_RANKS)] ^= 1;
         CHECK(sh_state_check(&bad, &e) != TH_OK && strstr(e.msg, "known"), "a wrong known count passed the check");
         bad = s;
         bad.burned_rank[below(&g, SH_NUM_RANKS)] ^= 1;

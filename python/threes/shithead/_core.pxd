@@ -91,6 +91,12 @@ cdef extern from "shithead/shithead.h" nogil:
     int sh_rep_log_copy(sh_rep_log *dst, const sh_rep_log *src)
     uint32_t sh_rep_log_count(const sh_rep_log *l, uint64_t key)
 
+    ctypedef struct sh_seat:
+        uint8_t hand_rank[16]
+        uint8_t up_rank[16]
+        uint8_t known_rank[16]
+        uint8_t down[5]
+
     ctypedef struct sh_state:
         sh_rules rules
         uint32_t move_count
@@ -112,7 +118,6 @@ cdef extern from "shithead/shithead.h" nogil:
         uint8_t hand_len[12]
         uint8_t up_len[12]
         uint8_t down_len[12]
-        uint8_t down[12][5]
         uint8_t loc[256]
         uint8_t pile[216]
         uint8_t stalemate
@@ -120,6 +125,7 @@ cdef extern from "shithead/shithead.h" nogil:
         uint16_t rep_head
         uint64_t pile_hash
         sh_rep_log *rep_log
+        sh_seat seat[12]
 
     int sh_draw_at(const sh_state *s, int i)
     int sh_rules_preset(int preset, sh_rules *out)

@@ -204,11 +204,13 @@ cdef class StateBase:
         # GameStateBase._clone's general path, which overwrites all of it).
         # _history (a chain of (previous, action) pairs, threes._engine hist_push) is None
         # until an action is applied; a clone shares its source's chain.
+        cdef int q
         self.game = &sh_game
         self._hlen = 0
         sh_rules_preset(0, &self.s.rules)
         memset(self.s.loc, SH_LOC_ABSENT, sizeof(self.s.loc))
-        memset(self.s.down, SH_NO_CARD, sizeof(self.s.down))
+        for q in range(SH_MAX_PLAYERS):
+            memset(self.s.seat[q].down, SH_NO_CARD, sizeof(self.s.seat[q].down))
         self.s.eff_top = SH_OPEN
         self.s.run_rank = SH_NO_RANK
         self.s.phase = SH_PHASE_OVER
@@ -651,7 +653,7 @@ cdef class StateBase:
                     up[q].append(kind)
                 elif l == SH_LOC_BURNED:
                     burned.append(kind)
-        down = [[None if self.s.down[q][k] == SH_NO_CARD else sh_card_kind(self.s.down[q][k])
+        down = [[None if self.s.seat[q].down[k] == SH_NO_CARD else sh_card_kind(self.s.seat[q].down[k])
                  for k in range(self.s.rules.cards_per_zone)] for q in range(n)]
         pile = [sh_card_kind(self.s.pile[i]) for i in range(self.s.pile_len)]
         draw = [sh_card_kind(sh_draw_at(&self.s, i)) for i in range(self.s.draw_len)]
@@ -665,7 +667,7 @@ cdef class StateBase:
         cdef int n = self.s.num_players, q, k, i
         self._require_setup()
         loc = [self.s.loc[i] for i in range(SH_CARD_ID_SPACE)]
-        down = [[None if self.s.down[q][k] == SH_NO_CARD else self.s.down[q][k]
+        down = [[None if self.s.seat[q].down[k] == SH_NO_CARD else self.s.seat[q].down[k]
                  for k in range(self.s.rules.cards_per_zone)] for q in range(n)]
         draw = [sh_draw_at(&self.s, i) for i in range(self.s.draw_len)]
         return loc, down, draw
@@ -706,7 +708,7 @@ cdef class StateBase:
 
     def _face_down(self, seat):
         cdef int q = self._seat(seat)
-        return [None if self.s.down[q][k] == SH_NO_CARD else sh_card_kind(self.s.down[q][k])
+        return [None if self.s.seat[q].down[k] == SH_NO_CARD else sh_card_kind(self.s.seat[q].down[k])
                 for k in range(self.s.rules.cards_per_zone)]
 
     def _pile(self):

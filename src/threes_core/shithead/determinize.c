@@ -33,23 +33,23 @@ static int deal(sh_state *s, int observer, const uint8_t *pool, int n, int8_t *i
     if (q != observer) {
       /* the known hand cards stay: the hand starts as them */
       int known = 0;
-      memcpy(s->hand_rank[q], s->known_rank[q], sizeof s->hand_rank[q]);
-      for (int r = 0; r < SH_NUM_RANKS; r++) known += s->known_rank[q][r];
+      memcpy(s->seat[q].hand_rank, s->seat[q].known_rank, sizeof s->seat[q].hand_rank);
+      for (int r = 0; r < SH_NUM_RANKS; r++) known += s->seat[q].known_rank[r];
       int unknown = s->hand_len[q] - known;
       for (int k = 0; k < unknown && next < n; k++) {
         int id = pool[next];
         if (is_hand) is_hand[next] = (int8_t)q;
         next++;
         s->loc[id] = (uint8_t)(SH_LOC_HAND | q);
-        s->hand_rank[q][sh_card_rank(id)]++;
+        s->seat[q].hand_rank[sh_card_rank(id)]++;
       }
     }
     for (int k = 0; k < SH_MAX_CPZ; k++)
-      if (s->down[q][k] != SH_NO_CARD && next < n) {
+      if (s->seat[q].down[k] != SH_NO_CARD && next < n) {
         int id = pool[next];
         if (is_hand) is_hand[next] = -1;
         next++;
-        s->down[q][k] = (uint8_t)id;
+        s->seat[q].down[k] = (uint8_t)id;
         s->loc[id] = (uint8_t)(SH_LOC_FACE_DOWN | q);
       }
   }

@@ -33,7 +33,7 @@ void sh_events(const sh_state *b, const sh_state *s, int a, th_events *out) {
   } else {
     int rank = m.rank, played = 1;
     if (m.kind == SH_MOVE_BLIND) {
-      int id = b->down[p][m.slot];
+      int id = b->seat[p].down[m.slot];
       rank = sh_card_rank(id);
       played = on_pile(s->loc[id]);
       e = th_event_add(out, SH_EV_BLIND, p);
@@ -66,7 +66,7 @@ void sh_events(const sh_state *b, const sh_state *s, int a, th_events *out) {
     if (!played) {
       e = th_event_add(out, SH_EV_PICKUP, p);
       for (int i = 0; i < b->pile_len; i++) th_event_card(e, sh_card_kind(b->pile[i]));
-      if (m.kind == SH_MOVE_BLIND) th_event_card(e, sh_card_kind(b->down[p][m.slot]));
+      if (m.kind == SH_MOVE_BLIND) th_event_card(e, sh_card_kind(b->seat[p].down[m.slot]));
     }
     if (s->phase == SH_PHASE_PLAY && s->current == p) th_event_add(out, SH_EV_AGAIN, p);
   }

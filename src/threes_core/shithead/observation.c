@@ -12,11 +12,11 @@ int sh_observation_tensor(const sh_state *s, int observer, float *out, th_error 
     return TH_ERR_ARG;
   }
   memset(out, 0, sizeof(float) * (size_t)sh_obs_size(n));
-  for (int r = 0; r < SH_NUM_RANKS; r++) out[sh_obs_own_hand() + r] = s->hand_rank[observer][r];
+  for (int r = 0; r < SH_NUM_RANKS; r++) out[sh_obs_own_hand() + r] = s->seat[observer].hand_rank[r];
   for (int j = 0, q = observer; j < n; j++, q = q + 1 < n ? q + 1 : 0) { /* q = (observer + j) % n */
     for (int r = 0; r < SH_NUM_RANKS; r++) {
-      out[sh_obs_face_up() + j * SH_NUM_RANKS + r] = s->up_rank[q][r];
-      out[sh_obs_known(n) + j * SH_NUM_RANKS + r] = s->known_rank[q][r];
+      out[sh_obs_face_up() + j * SH_NUM_RANKS + r] = s->seat[q].up_rank[r];
+      out[sh_obs_known(n) + j * SH_NUM_RANKS + r] = s->seat[q].known_rank[r];
     }
     float *seat = out + sh_obs_seats(n) + j * SH_OBS_SEAT_FIELDS;
     seat[0] = s->hand_len[q];
@@ -94,7 +94,7 @@ size_t sh_observation_text(const sh_state *s, int observer, char *out, size_t ca
     put_cards_at(&t, s, SH_LOC_FACE_UP | q, -1);
     th_put(&t, ", down slots [");
     for (int k = 0, first = 1; k < s->rules.cards_per_zone; k++)
-      if (s->down[q][k] != SH_NO_CARD) {
+      if (s->seat[q].down[k] != SH_NO_CARD) {
         if (!first) th_put(&t, ", ");
         first = 0;
         th_put_uint(&t, (unsigned)k);

@@ -15,22 +15,22 @@ static inline int lowest(uint16_t m) { return th_ctz32(m); }
 
 /* Source of the player to move: its per-rank counts, or NULL when blind. */
 static inline const uint8_t *source_counts(const sh_state *s, int p) {
-  if (s->hand_len[p]) return s->hand_rank[p];
-  if (s->up_len[p]) return s->up_rank[p];
+  if (s->hand_len[p]) return s->seat[p].hand_rank;
+  if (s->up_len[p]) return s->seat[p].up_rank;
   return NULL;
 }
 
 /* Largest legal count of `rank` (all copies, with merging when allowed). */
 static inline int max_count(const sh_state *s, int p, const uint8_t *counts, int rank) {
   int c = counts[rank];
-  if (counts == s->hand_rank[p] && s->rules.merge_hand_with_face_up && s->draw_len == 0 && c == s->hand_len[p])
-    c += s->up_rank[p][rank];
+  if (counts == s->seat[p].hand_rank && s->rules.merge_hand_with_face_up && s->draw_len == 0 && c == s->hand_len[p])
+    c += s->seat[p].up_rank[rank];
   return c;
 }
 
 static int first_slot(const sh_state *s, int p) {
   for (int k = 0; k < s->rules.cards_per_zone; k++)
-    if (s->down[p][k] != SH_NO_CARD) return k;
+    if (s->seat[p].down[k] != SH_NO_CARD) return k;
   return 0;
 }
 
@@ -40,7 +40,7 @@ static void swap_strongest(const sh_state *s, uint8_t *out) {
   const sh_rules *r = &s->rules;
   int p = s->current, K = r->cards_per_zone, n = 0;
   uint8_t avail[SH_NUM_RANKS];
-  for (int k = 0; k < SH_NUM_RANKS; k++) avail[k] = (uint8_t)(s->hand_rank[p][k] + s->up_rank[p][k]);
+  for (int k = 0; k < SH_NUM_RANKS; k++) avail[k] = (uint8_t)(s->seat[p].hand_rank[k] + s->seat[p].up_rank[k]);
   /* Wild ranks first, then the other ranks but burn ones, then burn ranks
    * that are not wild; highest first within each class. A face-up card must
    * beat the pile when its turn comes: a wild one always can, while a burn
@@ -79,7 +79,7 @@ static void random_step(sh_state *s, th_rng *rng, int fast) {
   if (!counts) { /* blind: uniform over the occupied slots */
     int n = s->down_len[p], k = (int)th_rng_below(rng, (uint32_t)n);
     for (int slot = 0; slot < s->rules.cards_per_zone; slot++)
-      if (s->down[p][slot] != SH_NO_CARD && k-- == 0) {
+      if (s->seat[p].down[slot] != SH_NO_CARD && k-- == 0) {
         if (fast)
           sh_fast_blind(s, slot);
         else
@@ -98,7 +98,7 @@ static void random_step(sh_state *s, th_rng *rng, int fast) {
     return;
   }
   /* The k-th legal action in id order: ranks ascending, counts ascending. */
-  int merge = counts == s->hand_rank[p] && s->rules.merge_hand_with_face_up && s->draw_len == 0;
+  int merge = counts == s->seat[p].hand_rank && s->rules.merge_hand_with_face_up && s->draw_len == 0;
   if (!merge) {
     int rank = 0, count = 1;
     sh_uniform_play(counts, m, rng, &rank, &count);

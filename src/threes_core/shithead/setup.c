@@ -95,8 +95,8 @@ int sh_setup_add(sh_state *s, int zone, int seat, int kind, int slot, th_error *
     case SH_ZONE_HAND_KNOWN:
       if (s->hand_len[seat] == 255) break;
       s->loc[id] = (uint8_t)(SH_LOC_HAND | seat | (zone == SH_ZONE_HAND_KNOWN ? SH_LOC_KNOWN : 0));
-      s->hand_rank[seat][rank]++;
-      s->known_rank[seat][rank] = (uint8_t)(s->known_rank[seat][rank] + (zone == SH_ZONE_HAND_KNOWN));
+      s->seat[seat].hand_rank[rank]++;
+      s->seat[seat].known_rank[rank] = (uint8_t)(s->seat[seat].known_rank[rank] + (zone == SH_ZONE_HAND_KNOWN));
       s->hand_len[seat]++;
       return TH_OK;
     case SH_ZONE_FACE_UP:
@@ -105,7 +105,7 @@ int sh_setup_add(sh_state *s, int zone, int seat, int kind, int slot, th_error *
         return TH_ERR_SETUP;
       }
       s->loc[id] = (uint8_t)(SH_LOC_FACE_UP | seat);
-      s->up_rank[seat][rank]++;
+      s->seat[seat].up_rank[rank]++;
       s->up_len[seat]++;
       return TH_OK;
     case SH_ZONE_FACE_DOWN:
@@ -114,12 +114,12 @@ int sh_setup_add(sh_state *s, int zone, int seat, int kind, int slot, th_error *
                      r->cards_per_zone - 1);
         return TH_ERR_SETUP;
       }
-      if (s->down[seat][slot] != SH_NO_CARD) {
+      if (s->seat[seat].down[slot] != SH_NO_CARD) {
         th_set_error(e, TH_ERR_SETUP, "face-down slot %d of seat %d holds two cards", slot, seat);
         return TH_ERR_SETUP;
       }
       s->loc[id] = (uint8_t)(SH_LOC_FACE_DOWN | seat);
-      s->down[seat][slot] = (uint8_t)id;
+      s->seat[seat].down[slot] = (uint8_t)id;
       s->down_len[seat]++;
       return TH_OK;
     case SH_ZONE_DRAW:
@@ -182,14 +182,18 @@ void sh_state_canonical(const sh_state *s, sh_state *out) {
   memcpy(out->hand_len, s->hand_len, sizeof out->hand_len);
   memcpy(out->up_len, s->up_len, sizeof out->up_len);
   memcpy(out->down_len, s->down_len, sizeof out->down_len);
-  memcpy(out->hand_rank, s->hand_rank, sizeof out->hand_rank);
-  memcpy(out->up_rank, s->up_rank, sizeof out->up_rank);
   memcpy(out->pile_rank, s->pile_rank, sizeof out->pile_rank);
-  memcpy(out->known_rank, s->known_rank, sizeof out->known_rank);
   memcpy(out->burned_rank, s->burned_rank, sizeof out->burned_rank);
-  for (int q = 0; q < SH_MAX_PLAYERS; q++)
+  /* the game's seats only: the others are not part of the state (a copy
+   * leaves them out, sh_state_bytes) */
+  int n = s->num_players < SH_MAX_PLAYERS ? s->num_players : SH_MAX_PLAYERS;
+  for (int q = 0; q < n; q++) {
+    memcpy(out->seat[q].hand_rank, s->seat[q].hand_rank, sizeof out->seat[q].hand_rank);
+    memcpy(out->seat[q].up_rank, s->seat[q].up_rank, sizeof out->seat[q].up_rank);
+    memcpy(out->seat[q].known_rank, s->seat[q].known_rank, sizeof out->seat[q].known_rank);
     for (int k = 0; k < SH_MAX_CPZ; k++)
-      out->down[q][k] = s->down[q][k] == SH_NO_CARD ? SH_NO_CARD : (uint8_t)sh_card_kind(s->down[q][k]);
+      out->seat[q].down[k] = s->seat[q].down[k] == SH_NO_CARD ? SH_NO_CARD : (uint8_t)sh_card_kind(s->seat[q].down[k]);
+  }
   for (int i = 0; i < s->pile_len; i++) out->pile[i] = (uint8_t)sh_card_kind(s->pile[i]);
   for (int i = 0; i < s->draw_len; i++) *sh_draw_slot(out, i) = (uint8_t)sh_card_kind(sh_draw_at(s, i));
   memcpy(out->loc, s->loc, sizeof out->loc);
@@ -370,7 +374,8 @@ int sh_state_check(const sh_state *s, th_error *e) {
   if (draw_n != s->draw_len || pile_n != s->pile_len || burned_n != s->burned_len)
     FAIL("the draw pile, pile or burned counts disagree with the cards' zones");
   if (memcmp(burned, s->burned_rank, sizeof burned)) FAIL("the burned cards' per-rank counts are wrong");
-  if (memcmp(known, s->known_rank, sizeof known)) FAIL("the known hand cards' per-rank counts are wrong");
+  for (int q = 0; q < n; q++)
+    if (memcmp(known[q], s->seat[q].known_rank, sizeof known[q])) FAIL("the known hand cards' per-rank counts are wrong");
   uint8_t seen[SH_CARD_ID_SPACE];
   memset(seen, 0, sizeof seen);
   uint8_t pile_rank[16] = {0};
@@ -385,8 +390,9 @@ int sh_state_check(const sh_state *s, th_error *e) {
   }
   for (int q = 0; q < SH_MAX_PLAYERS; q++) {
     int slots = 0;
-    for (int k = 0; k < SH_MAX_CPZ; k++) {
-      int id = s->down[q][k];
+    /* seat[q] past the game's seats is not part of the state (sh_state_bytes) */
+    for (int k = 0; k < SH_MAX_CPZ && q < n; k++) {
+      int id = s->seat[q].down[k];
       if (id == SH_NO_CARD) continue;
       if (q >= n || k >= K) FAIL("a face-down slot outside the game holds a card");
       if (s->loc[id] != (SH_LOC_FACE_DOWN | q) || seen[id]++) FAIL("face-down slot %d of seat %d is wrong", k, q);
@@ -398,7 +404,7 @@ int sh_state_check(const sh_state *s, th_error *e) {
     }
     if (slots != down_n[q] || s->down_len[q] != down_n[q]) FAIL("seat %d: face-down count is wrong", q);
     if (s->hand_len[q] != hand_n[q] || s->up_len[q] != up_n[q]) FAIL("seat %d: hand or face-up count is wrong", q);
-    if (memcmp(s->hand_rank[q], hand[q], SH_NUM_RANKS) || memcmp(s->up_rank[q], up[q], SH_NUM_RANKS))
+    if (memcmp(s->seat[q].hand_rank, hand[q], SH_NUM_RANKS) || memcmp(s->seat[q].up_rank, up[q], SH_NUM_RANKS))
       FAIL("seat %d: per-rank counts are wrong", q);
     if (s->up_len[q] > K) FAIL("seat %d has more than %d face-up cards", q, K);
   }

@@ -70,7 +70,7 @@ void sh_state_clear(sh_state *s, const sh_rules *r, int num_players, int dealer,
   s->eff_top = SH_OPEN;
   s->run_rank = SH_NO_RANK;
   memset(s->loc, SH_LOC_ABSENT, sizeof s->loc);
-  memset(s->down, SH_NO_CARD, sizeof s->down);
+  for (int q = 0; q < SH_MAX_PLAYERS; q++) memset(s->seat[q].down, SH_NO_CARD, sizeof s->seat[q].down);
   sh_state_init_tables(s);
   sh_state_init_seats(s);
 }
@@ -97,14 +97,14 @@ int sh_check_game_args(const sh_rules *r, int num_players, int *dealer, uint32_t
 
 static inline void put_hand(sh_state *s, int seat, int id, int known) {
   s->loc[id] = (uint8_t)(known ? loc_known(seat) : loc_hand(seat));
-  s->hand_rank[seat][sh_card_rank(id)]++;
-  s->known_rank[seat][sh_card_rank(id)] = (uint8_t)(s->known_rank[seat][sh_card_rank(id)] + (known != 0));
+  s->seat[seat].hand_rank[sh_card_rank(id)]++;
+  s->seat[seat].known_rank[sh_card_rank(id)] = (uint8_t)(s->seat[seat].known_rank[sh_card_rank(id)] + (known != 0));
   s->hand_len[seat]++;
 }
 
 static inline void put_face_up(sh_state *s, int seat, int id) {
   s->loc[id] = (uint8_t)(SH_LOC_FACE_UP | seat);
-  s->up_rank[seat][sh_card_rank(id)]++;
+  s->seat[seat].up_rank[sh_card_rank(id)]++;
   s->up_len[seat]++;
 }
 
@@ -135,7 +135,7 @@ int sh_state_deal(sh_state *s, const sh_rules *r, int num_players, int dealer, u
       for (int j = 0, seat = first; j < num_players; j++, seat = seat + 1 == num_players ? 0 : seat + 1) {
         int id = deck[--top];
         if (zone == 0) {
-          s->down[seat][i] = (uint8_t)id;
+          s->seat[seat].down[i] = (uint8_t)id;
           s->down_len[seat]++;
           s->loc[id] = (uint8_t)(SH_LOC_FACE_DOWN | seat);
         } else if (zone == 1) {
@@ -228,7 +228,7 @@ static int swap_gen(uint8_t *avail, int k, int depth, int lo, int index, uint16_
 
 static int swap_legal(const sh_state *s, int p, uint16_t *out) {
   uint8_t avail[SH_NUM_RANKS];
-  for (int r = 0; r < SH_NUM_RANKS; r++) avail[r] = (uint8_t)(s->hand_rank[p][r] + s->up_rank[p][r]);
+  for (int r = 0; r < SH_NUM_RANKS; r++) avail[r] = (uint8_t)(s->seat[p].hand_rank[r] + s->seat[p].up_rank[r]);
   int k = s->rules.cards_per_zone < SH_MAX_CPZ ? s->rules.cards_per_zone : SH_MAX_CPZ;
   return swap_gen(avail, k, 0, 0, 0, out, 0, sh_first_swap_action(&s->rules));
 }
@@ -243,10 +243,10 @@ static uint32_t swap_pick(const sh_state *s, th_rng *rng, uint32_t k, uint8_t *r
   int p = s->current, K = s->rules.cards_per_zone < SH_MAX_CPZ ? s->rules.cards_per_zone : SH_MAX_CPZ;
   uint8_t rank_of[MAX_HELD], avail[MAX_HELD];
   int m = 0;
-  for (unsigned x = present_mask(s->hand_rank[p]) | present_mask(s->up_rank[p]); x && m < MAX_HELD; x &= x - 1) {
+  for (unsigned x = present_mask(s->seat[p].hand_rank) | present_mask(s->seat[p].up_rank); x && m < MAX_HELD; x &= x - 1) {
     int r = th_ctz32(x);
     rank_of[m] = (uint8_t)r;
-    avail[m++] = (uint8_t)(s->hand_rank[p][r] + s->up_rank[p][r]);
+    avail[m++] = (uint8_t)(s->seat[p].hand_rank[r] + s->seat[p].up_rank[r]);
   }
   uint16_t W[MAX_HELD + 1][SH_MAX_CPZ + 1]; /* at most sh_multichoose(10, 5) = 2002 */
   for (int j = 0; j <= K; j++) W[m][j] = j == 0;
@@ -284,7 +284,7 @@ uint32_t sh_swap_choice_at(const sh_state *s, uint32_t k, uint8_t *ranks) { retu
  * face-up cards of that rank (6.2, merge_hand_with_face_up). */
 static inline int can_merge(const sh_state *s, int p, int rank) {
   return s->rules.merge_hand_with_face_up && s->draw_len == 0 && s->hand_len[p] > 0 &&
-         s->hand_rank[p][rank] == s->hand_len[p];
+         s->seat[p].hand_rank[rank] == s->hand_len[p];
 }
 
 int sh_legal_actions(const sh_state *s, uint16_t *out) {
@@ -295,12 +295,12 @@ int sh_legal_actions(const sh_state *s, uint16_t *out) {
   int C = sh_copies_per_rank(r), n = 0;
   const uint8_t *counts;
   if (s->hand_len[p] > 0)
-    counts = s->hand_rank[p];
+    counts = s->seat[p].hand_rank;
   else if (s->up_len[p] > 0)
-    counts = s->up_rank[p];
+    counts = s->seat[p].up_rank;
   else {
     for (int k = 0; k < r->cards_per_zone; k++)
-      if (s->down[p][k] != SH_NO_CARD) out[n++] = (uint16_t)(sh_first_blind_action(r) + k);
+      if (s->seat[p].down[k] != SH_NO_CARD) out[n++] = (uint16_t)(sh_first_blind_action(r) + k);
     return n;
   }
   uint16_t m = present_mask(counts) & playable_mask(s);
@@ -309,8 +309,8 @@ int sh_legal_actions(const sh_state *s, uint16_t *out) {
     m &= (uint16_t)(m - 1);
     int h = counts[rank], base = rank * C - 1;
     for (int c = 1; c <= h; c++) out[n++] = (uint16_t)(base + c);
-    if (counts == s->hand_rank[p] && can_merge(s, p, rank)) {
-      int u = s->up_rank[p][rank];
+    if (counts == s->seat[p].hand_rank && can_merge(s, p, rank)) {
+      int u = s->seat[p].up_rank[rank];
       for (int c = h + 1; c <= h + u; c++) out[n++] = (uint16_t)(base + c);
     }
   }
@@ -333,24 +333,24 @@ int sh_is_legal(const sh_state *s, int a) {
     uint8_t want[SH_NUM_RANKS] = {0};
     for (int i = 0; i < m.count; i++) want[m.face_up[i]]++;
     for (int k = 0; k < SH_NUM_RANKS; k++)
-      if (want[k] > s->hand_rank[p][k] + s->up_rank[p][k]) return 0;
+      if (want[k] > s->seat[p].hand_rank[k] + s->seat[p].up_rank[k]) return 0;
     return 1;
   }
   int from_hand = s->hand_len[p] > 0, from_up = !from_hand && s->up_len[p] > 0;
   switch (m.kind) {
     case SH_MOVE_PLAY: {
       if (!(from_hand || from_up) || !sh_playable(s, m.rank)) return 0;
-      if (from_up) return m.count <= s->up_rank[p][m.rank];
-      int h = s->hand_rank[p][m.rank];
+      if (from_up) return m.count <= s->seat[p].up_rank[m.rank];
+      int h = s->seat[p].hand_rank[m.rank];
       if (h == 0) return 0;
       if (m.count <= h) return 1;
-      return can_merge(s, p, m.rank) && m.count <= h + s->up_rank[p][m.rank];
+      return can_merge(s, p, m.rank) && m.count <= h + s->seat[p].up_rank[m.rank];
     }
     case SH_MOVE_PICKUP:
       if (!(from_hand || from_up)) return 0;
-      return (present_mask(from_hand ? s->hand_rank[p] : s->up_rank[p]) & playable_mask(s)) == 0;
+      return (present_mask(from_hand ? s->seat[p].hand_rank : s->seat[p].up_rank) & playable_mask(s)) == 0;
     case SH_MOVE_BLIND:
-      return !from_hand && !from_up && s->down[p][m.slot] != SH_NO_CARD;
+      return !from_hand && !from_up && s->seat[p].down[m.slot] != SH_NO_CARD;
     default:
       return 0;
   }
@@ -422,7 +422,7 @@ static void hand_rank_to_pile(sh_state *s, int p, int rank, int count) {
         later[n_later++] = (uint8_t)id;
       }
     }
-  s->known_rank[p][rank] = (uint8_t)(s->known_rank[p][rank] - moved);
+  s->seat[p].known_rank[rank] = (uint8_t)(s->seat[p].known_rank[rank] - moved);
   for (int i = 0; i < n_later && moved < count; i++, moved++) push_pile(s, later[i]);
 }
 
@@ -449,7 +449,7 @@ SH_HOT void refill(sh_state *s, int p, int ident) {
   while (s->draw_len > 0 && s->hand_len[p] < K) { /* the draw pile is empty for most of a game */
     int id = sh_draw_at(s, --s->draw_len);
     if (ident) s->loc[id] = (uint8_t)loc_hand(p);
-    s->hand_rank[p][sh_card_rank(id)]++;
+    s->seat[p].hand_rank[sh_card_rank(id)]++;
     s->hand_len[p]++;
   }
 }
@@ -511,9 +511,9 @@ SH_HOT int after_play(sh_state *s, int p, int rank, int count, int ident) {
 SH_HOT int pick_up(sh_state *s, int p, int ident) {
   if (ident) {
     for (int i = 0; i < s->pile_len; i++) s->loc[s->pile[i]] = (uint8_t)loc_known(p);
-    add_rows(s->known_rank[p], s->pile_rank);
+    add_rows(s->seat[p].known_rank, s->pile_rank);
   }
-  add_rows(s->hand_rank[p], s->pile_rank);
+  add_rows(s->seat[p].hand_rank, s->pile_rank);
   s->hand_len[p] = (uint8_t)(s->hand_len[p] + s->pile_len);
   clear_pile_counts(s);
   return finish_turn(s, p, TURN_PICKED_UP);
@@ -534,15 +534,15 @@ SH_HOT int play_from(sh_state *s, int p, uint8_t *counts, uint8_t *len, int rank
 SH_HOT int play(sh_state *s, int p, int rank, int count, int ident, int track) {
   int h = 0;
   if (s->hand_len[p] > 0) {
-    h = count < s->hand_rank[p][rank] ? count : s->hand_rank[p][rank];
+    h = count < s->seat[p].hand_rank[rank] ? count : s->seat[p].hand_rank[rank];
     if (ident) hand_rank_to_pile(s, p, rank, h);
-    s->hand_rank[p][rank] = (uint8_t)(s->hand_rank[p][rank] - h);
+    s->seat[p].hand_rank[rank] = (uint8_t)(s->seat[p].hand_rank[rank] - h);
     s->hand_len[p] = (uint8_t)(s->hand_len[p] - h);
   }
   int u = count - h;
   if (u > 0) {
     if (ident) face_up_rank_to_pile(s, p, rank, u);
-    s->up_rank[p][rank] = (uint8_t)(s->up_rank[p][rank] - u);
+    s->seat[p].up_rank[rank] = (uint8_t)(s->seat[p].up_rank[rank] - u);
     s->up_len[p] = (uint8_t)(s->up_len[p] - u);
   }
   if (!ident) {
@@ -554,8 +554,8 @@ SH_HOT int play(sh_state *s, int p, int rank, int count, int ident, int track) {
 }
 
 SH_HOT int play_blind(sh_state *s, int p, int slot, int ident, int track) {
-  int id = s->down[p][slot];
-  s->down[p][slot] = SH_NO_CARD;
+  int id = s->seat[p].down[slot];
+  s->seat[p].down[slot] = SH_NO_CARD;
   s->down_len[p]--;
   int rank = sh_card_rank(id);
   if (has_rank(playable_mask(s), rank)) {
@@ -571,9 +571,9 @@ SH_HOT int play_blind(sh_state *s, int p, int slot, int ident, int track) {
     /* Turned over, so known; picked up with the pile. */
     if (ident) {
       s->loc[id] = (uint8_t)loc_known(p);
-      s->known_rank[p][rank]++;
+      s->seat[p].known_rank[rank]++;
     }
-    s->hand_rank[p][rank]++;
+    s->seat[p].hand_rank[rank]++;
     s->hand_len[p]++;
     return pick_up(s, p, ident);
   }
@@ -586,7 +586,7 @@ static void apply_swap(sh_state *s, int p, const sh_move *m) {
   for (int i = 0; i < m->count; i++) want[m->face_up[i]]++;
   int decks = s->rules.decks;
   for (int rank = 0; rank < SH_NUM_RANKS; rank++) {
-    int up = s->up_rank[p][rank], w = want[rank], ns = num_suits_of_rank(rank);
+    int up = s->seat[p].up_rank[rank], w = want[rank], ns = num_suits_of_rank(rank);
     if (up > w) {
       int seen = 0;
       for (int su = 0; su < ns; su++)
@@ -594,7 +594,7 @@ static void apply_swap(sh_state *s, int p, const sh_move *m) {
           int id = sh_card_id(c, rank * SH_NUM_SUITS + su);
           if (s->loc[id] != (SH_LOC_FACE_UP | p)) continue;
           if (seen++ < w) continue;
-          s->up_rank[p][rank]--;
+          s->seat[p].up_rank[rank]--;
           s->up_len[p]--;
           put_hand(s, p, id, 1); /* D-15: seen face up, so known */
         }
@@ -604,8 +604,8 @@ static void apply_swap(sh_state *s, int p, const sh_move *m) {
         for (int c = 0; c < decks && need > 0; c++) {
           int id = sh_card_id(c, rank * SH_NUM_SUITS + su);
           if ((s->loc[id] & ~SH_LOC_KNOWN) != loc_hand(p)) continue;
-          if (s->loc[id] & SH_LOC_KNOWN) s->known_rank[p][rank]--;
-          s->hand_rank[p][rank]--;
+          if (s->loc[id] & SH_LOC_KNOWN) s->seat[p].known_rank[rank]--;
+          s->seat[p].hand_rank[rank]--;
           s->hand_len[p]--;
           put_face_up(s, p, id);
           need--;
@@ -632,9 +632,9 @@ uint64_t sh_position_key(const sh_state *s) {
   h = fnv_byte(h, s->out_mask);
   h = fnv_byte(h, s->out_mask >> 8);
   for (int p = 0; p < n; p++) {
-    for (int r = 0; r < SH_NUM_RANKS; r++) h = fnv_byte(h, s->hand_rank[p][r]);
-    for (int r = 0; r < SH_NUM_RANKS; r++) h = fnv_byte(h, s->up_rank[p][r]);
-    for (int k = 0; k < K; k++) h = fnv_byte(h, s->down[p][k] == SH_NO_CARD ? 0xFFu : (unsigned)sh_card_rank(s->down[p][k]));
+    for (int r = 0; r < SH_NUM_RANKS; r++) h = fnv_byte(h, s->seat[p].hand_rank[r]);
+    for (int r = 0; r < SH_NUM_RANKS; r++) h = fnv_byte(h, s->seat[p].up_rank[r]);
+    for (int k = 0; k < K; k++) h = fnv_byte(h, s->seat[p].down[k] == SH_NO_CARD ? 0xFFu : (unsigned)sh_card_rank(s->seat[p].down[k]));
   }
   h = fnv_byte(h, s->pile_len); /* lengths first: the two sequences cannot run into each other */
   h = fnv_byte(h, s->draw_len);
@@ -697,7 +697,7 @@ static const uint64_t hand_keys[SH_MAX_PLAYERS][2] = {
 
 /* Seat p's hand hashed: its 16 bytes of rank counts. */
 static inline uint64_t hand_fold(const sh_state *s, int p) {
-  return mul_fold(load_le64(s->hand_rank[p]) ^ hand_keys[p][0], load_le64(s->hand_rank[p] + 8) ^ hand_keys[p][1]);
+  return mul_fold(load_le64(s->seat[p].hand_rank) ^ hand_keys[p][0], load_le64(s->seat[p].hand_rank + 8) ^ hand_keys[p][1]);
 }
 
 /* The key from the hands' part h (the sum of the seats' hand_fold). */
@@ -863,11 +863,11 @@ void sh_fast_pickup(sh_state *s) {
  * policy makes it), the effects are the rule functions above. */
 SH_HOT int fast_random_move(sh_state *s, int p, th_rng *rng, const uint64_t (*bytes)[2], int track) {
   int from_hand = s->hand_len[p] != 0;
-  uint8_t *counts = from_hand ? s->hand_rank[p] : s->up_len[p] ? s->up_rank[p] : NULL;
+  uint8_t *counts = from_hand ? s->seat[p].hand_rank : s->up_len[p] ? s->seat[p].up_rank : NULL;
   if (!counts) {
     int k = (int)th_rng_below(rng, s->down_len[p]);
     for (int slot = 0; slot < SH_MAX_CPZ; slot++)
-      if (s->down[p][slot] != SH_NO_CARD && k-- == 0) return play_blind(s, p, slot, 0, track);
+      if (s->seat[p].down[slot] != SH_NO_CARD && k-- == 0) return play_blind(s, p, slot, 0, track);
     return p;
   }
   if (s->rules.merge_hand_with_face_up && from_hand && s->draw_len == 0) {
@@ -880,11 +880,11 @@ SH_HOT int fast_random_move(sh_state *s, int p, th_rng *rng, const uint64_t (*by
     int total = 0;
     for (uint16_t x = m; x; x &= (uint16_t)(x - 1)) {
       int r = th_ctz32(x);
-      total += counts[r] + (can_merge(s, p, r) ? s->up_rank[p][r] : 0);
+      total += counts[r] + (can_merge(s, p, r) ? s->seat[p].up_rank[r] : 0);
     }
     int k = (int)th_rng_below(rng, (uint32_t)total);
     for (uint16_t x = m; x; x &= (uint16_t)(x - 1)) {
-      int r = th_ctz32(x), c = counts[r] + (can_merge(s, p, r) ? s->up_rank[p][r] : 0);
+      int r = th_ctz32(x), c = counts[r] + (can_merge(s, p, r) ? s->seat[p].up_rank[r] : 0);
       if (k < c) return play(s, p, r, k + 1, 0, track);
       k -= c;
     }
@@ -1019,7 +1019,7 @@ int sh_state_decode_action(const sh_state *s, int a, sh_move *m) {
   if (m->kind != SH_MOVE_PLAY || s->phase != SH_PHASE_PLAY) return TH_OK;
   int p = s->current;
   if (s->hand_len[p] > 0)
-    m->source = m->count > s->hand_rank[p][m->rank] && s->hand_rank[p][m->rank] > 0 ? SH_SRC_HAND_AND_FACE_UP
+    m->source = m->count > s->seat[p].hand_rank[m->rank] && s->seat[p].hand_rank[m->rank] > 0 ? SH_SRC_HAND_AND_FACE_UP
                                                                                     : SH_SRC_HAND;
   else if (s->up_len[p] > 0)
     m->source = SH_SRC_FACE_UP;
@@ -1041,5 +1041,5 @@ void sh_returns(const sh_state *s, double *out) {
 }
 
 void sh_known_rank_counts(const sh_state *s, int seat, uint8_t *out) {
-  memcpy(out, s->known_rank[seat], SH_NUM_RANKS);
+  memcpy(out, s->seat[seat].known_rank, SH_NUM_RANKS);
 }

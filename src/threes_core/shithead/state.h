@@ -44,6 +44,18 @@ enum { SH_PHASE_SWAP = 0, SH_PHASE_PLAY = 1, SH_PHASE_OVER = 2 };
 #define SH_REP_WINDOW 64 /* positions remembered for repetition_limit (see sh_record_position) */
 #define SH_MAX_MAX_MOVES 100000000u
 
+/* One seat's cards (in sh_state.seat): per-rank counts of its hand and its
+ * face-up cards, kept up to date for fast move generation, the publicly
+ * known cards of its hand (SH_LOC_KNOWN; derived from loc like the counts,
+ * kept by the full-state moves, stale after the sh_fast_* moves as loc is),
+ * and its face-down slots. */
+typedef struct sh_seat {
+  uint8_t hand_rank[16];       /* cards of each rank in hand */
+  uint8_t up_rank[16];         /* cards of each rank face up */
+  uint8_t known_rank[16];      /* publicly known hand cards of each rank */
+  uint8_t down[SH_MAX_CPZ];    /* face-down slots: card id or SH_NO_CARD */
+} sh_seat;
+
 typedef struct sh_state {
   sh_rules rules;
   uint32_t move_count; /* actions applied so far, swap decisions included */
@@ -67,15 +79,11 @@ typedef struct sh_state {
   uint8_t hand_len[SH_MAX_PLAYERS];
   uint8_t up_len[SH_MAX_PLAYERS];
   uint8_t down_len[SH_MAX_PLAYERS];
-  uint8_t hand_rank[SH_MAX_PLAYERS][16]; /* cards of each rank in hand */
-  uint8_t up_rank[SH_MAX_PLAYERS][16];   /* cards of each rank face up */
   uint8_t pile_rank[16];                 /* cards of each rank in the pile */
-  /* Derived from loc like the counts above, kept by the full-state moves
-   * (the sh_fast_* moves leave them stale, as they leave loc): for the
+  /* Derived from loc like the counts in seat[], kept by the full-state moves
+   * (the sh_fast_* moves leave it stale, as they leave loc): for the
    * observation and the resample, which would otherwise scan loc. */
-  uint8_t known_rank[SH_MAX_PLAYERS][16]; /* publicly known hand cards (SH_LOC_KNOWN) of each rank */
   uint8_t burned_rank[16];                /* burned cards of each rank */
-  uint8_t down[SH_MAX_PLAYERS][SH_MAX_CPZ]; /* face-down slots: card id or SH_NO_CARD */
   uint8_t loc[SH_CARD_ID_SPACE];
   /* The pile, bottom first from index 0; the draw pile lives at the far
    * end of the same array (sh_draw_at: its i-th card from the bottom is
@@ -99,6 +107,10 @@ typedef struct sh_state {
   /* NULL, or the caller's log of this stretch's keys that left the ring
    * (rep_log.h), attached while it plays moves: the count is then exact. */
   sh_rep_log *rep_log;
+  /* What each seat holds, seat by seat, last in the hot state: a copy
+   * carries the seats of the game only (sh_state_bytes); seat[q] for q >=
+   * num_players is never read. */
+  sh_seat seat[SH_MAX_PLAYERS];
   /* ---- The repetition tail: read and written only when
    * rules.repetition_limit > 0. With the rule off a copy leaves it out
    * (sh_state_bytes): the hot state ends here (SH_STATE_HOT_BYTES). ---- */
@@ -117,13 +129,15 @@ typedef struct sh_state {
   uint64_t rep_key[SH_REP_WINDOW];
 } sh_state;
 
-/* The bytes of a state in use, which a copy must carry: everything but the
- * repetition tail when repetition_limit is 0 (the presets' default), the
- * whole struct with the rule on. A copy is memcpy of sh_state_bytes(s) bytes
+/* The bytes of a state in use, which a copy must carry: the fields before
+ * the seats and the game's seats when repetition_limit is 0 (the presets'
+ * default); the whole struct with the rule on (the repetition tail follows
+ * the twelve seats). A copy is memcpy of sh_state_bytes(s) bytes
  * (sh_state_copy); the bytes past them are never read. */
-#define SH_STATE_HOT_BYTES offsetof(sh_state, rep_hand_len)
 static inline size_t sh_state_bytes(const sh_state *s) {
-  return s->rules.repetition_limit ? sizeof(sh_state) : SH_STATE_HOT_BYTES;
+  if (s->rules.repetition_limit) return sizeof(sh_state);
+  int n = s->num_players < SH_MAX_PLAYERS ? s->num_players : SH_MAX_PLAYERS;
+  return offsetof(sh_state, seat) + (size_t)n * sizeof(sh_seat);
 }
 static inline void sh_state_copy(sh_state *dst, const sh_state *src) { memcpy(dst, src, sh_state_bytes(src)); }
 
