@@ -196,3 +196,42 @@ def test_the_history_is_never_traversed_by_the_garbage_collector(pkg, seed):
     assert type(s).from_dict(d).history() == played
     with pytest.raises(TypeError):
         type(s).from_dict(dict(d, history=played[:-1] + [float(played[-1])]))
+
+
+def test_copies_across_table_sizes_carry_only_the_bytes_in_use(ct, pkg, seed):
+    """A copy carries the bytes of the C state in use (``State.nbytes``,
+    th_game.state_bytes), which a game may size by its table: the rest of a
+    reused object still holds what a bigger table's state left there. Copies
+    made into objects freed by states of more seats (so their unused bytes
+    are another game's) stay equal to what they copied, with equal futures;
+    nbytes is the same for a copy, never more than the object holds, and
+    does not shrink as seats are added."""
+    import sys
+
+    big, small = max(ct.PLAYERS), min(ct.PLAYERS)
+    r = random.Random(seed)
+    sizes = {}
+    for n in ct.PLAYERS:
+        s = pkg.Game(n).new_initial_state(seed)
+        sizes[n] = s.nbytes
+        assert isinstance(s.nbytes, int) and 0 < s.nbytes < sys.getsizeof(s)
+        assert s.clone().nbytes == s.nbytes
+    assert [sizes[n] for n in sorted(sizes)] == sorted(sizes.values())
+    for rounds in range(20):
+        bigs = [ct.play_out(pkg.Game(big).new_initial_state(seed + 100 + rounds * 8 + k), r, 60)
+                for k in range(8)]
+        bigs = [b.clone() for b in bigs for _ in range(4)]  # objects full of a bigger table's bytes
+        small_state = ct.play_out(pkg.Game(small).new_initial_state(seed + rounds), r, r.randrange(200))
+        del bigs  # freed into the list the copies below reuse
+        copies = [small_state.clone()]
+        if not small_state.is_terminal():
+            a = r.choice(small_state.legal_actions())
+            child = small_state.child(a)
+            expected = small_state.clone()
+            expected.apply_action(a)
+            assert child == expected and child.to_dict() == expected.to_dict()
+        for c in copies:
+            assert c == small_state and c.nbytes == small_state.nbytes
+            assert c.to_dict() == small_state.to_dict()
+            c._check()
+            _same_future(ct, c, small_state.clone(), seed * 7 + rounds, steps=120, full_every=40)

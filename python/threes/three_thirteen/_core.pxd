@@ -39,6 +39,11 @@ cdef extern from "three_thirteen/three_thirteen.h" nogil:
         tt_meld_options meld
         uint8_t rediscard_taken
         uint8_t go_out_first_turn
+    ctypedef struct tt_seat:
+        uint8_t hand[54]
+        uint8_t known[54]
+        uint8_t pool_hand[54]
+
     ctypedef struct tt_state:
         tt_options opt
         uint8_t num_players
@@ -56,7 +61,6 @@ cdef extern from "three_thirteen/three_thirteen.h" nogil:
         th_rng rng
         uint8_t turns[8]
         uint8_t hand_len[8]
-        uint8_t hand[8][54]
         uint16_t stock_len
         uint16_t discard_len
         uint8_t stock[216]
@@ -64,8 +68,7 @@ cdef extern from "three_thirteen/three_thirteen.h" nogil:
         int16_t round_score[11][8]
         int32_t total[8]
         uint8_t pool_active
-        uint8_t known[8][54]
-        uint8_t pool_hand[8][54]
+        tt_seat seat[8]
     enum:
         TT_ZONE_HAND
         TT_ZONE_KNOWN

@@ -33,7 +33,7 @@ int tt_resample(tt_state *s, int observer, th_rng *rng, th_error *e) {
   for (int q = 0; q < np; q++) {
     if (q == observer) continue;
     for (int k = 0; k < TT_NUM_KINDS; k++) {
-      int pk = s->pool_hand[q][k], ok = s->hand[q][k] - s->known[q][k] - pk;
+      int pk = s->seat[q].pool_hand[k], ok = s->seat[q].hand[k] - s->seat[q].known[k] - pk;
       ord_cnt[k] = (uint8_t)(ord_cnt[k] + ok);
       pool_cnt[k] = (uint8_t)(pool_cnt[k] + pk);
       ord_slots[q] += ok;
@@ -46,8 +46,8 @@ int tt_resample(tt_state *s, int observer, th_rng *rng, th_error *e) {
   int n = gather_shuffled(ord_cnt, cards, rng), next = 0;
   for (int q = 0; q < np; q++) {
     if (q == observer) continue;
-    for (int k = 0; k < TT_NUM_KINDS; k++) s->hand[q][k] = (uint8_t)(s->known[q][k] + s->pool_hand[q][k]);
-    for (int i = 0; i < ord_slots[q] && next < n; i++) s->hand[q][cards[next++]]++;
+    for (int k = 0; k < TT_NUM_KINDS; k++) s->seat[q].hand[k] = (uint8_t)(s->seat[q].known[k] + s->seat[q].pool_hand[k]);
+    for (int i = 0; i < ord_slots[q] && next < n; i++) s->seat[q].hand[cards[next++]]++;
   }
   if (!pool) {
     for (int i = 0; i < s->stock_len && next < n; i++) s->stock[i] = cards[next++];
@@ -56,11 +56,11 @@ int tt_resample(tt_state *s, int observer, th_rng *rng, th_error *e) {
     next = 0;
     for (int q = 0; q < np; q++) {
       if (q == observer) continue;
-      for (int k = 0; k < TT_NUM_KINDS; k++) s->hand[q][k] = (uint8_t)(s->hand[q][k] - s->pool_hand[q][k]);
-      memset(s->pool_hand[q], 0, sizeof s->pool_hand[q]);
+      for (int k = 0; k < TT_NUM_KINDS; k++) s->seat[q].hand[k] = (uint8_t)(s->seat[q].hand[k] - s->seat[q].pool_hand[k]);
+      memset(s->seat[q].pool_hand, 0, sizeof s->seat[q].pool_hand);
       for (int i = 0; i < pool_slots[q] && next < n; i++) {
-        s->hand[q][cards[next]]++;
-        s->pool_hand[q][cards[next++]]++;
+        s->seat[q].hand[cards[next]]++;
+        s->seat[q].pool_hand[cards[next++]]++;
       }
     }
     for (int i = 0; i < s->stock_len && next < n; i++) s->stock[i] = cards[next++];

@@ -14,10 +14,7 @@ _Static_assert(sizeof(tt_state) <= TH_MAX_STATE_BYTES, "tt_state must fit TH_MAX
 _Static_assert(TT_NUM_ACTIONS <= TH_MAX_ACTIONS, "Three Thirteen's actions must fit TH_MAX_ACTIONS");
 _Static_assert(TT_MAX_PLAYERS <= TH_MAX_PLAYERS, "Three Thirteen's seats must fit TH_MAX_PLAYERS");
 
-static size_t g_state_bytes(const void *s) {
-  (void)s;
-  return sizeof(tt_state);
-}
+static size_t g_state_bytes(const void *s) { return tt_state_bytes((const tt_state *)s); }
 static int g_check(const void *s, th_error *e) { return tt_state_check((const tt_state *)s, e); }
 static int g_current_player(const void *s) {
   const tt_state *t = (const tt_state *)s;

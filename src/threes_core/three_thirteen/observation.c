@@ -25,13 +25,13 @@ int tt_observation_tensor(const tt_state *s, int p, float *out, th_error *e) {
     for (int i = 0; i < s->stock_len && i < TT_MAX_CARDS; i++)
       if (s->stock[i] < TT_NUM_KINDS) pool[s->stock[i]]++;
     for (int q = 0; q < n && q < TT_MAX_PLAYERS; q++)
-      for (int k = 0; k < TT_NUM_KINDS; k++) pool[k] = (uint8_t)(pool[k] + s->pool_hand[q][k]);
+      for (int k = 0; k < TT_NUM_KINDS; k++) pool[k] = (uint8_t)(pool[k] + s->seat[q].pool_hand[k]);
   }
   for (int i = 0; i < s->discard_len && i < TT_MAX_CARDS; i++)
     if (s->discard[i] < TT_NUM_KINDS) discard[s->discard[i]]++;
   for (int k = 0; k < TT_NUM_KINDS; k++) {
-    out[tt_obs_own_hand() + k] = s->hand[p][k];
-    out[tt_obs_own_pool() + k] = s->pool_hand[p][k];
+    out[tt_obs_own_hand() + k] = s->seat[p].hand[k];
+    out[tt_obs_own_pool() + k] = s->seat[p].pool_hand[k];
     out[tt_obs_pool(n) + k] = pool[k];
     out[tt_obs_discard(n) + k] = discard[k];
   }
@@ -39,9 +39,9 @@ int tt_observation_tensor(const tt_state *s, int p, float *out, th_error *e) {
     float *seat = out + tt_obs_seats(n) + j * TT_OBS_SEAT_FIELDS;
     int known = 0, held = 0;
     for (int k = 0; k < TT_NUM_KINDS; k++) {
-      out[tt_obs_known() + j * TT_NUM_KINDS + k] = s->known[q][k];
-      known += s->known[q][k];    /* tt_known_len */
-      held += s->pool_hand[q][k]; /* tt_pool_held */
+      out[tt_obs_known() + j * TT_NUM_KINDS + k] = s->seat[q].known[k];
+      known += s->seat[q].known[k];    /* tt_known_len */
+      held += s->seat[q].pool_hand[k]; /* tt_pool_held */
     }
     seat[0] = s->hand_len[q];
     seat[1] = (float)known;
@@ -115,7 +115,7 @@ size_t tt_observation_text(const tt_state *s, int p, char *out, size_t cap) {
   if (over) th_put(&t, "-");
   else th_put_uint(&t, s->current);
   th_put(&t, "\nhand: ");
-  put_counts(&t, s->hand[p], "-");
+  put_counts(&t, s->seat[p].hand, "-");
   th_put(&t, "\nhand sizes: [");
   for (int q = 0; q < n; q++) {
     if (q) th_put(&t, ", ");
@@ -140,12 +140,12 @@ size_t tt_observation_text(const tt_state *s, int p, char *out, size_t cap) {
   {
     int any = 0;
     for (int q = 0; q < n; q++)
-      if (q != p && any_count(s->known[q])) {
+      if (q != p && any_count(s->seat[q].known)) {
         if (any) th_put(&t, "; ");
         any = 1;
         th_put_uint(&t, (unsigned)q);
         th_put(&t, ": ");
-        put_counts(&t, s->known[q], "-");
+        put_counts(&t, s->seat[q].known, "-");
       }
     if (!any) th_put(&t, "-");
   }
@@ -164,7 +164,7 @@ size_t tt_observation_text(const tt_state *s, int p, char *out, size_t cap) {
     th_put_uint(&t, (unsigned)tt_pool_held(s, q));
   }
   th_put(&t, "]; own pool cards ");
-  put_counts(&t, s->pool_hand[p], "-");
+  put_counts(&t, s->seat[p].pool_hand, "-");
   th_put(&t, "\nout: ");
   if (s->out_seat == TT_NO_SEAT) th_put(&t, "-");
   else th_put_uint(&t, s->out_seat);

@@ -26,7 +26,7 @@ typedef struct greedy_memo {
 } greedy_memo;
 
 static int memo_hit(const memo_entry *m, const tt_state *s, int p, int taken) {
-  return m->set && m->round == s->round && m->taken == taken && !memcmp(m->hand, s->hand[p], TT_NUM_KINDS);
+  return m->set && m->round == s->round && m->taken == taken && !memcmp(m->hand, s->seat[p].hand, TT_NUM_KINDS);
 }
 
 static void memo_put(memo_entry *m, int round, const uint8_t *hand, int taken, int value, int kind) {
@@ -44,14 +44,14 @@ static int best_discard(const tt_state *s, int p, int *kind, greedy_memo *g) {
     return g->discard[p].value;
   }
   int d = tt_best_discard(s, p, kind);
-  if (g) memo_put(&g->discard[p], s->round, s->hand[p], s->taken_kind, d, *kind);
+  if (g) memo_put(&g->discard[p], s->round, s->seat[p].hand, s->taken_kind, d, *kind);
   return d;
 }
 
 static int hand_deadwood(const tt_state *s, int p, greedy_memo *g) {
   if (g && memo_hit(&g->now[p], s, p, TT_NO_KIND)) return g->now[p].value;
   int d = tt_hand_deadwood(s, p);
-  if (g) memo_put(&g->now[p], s->round, s->hand[p], TT_NO_KIND, d, -1);
+  if (g) memo_put(&g->now[p], s->round, s->seat[p].hand, TT_NO_KIND, d, -1);
   return d;
 }
 
@@ -72,7 +72,7 @@ static int take_cannot_help(const tt_state *s, int p, int c) {
   uint8_t nat[13][4];
   memset(nat, 0, sizeof nat);
   for (int k = 0; k < TT_NUM_KINDS; k++) {
-    int h = s->hand[p][k], rk = tt_kind_rank(k);
+    int h = s->seat[p].hand[k], rk = tt_kind_rank(k);
     if (!h) continue;
     if (k != c && tt_card_value(rk, wild, o) > vc) return 0; /* a dearer card to discard instead */
     if (rk == 0 || rk == wild)
@@ -93,7 +93,7 @@ static int greedy_action(const tt_state *s, greedy_memo *g) {
     memcpy(&t, s, sizeof t);
     int top = t.discard[t.discard_len - 1];
     int now = hand_deadwood(s, p, g);
-    t.hand[p][top]++;
+    t.seat[p].hand[top]++;
     t.hand_len[p]++;
     t.taken_kind = (uint8_t)top;
     return best_discard(&t, p, &k, g) < now ? TT_ACTION_TAKE_DISCARD : TT_ACTION_STOCK;
@@ -102,7 +102,7 @@ static int greedy_action(const tt_state *s, greedy_memo *g) {
   if (k < 0) return TT_FIRST_DISCARD; /* unreachable: a discard-phase hand always holds a card it may discard */
   if (g) { /* the hand after this discard keeps `best`: its `now` at this seat's next turn */
     uint8_t after[TT_NUM_KINDS];
-    memcpy(after, s->hand[p], TT_NUM_KINDS);
+    memcpy(after, s->seat[p].hand, TT_NUM_KINDS);
     after[k]--;
     memo_put(&g->now[p], s->round, after, TT_NO_KIND, best, -1);
   }

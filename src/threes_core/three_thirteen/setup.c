@@ -40,18 +40,18 @@ int tt_setup_add(tt_state *s, int zone, int seat, int kind, th_error *e) {
         th_set_error(e, TH_ERR_SETUP, "seat %d holds more than %d cards", seat, TT_MAX_HAND);
         return TH_ERR_SETUP;
       }
-      s->hand[seat][kind]++;
+      s->seat[seat].hand[kind]++;
       s->hand_len[seat]++;
       return TH_OK;
     }
-    if (s->known[seat][kind] + s->pool_hand[seat][kind] >= s->hand[seat][kind]) {
+    if (s->seat[seat].known[kind] + s->seat[seat].pool_hand[kind] >= s->seat[seat].hand[kind]) {
       th_set_error(e, TH_ERR_SETUP, "seat %d: more known and pool cards of kind %d than its hand holds", seat, kind);
       return TH_ERR_SETUP;
     }
     if (zone == TT_ZONE_KNOWN)
-      s->known[seat][kind]++;
+      s->seat[seat].known[kind]++;
     else
-      s->pool_hand[seat][kind]++;
+      s->seat[seat].pool_hand[kind]++;
     return TH_OK;
   }
   uint16_t *len = zone == TT_ZONE_STOCK ? &s->stock_len : &s->discard_len;

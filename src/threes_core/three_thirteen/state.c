@@ -15,17 +15,15 @@ static void deal_round(tt_state *s) {
     for (int j = 0; j < s->opt.jokers && j < 2; j++) deck[n++] = (uint8_t)(52 + j);
   }
   th_shuffle_bytes(deck, n, &s->rng);
-  memset(s->hand, 0, sizeof s->hand);
+  memset(s->seat, 0, sizeof s->seat);
   memset(s->hand_len, 0, sizeof s->hand_len);
   memset(s->turns, 0, sizeof s->turns);
-  memset(s->known, 0, sizeof s->known);
-  memset(s->pool_hand, 0, sizeof s->pool_hand);
   s->pool_active = 0;
   int per = s->round + 2, top = n, np = s->num_players;
   for (int c = 0; c < per; c++)
     for (int j = 1; j <= np; j++) {
       int q = (s->dealer + j) % np;
-      s->hand[q][deck[--top]]++;
+      s->seat[q].hand[deck[--top]]++;
       s->hand_len[q]++;
     }
   s->discard[0] = deck[--top]; /* the stock's top card turned up */
@@ -62,7 +60,7 @@ int tt_deadwood_without(const tt_state *s, int p, int less) {
   uint8_t rank[TT_MAX_HAND + 2], suit[TT_MAX_HAND + 2];
   int n = 0, skipped = less == TT_NO_KIND;
   for (int k = 0; k < TT_NUM_KINDS; k++)
-    for (int c = s->hand[p][k]; c > 0; c--) {
+    for (int c = s->seat[p].hand[k]; c > 0; c--) {
       if (!skipped && k == less) {
         skipped = 1;
         continue;
@@ -85,7 +83,7 @@ _Static_assert(TT_NUM_KINDS <= 64, "held_kinds packs the kinds into 64 bits");
 /* The kinds seat p holds, bit k for kind k (TT_NUM_KINDS <= 64): a
  * branch-free pass, then the loops over a hand visit only its kinds. */
 static inline uint64_t held_kinds(const tt_state *s, int p) {
-  const uint8_t *h = s->hand[p];
+  const uint8_t *h = s->seat[p].hand;
   uint64_t m = 0;
   int k = 0;
   for (; k + 8 <= TT_NUM_KINDS; k += 8) { /* 8 counts a word: bit 7 of each byte set when it is not 0 */
@@ -103,7 +101,7 @@ int tt_hand_cards(const tt_state *s, int p, uint8_t *rank, uint8_t *suit, uint8_
   for (uint64_t m = held_kinds(s, p); m; m &= m - 1) { /* at most TT_NUM_KINDS passes */
     int k = th_ctz64(m);
     int may = tt_may_discard(s, p, k);
-    for (int c = s->hand[p][k]; c > 0 && n < TT_MAX_HAND; c--) {
+    for (int c = s->seat[p].hand[k]; c > 0 && n < TT_MAX_HAND; c--) {
       rank[n] = (uint8_t)tt_kind_rank(k);
       suit[n] = (uint8_t)tt_kind_suit(k);
       kind[n] = (uint8_t)k;
@@ -125,7 +123,7 @@ int tt_best_discard(const tt_state *s, int p, int *kind_out) {
 }
 
 int tt_hand_lonely(const tt_state *s, int p, int cap) {
-  const uint8_t *h = s->hand[p];
+  const uint8_t *h = s->seat[p].hand;
   int wr = tt_wild_rank(s->round), w = h[52] + h[53], lonely = 0, ace = s->opt.meld.ace_either;
   uint64_t wild_kinds = 0xFull << ((wr - 1) * 4);
   for (int su = 0; su < 4; su++) w += h[(wr - 1) * 4 + su];
@@ -215,14 +213,14 @@ int tt_pool_count(const tt_state *s, int k) {
   if (!s->pool_active || k < 0 || k >= TT_NUM_KINDS) return 0;
   int c = 0;
   for (int i = 0; i < s->stock_len && i < TT_MAX_CARDS; i++) c += s->stock[i] == k;
-  for (int q = 0; q < s->num_players && q < TT_MAX_PLAYERS; q++) c += s->pool_hand[q][k];
+  for (int q = 0; q < s->num_players && q < TT_MAX_PLAYERS; q++) c += s->seat[q].pool_hand[k];
   return c;
 }
 
 int tt_pool_held(const tt_state *s, int q) {
   int c = 0;
-  if (q < 0 || q >= TT_MAX_PLAYERS) return 0;
-  for (int k = 0; k < TT_NUM_KINDS; k++) c += s->pool_hand[q][k];
+  if (q < 0 || q >= s->num_players || q >= TT_MAX_PLAYERS) return 0;
+  for (int k = 0; k < TT_NUM_KINDS; k++) c += s->seat[q].pool_hand[k];
   return c;
 }
 
@@ -235,21 +233,21 @@ int tt_pool_size(const tt_state *s) {
 
 int tt_known_len(const tt_state *s, int q) {
   int c = 0;
-  if (q < 0 || q >= TT_MAX_PLAYERS) return 0;
-  for (int k = 0; k < TT_NUM_KINDS; k++) c += s->known[q][k];
+  if (q < 0 || q >= s->num_players || q >= TT_MAX_PLAYERS) return 0;
+  for (int k = 0; k < TT_NUM_KINDS; k++) c += s->seat[q].known[k];
   return c;
 }
 
 static void dissolve_pool(tt_state *s) {
   s->pool_active = 0;
-  memset(s->pool_hand, 0, sizeof s->pool_hand);
+  for (int q = 0; q < TT_MAX_PLAYERS; q++) memset(s->seat[q].pool_hand, 0, sizeof s->seat[q].pool_hand);
 }
 
 /* Seat p discards a card of kind k (still in its hand): the public record
  * (state.h, KNOWLEDGE; T-10). */
 static void record_discard(tt_state *s, int p, int k) {
-  if (s->known[p][k]) {
-    s->known[p][k]--;
+  if (s->seat[p].known[k]) {
+    s->seat[p].known[k]--;
     return;
   }
   if (!s->pool_active || !tt_pool_held(s, p)) return; /* not a pool card */
@@ -260,13 +258,13 @@ static void record_discard(tt_state *s, int p, int k) {
    * neither on the discard pile nor known nor in the pool). One of p's own
    * hidden cards outside the pool could be this k only when both are > 0. */
   int hidden_outside = 0;
-  for (int q = 0; q < s->num_players; q++) hidden_outside += s->hand[q][k] - s->known[q][k] - s->pool_hand[q][k];
+  for (int q = 0; q < s->num_players; q++) hidden_outside += s->seat[q].hand[k] - s->seat[q].known[k] - s->seat[q].pool_hand[k];
   if (own_outside == 0 || hidden_outside == 0) {
     /* None of p's hidden cards that could be a k is outside the pool: the
      * card came from it, and the pool loses it and is kept (T-10). p held it
      * as a pool card: own_outside == 0 makes every unknown k of p one, and
      * hidden_outside == 0 every hidden k anywhere. */
-    s->pool_hand[p][k]--;
+    s->seat[p].pool_hand[k]--;
   } else if (tt_pool_count(s, k) > 0) {
     dissolve_pool(s); /* a pool card or not: the public record cannot say (T-10) */
   }
@@ -274,8 +272,8 @@ static void record_discard(tt_state *s, int p, int k) {
 
 /* Seat p's whole hand is shown (went out, or scored at the end). */
 static void show_hand(tt_state *s, int p) {
-  memcpy(s->known[p], s->hand[p], sizeof s->known[p]);
-  memset(s->pool_hand[p], 0, sizeof s->pool_hand[p]);
+  memcpy(s->seat[p].known, s->seat[p].hand, sizeof s->seat[p].known);
+  memset(s->seat[p].pool_hand, 0, sizeof s->seat[p].pool_hand);
 }
 
 /* --------------------------------------------------------------- apply -- */
@@ -347,22 +345,22 @@ void tt_apply_legal(tt_state *s, int a) {
       score_round(s);
     } else {
       int k = s->stock[--s->stock_len];
-      s->hand[p][k]++;
+      s->seat[p].hand[k]++;
       s->hand_len[p]++;
-      if (s->pool_active) s->pool_hand[p][k]++; /* hidden again, but a pool card (T-9) */
+      if (s->pool_active) s->seat[p].pool_hand[k]++; /* hidden again, but a pool card (T-9) */
       s->phase = TT_PHASE_DISCARD;
     }
   } else if (a == TT_ACTION_TAKE_DISCARD) {
     int k = s->discard[--s->discard_len];
-    s->hand[p][k]++;
+    s->seat[p].hand[k]++;
     s->hand_len[p]++;
-    s->known[p][k]++; /* T-9: everyone saw it taken */
+    s->seat[p].known[k]++; /* T-9: everyone saw it taken */
     s->taken_kind = (uint8_t)k;
     s->phase = TT_PHASE_DISCARD;
   } else {
     int out = a >= TT_FIRST_GO_OUT, k = a - (out ? TT_FIRST_GO_OUT : TT_FIRST_DISCARD);
     record_discard(s, p, k);
-    s->hand[p][k]--;
+    s->seat[p].hand[k]--;
     s->hand_len[p]--;
     s->discard[s->discard_len++] = (uint8_t)k;
     end_turn(s, p, out);
@@ -466,13 +464,13 @@ int tt_state_check(const tt_state *s, th_error *e) {
   for (int q = 0; q < n; q++) {
     int len = 0;
     for (int k = 0; k < TT_NUM_KINDS; k++) {
-      len += s->hand[q][k];
-      count[k] += s->hand[q][k];
+      len += s->seat[q].hand[k];
+      count[k] += s->seat[q].hand[k];
     }
     if (len != s->hand_len[q]) FAIL("seat %d's hand length %d does not match its cards (%d)", q, s->hand_len[q], len);
   }
-  for (int q = n; q < TT_MAX_PLAYERS; q++)
-    if (s->hand_len[q] || tt_known_len(s, q) || tt_pool_held(s, q)) FAIL("seat %d holds cards but is no seat", q);
+  for (int q = n; q < TT_MAX_PLAYERS; q++) /* (seat[q] itself is not part of the state: tt_state_bytes) */
+    if (s->hand_len[q]) FAIL("seat %d holds cards but is no seat", q);
   if (s->stock_len > TT_MAX_CARDS || s->discard_len > TT_MAX_CARDS) FAIL("the stock or discard pile is too long");
   for (int i = 0; i < s->stock_len; i++) {
     if (s->stock[i] >= TT_NUM_KINDS) FAIL("the stock holds a card that does not exist");
@@ -529,7 +527,7 @@ int tt_state_check(const tt_state *s, th_error *e) {
              "discard phase", q, s->hand_len[q], s->round, per, per + 1);
     }
     if (s->phase == TT_PHASE_OVER && s->taken_kind != TT_NO_KIND &&
-        (longer < 0 || s->known[longer][s->taken_kind] == 0))
+        (longer < 0 || s->seat[longer].known[s->taken_kind] == 0))
       FAIL("taken_kind: a finished game keeps a taken card only when it was cut at the move cap between the take "
            "and the discard (the taker holds one card more, the taken one known)");
   }
@@ -577,16 +575,16 @@ int tt_state_check(const tt_state *s, th_error *e) {
   if (s->pool_active > 1) FAIL("pool_active must be 0 or 1");
   for (int q = 0; q < n; q++)
     for (int k = 0; k < TT_NUM_KINDS; k++) {
-      if (s->known[q][k] + s->pool_hand[q][k] > s->hand[q][k])
-        FAIL("seat %d: %d known and %d pool cards of kind %d, but only %d in the hand", q, s->known[q][k],
-             s->pool_hand[q][k], k, s->hand[q][k]);
-      if (!s->pool_active && s->pool_hand[q][k]) FAIL("seat %d holds pool cards but there is no pool", q);
+      if (s->seat[q].known[k] + s->seat[q].pool_hand[k] > s->seat[q].hand[k])
+        FAIL("seat %d: %d known and %d pool cards of kind %d, but only %d in the hand", q, s->seat[q].known[k],
+             s->seat[q].pool_hand[k], k, s->seat[q].hand[k]);
+      if (!s->pool_active && s->seat[q].pool_hand[k]) FAIL("seat %d holds pool cards but there is no pool", q);
       int shown = ((s->out_mask >> q) & 1) || (s->phase == TT_PHASE_OVER && !s->truncated);
-      if (shown && s->known[q][k] != s->hand[q][k])
+      if (shown && s->seat[q].known[k] != s->seat[q].hand[k])
         FAIL("seat %d's hand was shown (out, or scored at the end) but not every card of it is known", q);
     }
   if (s->taken_kind != TT_NO_KIND && s->phase != TT_PHASE_OVER && /* a game cut at the cap keeps its taken card */
-      (s->phase != TT_PHASE_DISCARD || s->known[s->current][s->taken_kind] == 0))
+      (s->phase != TT_PHASE_DISCARD || s->seat[s->current].known[s->taken_kind] == 0))
     FAIL("a card taken this turn must be in the discard phase and known in the taker's hand (T-9)");
   if (e) e->code = TH_OK;
   return TH_OK;

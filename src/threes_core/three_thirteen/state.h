@@ -43,6 +43,7 @@
 #ifndef THREES_THREE_THIRTEEN_STATE_H
 #define THREES_THREE_THIRTEEN_STATE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "common/error.h"
@@ -62,6 +63,14 @@
 
 enum { TT_PHASE_DRAW = 0, TT_PHASE_DISCARD = 1, TT_PHASE_OVER = 2 };
 
+/* One seat's cards (in tt_state.seat): of each kind, the cards in its hand,
+ * the publicly known ones among them and its hidden pool cards (T-9, above). */
+typedef struct tt_seat {
+  uint8_t hand[TT_NUM_KINDS];      /* cards of each kind */
+  uint8_t known[TT_NUM_KINDS];     /* known[k] */
+  uint8_t pool_hand[TT_NUM_KINDS]; /* pool_hand[k] */
+} tt_seat;
+
 typedef struct tt_state {
   tt_options opt;
   uint8_t num_players;
@@ -79,7 +88,6 @@ typedef struct tt_state {
   th_rng rng;                            /* chance: deals and reshuffles */
   uint8_t turns[TT_MAX_PLAYERS];        /* turns begun this round */
   uint8_t hand_len[TT_MAX_PLAYERS];
-  uint8_t hand[TT_MAX_PLAYERS][TT_NUM_KINDS]; /* cards of each kind */
   uint16_t stock_len, discard_len;
   uint8_t stock[TT_MAX_CARDS];   /* kinds, the top card last */
   uint8_t discard[TT_MAX_CARDS]; /* kinds, the top card last */
@@ -87,9 +95,19 @@ typedef struct tt_state {
   int32_t total[TT_MAX_PLAYERS];
   /* knowledge (T-9): see above */
   uint8_t pool_active;
-  uint8_t known[TT_MAX_PLAYERS][TT_NUM_KINDS];
-  uint8_t pool_hand[TT_MAX_PLAYERS][TT_NUM_KINDS];
+  /* What each seat holds, seat by seat, last: a copy carries the seats of
+   * the game only (tt_state_bytes); seat[q] for q >= num_players is never
+   * read. */
+  tt_seat seat[TT_MAX_PLAYERS];
 } tt_state;
+
+/* The bytes of a state in use, which a copy must carry (th_game.state_bytes):
+ * the fields before the seats and the game's seats. A copy is memcpy of
+ * tt_state_bytes(s) bytes; the bytes past them are never read. */
+static inline size_t tt_state_bytes(const tt_state *s) {
+  int n = s->num_players < TT_MAX_PLAYERS ? s->num_players : TT_MAX_PLAYERS;
+  return offsetof(tt_state, seat) + (size_t)n * sizeof(tt_seat);
+}
 
 /* A new game: options checked, the first dealer drawn from the seed, round 1
  * dealt. max_moves 0 = TT_DEFAULT_MAX_MOVES. */
@@ -115,8 +133,8 @@ int tt_apply_stock_draw(tt_state *s, int kind, th_error *e);
  * of the kind it took this turn, unless option rediscard_taken. Inline: the
  * policies ask it for every kind of every hand. */
 static inline int tt_may_discard(const tt_state *s, int p, int k) {
-  if (!s->hand[p][k]) return 0;
-  return !(k == s->taken_kind && s->hand[p][k] == 1 && !s->opt.rediscard_taken);
+  if (!s->seat[p].hand[k]) return 0;
+  return !(k == s->taken_kind && s->seat[p].hand[k] == 1 && !s->opt.rediscard_taken);
 }
 /* Seat p may go out this turn at all (option go_out_first_turn). */
 int tt_may_go_out(const tt_state *s, int p);

@@ -72,7 +72,7 @@ static void unit_three_thirteen(long long games) {
         th_rng_seed(&rr, (uint64_t)moves);
         int p = (int)below(&g, (uint32_t)n);
         CHECK(tt_resample(&t, p, &rr, &e) == TH_OK && tt_state_check(&t, &e) == TH_OK, "resample: %s", e.msg);
-        CHECK(memcmp(t.hand[p], s.hand[p], sizeof s.hand[p]) == 0 && t.discard_len == s.discard_len &&
+        CHECK(memcmp(t.seat[p].hand, s.seat[p].hand, sizeof s.seat[p].hand) == 0 && t.discard_len == s.discard_len &&
               t.stock_len == s.stock_len, "resampling changed what seat %d sees", p);
       }
       int a = tt_policy_action(&s, pol[s.current], &g);
@@ -109,6 +109,20 @@ static void tt_canonical(const tt_state *s, tt_state *out) {
   if (out->stock_len <= TT_MAX_CARDS) memset(out->stock + out->stock_len, 0, (size_t)(TT_MAX_CARDS - out->stock_len));
   if (out->discard_len <= TT_MAX_CARDS)
     memset(out->discard + out->discard_len, 0, (size_t)(TT_MAX_CARDS - out->discard_len));
+  for (int q = out->num_players; q < TT_MAX_PLAYERS; q++) memset(&out->seat[q], 0, sizeof out->seat[q]);
+}
+
+/* The game's seats of a and b hold the same known cards (known_only), or the
+ * same hands, known cards and pool cards. */
+static int same_seats(const tt_state *a, const tt_state *b, int known_only) {
+  if (a->num_players != b->num_players) return 0;
+  for (int q = 0; q < a->num_players && q < TT_MAX_PLAYERS; q++) {
+    if (memcmp(a->seat[q].known, b->seat[q].known, sizeof a->seat[q].known)) return 0;
+    if (!known_only && (memcmp(a->seat[q].hand, b->seat[q].hand, sizeof a->seat[q].hand) ||
+                        memcmp(a->seat[q].pool_hand, b->seat[q].pool_hand, sizeof a->seat[q].pool_hand)))
+      return 0;
+  }
+  return 1;
 }
 
 /* Rebuilds s through the setup API (state.h); returns the tt_setup_finish code. */
@@ -117,13 +131,13 @@ static int tt_rebuild(const tt_state *s, tt_state *out, th_error *e) {
   if (rc) return rc;
   for (int q = 0; q < n; q++)
     for (int k = 0; k < TT_NUM_KINDS; k++)
-      for (int c = 0; c < s->hand[q][k]; c++)
+      for (int c = 0; c < s->seat[q].hand[k]; c++)
         if ((rc = tt_setup_add(out, TT_ZONE_HAND, q, k, e))) return rc;
   for (int q = 0; q < n; q++)
     for (int k = 0; k < TT_NUM_KINDS; k++) {
-      for (int c = 0; c < s->known[q][k]; c++)
+      for (int c = 0; c < s->seat[q].known[k]; c++)
         if ((rc = tt_setup_add(out, TT_ZONE_KNOWN, q, k, e))) return rc;
-      for (int c = 0; c < s->pool_hand[q][k]; c++)
+      for (int c = 0; c < s->seat[q].pool_hand[k]; c++)
         if ((rc = tt_setup_add(out, TT_ZONE_POOL_HAND, q, k, e))) return rc;
     }
   for (int i = 0; i < s->stock_len; i++)
@@ -180,15 +194,15 @@ static void unit_three_thirteen_lonely(long long iters) {
     CHECK(tt_new_game(&s, &o, 2, (uint64_t)i, 4000, NULL) == TH_OK, "new game");
     s.round = (uint8_t)range(&g, 1, TT_ROUNDS);
     int wild = tt_wild_rank(s.round), want = range(&g, 3, TT_MAX_HAND), n = 0, w = 0, ref = 0;
-    memset(s.hand[0], 0, sizeof s.hand[0]);
+    memset(s.seat[0].hand, 0, sizeof s.seat[0].hand);
     uint8_t nat[13][4], rank[TT_MAX_HAND], suit[TT_MAX_HAND], drop[TT_MAX_HAND];
     memset(nat, 0, sizeof nat);
     for (int tries = 0; n < want && tries < 1000; tries++) { /* bounded: a few kinds may run out */
       int k = (int)below(&g, i % 4 == 0 ? 52 : TT_NUM_KINDS);
       if (i % 3 == 0) k = (int)below(&g, 12); /* a third of the hands dense in the low ranks */
-      if (s.hand[0][k] >= tt_kind_copies(&s.opt, k)) continue;
+      if (s.seat[0].hand[k] >= tt_kind_copies(&s.opt, k)) continue;
       int c = n++;
-      s.hand[0][k]++;
+      s.seat[0].hand[k]++;
       int r = tt_kind_rank(k);
       rank[c] = (uint8_t)r;
       suit[c] = (uint8_t)tt_kind_suit(k);
@@ -201,7 +215,7 @@ static void unit_three_thirteen_lonely(long long iters) {
     for (int k = 0; k < 52; k++) {
       int r = tt_kind_rank(k), su = tt_kind_suit(k);
       if (r == wild) continue;
-      for (int c = 0; c < s.hand[0][k]; c++) {
+      for (int c = 0; c < s.seat[0].hand[k]; c++) {
         nat[r - 1][su]--; /* the others */
         ref += tt_natural_isolated((const uint8_t(*)[4])nat, w, r, su, s.opt.meld.ace_either);
         nat[r - 1][su]++;
@@ -258,7 +272,7 @@ static void unit_three_thirteen_knowledge(long long games) {
       if (a == TT_ACTION_TAKE_DISCARD) {
         int k = before.discard[before.discard_len - 1];
         takes++;
-        CHECK(s.known[p][k] == before.known[p][k] + 1, "a card taken from the pile is not known (T-9)");
+        CHECK(s.seat[p].known[k] == before.seat[p].known[k] + 1, "a card taken from the pile is not known (T-9)");
       } else if (a == TT_ACTION_STOCK) {
         if (!before.stock_len) {
           pools++;
@@ -271,12 +285,12 @@ static void unit_three_thirteen_knowledge(long long games) {
           CHECK(tt_pool_held(&s, p) == (before.stock_len ? tt_pool_held(&before, p) + before.pool_active : 1),
                 "a card drawn from the reshuffled stock is not a pool card");
         }
-        CHECK(memcmp(s.known, before.known, sizeof s.known) == 0, "a draw from the stock changed the known cards");
+        CHECK(same_seats(&s, &before, 1), "a draw from the stock changed the known cards");
         /* the same draw with its card chosen (tt_apply_stock_draw, the OpenSpiel adapter's chance): the
          * same position but for the order of the stock; a kind not there is refused and changes nothing */
         int drawn = -1, absent = -1;
         for (int k = 0; k < TT_NUM_KINDS; k++)
-          if (s.hand[p][k] > before.hand[p][k]) drawn = k;
+          if (s.seat[p].hand[k] > before.seat[p].hand[k]) drawn = k;
         memcpy(&u, &before, sizeof u);
         for (int k = 0; k < TT_NUM_KINDS && absent < 0; k++) {
           int there = 0, m = before.stock_len ? before.stock_len : before.discard_len - 1;
@@ -291,8 +305,7 @@ static void unit_three_thirteen_knowledge(long long games) {
         CHECK(drawn >= 0 && tt_apply_stock_draw(&u, drawn, &e) == TH_OK, "the chosen draw of kind %d: %s", drawn,
               e.msg);
         CHECK(tt_state_check(&u, &e) == TH_OK, "after a chosen draw: %s", e.msg);
-        CHECK(memcmp(u.hand, s.hand, sizeof s.hand) == 0 && memcmp(u.pool_hand, s.pool_hand, sizeof s.pool_hand) == 0 &&
-                  memcmp(u.known, s.known, sizeof s.known) == 0 && u.pool_active == s.pool_active &&
+        CHECK(same_seats(&u, &s, 0) && u.pool_active == s.pool_active &&
                   u.stock_len == s.stock_len && u.discard_len == s.discard_len && u.phase == s.phase &&
                   u.current == s.current && u.move_count == s.move_count,
               "a chosen draw of the engine's card does not give the engine's position");
@@ -300,14 +313,14 @@ static void unit_three_thirteen_knowledge(long long games) {
       } else {
         int k = a >= TT_FIRST_GO_OUT ? a - TT_FIRST_GO_OUT : a - TT_FIRST_DISCARD;
         if (a < TT_FIRST_GO_OUT) {
-          CHECK(s.known[p][k] == before.known[p][k] - (before.known[p][k] > 0),
+          CHECK(s.seat[p].known[k] == before.seat[p].known[k] - (before.seat[p].known[k] > 0),
                 "a discard changed the known cards other than by forgetting one of its kind");
           for (int q = 0; q < n; q++)
             if (q != p)
-              CHECK(memcmp(s.known[q], before.known[q], sizeof s.known[q]) == 0,
+              CHECK(memcmp(s.seat[q].known, before.seat[q].known, sizeof s.seat[q].known) == 0,
                     "a discard changed another seat's known cards");
         } else {
-          CHECK(memcmp(s.known[p], s.hand[p], sizeof s.hand[p]) == 0, "the hand of a seat out is not known");
+          CHECK(memcmp(s.seat[p].known, s.seat[p].hand, sizeof s.seat[p].hand) == 0, "the hand of a seat out is not known");
         }
         dissolved += before.pool_active && !s.pool_active;
       }
@@ -322,16 +335,16 @@ static void unit_three_thirteen_knowledge(long long games) {
           CHECK(tt_resample(&t, q, &r1, &e) == TH_OK && tt_state_check(&t, &e) == TH_OK, "resample: %s", e.msg);
           tt_resample(&u, q, &r2, NULL);
           CHECK(memcmp(&t, &u, sizeof t) == 0, "the same rng gave two resamples");
-          CHECK(memcmp(t.known, s.known, sizeof s.known) == 0, "resampling moved a known card");
+          CHECK(same_seats(&t, &s, 1), "resampling moved a known card");
           for (int x = 0; x < n; x++) {
             CHECK(tt_pool_held(&t, x) == tt_pool_held(&s, x) && t.hand_len[x] == s.hand_len[x],
                   "resampling changed seat %d's counts", x);
-            for (int k = 0; k < TT_NUM_KINDS; k++) CHECK(t.hand[x][k] >= t.known[x][k], "known card lost");
+            for (int k = 0; k < TT_NUM_KINDS; k++) CHECK(t.seat[x].hand[k] >= t.seat[x].known[k], "known card lost");
           }
           for (int k = 0; k < TT_NUM_KINDS; k++)
             CHECK(tt_pool_count(&t, k) == tt_pool_count(&s, k), "resampling changed the pool's kind %d", k);
-          CHECK(memcmp(t.hand[q], s.hand[q], sizeof s.hand[q]) == 0 &&
-                    memcmp(t.pool_hand[q], s.pool_hand[q], sizeof s.pool_hand[q]) == 0,
+          CHECK(memcmp(t.seat[q].hand, s.seat[q].hand, sizeof s.seat[q].hand) == 0 &&
+                    memcmp(t.seat[q].pool_hand, s.seat[q].pool_hand, sizeof s.seat[q].pool_hand) == 0,
                 "resampling changed the observer's hand");
           CHECK(t.discard_len == s.discard_len && memcmp(t.discard, s.discard, s.discard_len) == 0 &&
                     t.stock_len == s.stock_len,
@@ -348,7 +361,7 @@ static void unit_three_thirteen_knowledge(long long games) {
     }
     if (!s.truncated)
       for (int q = 0; q < n; q++)
-        CHECK(memcmp(s.known[q], s.hand[q], sizeof s.hand[q]) == 0, "the scored hands of the end are not known");
+        CHECK(memcmp(s.seat[q].known, s.seat[q].hand, sizeof s.seat[q].hand) == 0, "the scored hands of the end are not known");
   }
   c_game = -1;
   unit_end("%lld moves, %lld takes, %lld reshuffled pools (%lld dissolved), %lld pool draws, %lld resamples", moves,
@@ -397,8 +410,8 @@ static void unit_three_thirteen_setup(long long iters) {
       case 7: x.taken_kind = (uint8_t)(below(&g, 2) ? TT_NO_KIND : below(&g, 60)); break;
       case 8: x.pool_active = (uint8_t)below(&g, 2); break;
       case 9: if (x.stock_len) x.stock[below(&g, x.stock_len)] = (uint8_t)below(&g, TT_NUM_KINDS); break;
-      case 10: x.known[below(&g, (uint32_t)n)][below(&g, TT_NUM_KINDS)] = (uint8_t)below(&g, 3); break;
-      default: x.pool_hand[below(&g, (uint32_t)n)][below(&g, TT_NUM_KINDS)] = (uint8_t)below(&g, 3); break;
+      case 10: x.seat[below(&g, (uint32_t)n)].known[below(&g, TT_NUM_KINDS)] = (uint8_t)below(&g, 3); break;
+      default: x.seat[below(&g, (uint32_t)n)].pool_hand[below(&g, TT_NUM_KINDS)] = (uint8_t)below(&g, 3); break;
     }
     int rc = tt_rebuild(&x, &r, &e);
     if (rc == TH_OK) {
@@ -433,7 +446,7 @@ static void unit_three_thirteen_setup(long long iters) {
       if (!s.truncated && s.stock_len) {
         y = s;
         int k = y.stock[--y.stock_len];
-        y.hand[q][k]++;
+        y.seat[q].hand[k]++;
         y.hand_len[q]++;
         CHECK(tt_rebuild(&y, &r, &e) == TH_ERR_SETUP && strstr(e.msg, "holds"), "a hand one card too long: %s",
               e.msg);
