@@ -3,10 +3,13 @@ rollouts (ns/move), Three Thirteen greedy rollouts (games/s) and the meld
 solver (us per 14-card hand); with ``--boundary``, also the calls across the
 boundary (current_player, legal_actions, clone, child, an action loop, the
 fixed cost of rollout() and rollouts(state, 1) for both games), ISMCTS
-iterations per second for both games and the vector env's steps per second.
+iterations per second for both games and the vector env's steps per second;
+with ``--state``, the rows of issue 40 (the state's bytes, the copy in C,
+clone/child/resample_from_infostate, ISMCTS where the issue measures it, the
+repetition rule's cost, both games' vector envs).
 
     python benchmarks/compare_builds.py --old OLD_VENV/bin/python --new NEW_VENV/bin/python [--rounds 6]
-        [--boundary]
+        [--boundary] [--state] [--json FILE]
 
 Each round runs the same measurements in the old build, then the new one (and
 the next round the other way round), each in its own subprocess started from
@@ -92,8 +95,79 @@ print(json.dumps(out))
 '''
 
 
-def run(python: str, seed: int, boundary: bool = False) -> dict:
-    code = (BOUNDARY if boundary else MEASURE).replace("SEED", str(seed))
+STATE = r'''
+import json, random, timeit
+import numpy as np
+import threes
+from threes import bots, three_thirteen as tt
+from threes.shithead.rules import Rules
+out = {}
+
+
+def ns(f, number, repeat=7):
+    return min(timeit.repeat(f, number=number, repeat=repeat)) / number * 1e9
+
+
+def after(game, moves, seed):
+    s = game.new_initial_state(seed)
+    r = random.Random(seed)
+    for _ in range(moves):
+        if s.is_terminal():
+            break
+        s.apply_action(r.choice(s.legal_actions()))
+    return s
+
+
+def tt_in_round(round_, seed=11):
+    s = tt.Game(3).new_initial_state(seed)
+    r = random.Random(seed)
+    while s.round() < round_ and not s.is_terminal():
+        s.apply_action(s._policy_action(1, r.getrandbits(64)))
+    for _ in range(4):
+        s.apply_action(s._policy_action(1, r.getrandbits(64)))
+    return s
+
+
+# the C state's bytes, 4 players (threes: 2 decks); the old builds copy the whole struct
+sh4, tt4 = threes.Game(4).new_initial_state(1), tt.Game(4).new_initial_state(1)
+out["sh_state_bytes_4p"] = getattr(sh4, "nbytes", None) or len(sh4._vec_handle()[1])
+out["tt_state_bytes_4p"] = getattr(tt4, "nbytes", None) or len(tt4._vec_handle()[1])
+m = after(threes.Game(4), 100, 5)
+out["sh_c_copy_ns"] = ns(lambda: m._copy_bench(100000), 1) / 100000
+seeds = iter(range(10**9))
+out["sh_resample_ns"] = ns(lambda: m.resample_from_infostate(1, next(seeds)), 20000)
+t6 = tt_in_round(6)
+out["tt_clone_round6_ns"] = ns(t6.clone, 20000)
+out["tt_resample_round6_ns"] = ns(lambda: t6.resample_from_infostate(0, next(seeds)), 20000)
+for where, moves in (("swap", 0), ("move100", 100)):
+    s = after(threes.Game(4, "threes"), moves, 11)
+    bot = bots.ISMCTSBot(iterations=20000, seed=1)
+    out[f"sh_ismcts_{where}_iterations_per_s"] = 20000 / (ns(lambda: bot.search(s), 1, 3) / 1e9)
+for rnd in (6, 11):
+    s = tt_in_round(rnd)
+    bot = bots.ISMCTSBot(iterations=500, seed=1)
+    out[f"tt_ismcts_round{rnd}_iterations_per_s"] = 500 / (ns(lambda: bot.search(s), 1, 3) / 1e9)
+reps = {}
+for lim in (3, 0):
+    g = threes.Game(4, Rules.preset("threes", repetition_limit=lim))
+    reps[lim] = min(threes.rollouts(g, 4000, seed=k, threads=1).ns_per_move for k in range(1, 4))
+out["sh_repetition_on_ns_per_move"] = reps[3]
+out["sh_repetition_off_ns_per_move"] = reps[0]
+for name, game in (("sh", "shithead"), ("tt", "three_thirteen")):
+    env = threes.vector.VectorEnv(game, 64, num_players=4 if name == "sh" else 3)
+    env.reset(seed=SEED)
+
+    def steps():
+        for k in range(200):
+            env.step(env.sample_actions(np.random.default_rng(k)))
+
+    out[f"{name}_vector_steps_per_s"] = 64 * 200 / (ns(steps, 1, 3) / 1e9)
+print(json.dumps(out))
+'''
+
+
+def run(python: str, seed: int, boundary: bool = False, code: str = "") -> dict:
+    code = (code or (BOUNDARY if boundary else MEASURE)).replace("SEED", str(seed))
     r = subprocess.run([python, "-c", code], capture_output=True, text=True, cwd="/", check=True, timeout=600)
     return json.loads(r.stdout.strip().splitlines()[-1])
 
@@ -104,6 +178,8 @@ def main() -> int:
     ap.add_argument("--new", default=sys.executable)
     ap.add_argument("--rounds", type=int, default=6)
     ap.add_argument("--boundary", action="store_true", help="also the boundary, ISMCTS and vector figures")
+    ap.add_argument("--state", action="store_true", help="also the rows of issue 40 (state bytes, copies, ISMCTS)")
+    ap.add_argument("--json", help="also write the figures of both builds to this file")
     a = ap.parse_args()
     best = {"old": {}, "new": {}}
     for k in range(a.rounds):
@@ -112,13 +188,18 @@ def main() -> int:
             res = run(getattr(a, which), k + 1)
             if a.boundary:
                 res.update(run(getattr(a, which), k + 1, boundary=True))
+            if a.state:
+                res.update(run(getattr(a, which), k + 1, code=STATE))
             for name, v in res.items():
                 b = best[which].get(name)
                 if b is None or (v > b if name.endswith("_per_s") else v < b):
                     best[which][name] = v
     for name in best["old"]:
         o, n = best["old"][name], best["new"][name]
-        print(f"{name:32} old {o:12.2f}  new {n:12.2f}  new/old {n / o:6.3f}")
+        print(f"{name:36} old {o:12.2f}  new {n:12.2f}  new/old {n / o:6.3f}")
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(best, f, indent=1)
     return 0
 
 

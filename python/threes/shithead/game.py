@@ -20,7 +20,8 @@ from threes.shithead.rules import Rules
 TERMINAL_PLAYER_ID: int = _core.TERMINAL_PLAYER_ID
 #: The move cap when none is given: every action counts, swap decisions included.
 DEFAULT_MAX_MOVES: int = _core.DEFAULT_MAX_MOVES
-#: Size in bytes of the C state (what clone() copies).
+#: Size in bytes of the room a State holds for its C state (the largest table, the repetition ring
+#: included); what a copy carries is State.nbytes, sized by the table and the rules.
 STATE_SIZE_BYTES: int = _core.STATE_SIZE_BYTES
 
 STATE_FORMAT = "threes.State/1"
