@@ -8,6 +8,9 @@
 #define MEMO_BITS 9
 #define MEMO_SIZE (1u << MEMO_BITS)
 #define MEMO_PROBES 8
+#define SMALL_HAND 6         /* hands of at most this many cards use 1 << SMALL_MEMO_BITS memo entries */
+#define SMALL_MEMO_BITS 6
+_Static_assert(SMALL_MEMO_BITS <= MEMO_BITS, "the small memo is a part of the memo");
 #define VAL_BITS 20          /* memoised values < 2^20: see TIE_BITS and INF_COST */
 #define PLAIN_VAL_BITS 9     /* plain solve: deadwood <= 14 cards * 20 = 280 < 2^9; key (23 bits) + 9 = 32 */
 #define KEY_SHIFT_W 14       /* memo key: mask (14 bits), w (4), cap (4), drop pending (1) */
@@ -41,6 +44,7 @@ typedef struct solver {
   int32_t left_cost[TT_MAX_HAND + 1]; /* the r cheapest wilds' values, scaled by << shift */
   uint8_t all_wild, ace_either;
   uint8_t memo_ready; /* memo cleared yet */
+  uint8_t memo_bits;  /* the memo's part in use: 1 << memo_bits entries (setup_solver: small for short hands) */
   int shift;          /* 0: plain solve; TIE_BITS: drop-one solve */
   uint8_t zero;       /* drop-one solve asked only "can the deadwood be 0?" (tt_zero_deadwood_drop_one) */
   /* drop-one solve only: */
@@ -249,6 +253,11 @@ static void setup_solver(solver *s, const uint8_t *rank, const uint8_t *suit, in
   s->all_wild = o->all_wild_melds;
   s->ace_either = o->ace_either;
   s->memo_ready = 0; /* the memo is cleared on first use */
+  /* A short hand has few subproblems (masks of its naturals, wilds, caps):
+   * a small memo suffices and costs less to clear, which is most of the
+   * solve for the 3 to 6 cards of the first rounds. The memo is a cache with
+   * bounded probes, so its size changes the time only, never an answer. */
+  s->memo_bits = n <= SMALL_HAND ? SMALL_MEMO_BITS : MEMO_BITS;
   s->shift = shift;
   s->zero = 0;
   s->nclass = 0;
