@@ -58,6 +58,8 @@ cdef extern from "common/game.h" nogil:
         TH_STOP_MOVES
     enum:
         TH_MAX_PLAYERS
+    enum:
+        TH_STATE_ALIGN
     ctypedef struct th_game:
         const char *name
         size_t state_size

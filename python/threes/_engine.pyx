@@ -793,12 +793,17 @@ cdef inline tuple vec_handle(const th_game *game, const void *state):
 
 
 cdef inline int state_from_bytes(const th_game *game, void *dst, bytes raw) except -1:
-    """Copies a state's bytes (a vector env's buffer row) into dst, a fresh
-    state of `game`, and checks its invariants (dst is garbage on error)."""
+    """Copies a state's bytes (a vector env's buffer row: at least the bytes
+    in use, th_game.state_bytes) into dst, a fresh state of `game`, and
+    checks its invariants (dst is garbage on error)."""
     cdef th_error e
-    if len(raw) != game.state_size:
-        raise ValueError(f"a {game.name.decode()} state is {game.state_size} bytes, not {len(raw)}")
-    memcpy(dst, <const char *>raw, game.state_size)
+    cdef Py_ssize_t n = len(raw)
+    if n > <Py_ssize_t>game.state_size:
+        raise ValueError(f"a {game.name.decode()} state is at most {game.state_size} bytes, not {n}")
+    memcpy(dst, <const char *>raw, n)
+    if <Py_ssize_t>game.state_bytes(dst) > n:
+        raise ValueError(f"{n} bytes are not a whole {game.name.decode()} state: it has "
+                         f"{game.state_bytes(dst)} bytes in use")
     if game.check(dst, &e) != TH_OK:
         raise_error(&e)
     return 0

@@ -13,7 +13,7 @@ from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.string cimport memset, memcpy
 from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
 
-from threes._common cimport th_game, th_error, TH_OK, TH_ERR_ILLEGAL, TH_MAX_PLAYERS
+from threes._common cimport th_game, th_error, TH_OK, TH_ERR_ILLEGAL, TH_MAX_PLAYERS, TH_STATE_ALIGN
 from threes._engine cimport raise_error
 cimport numpy as cnp
 import numpy as np
@@ -44,6 +44,7 @@ cdef extern from "common/vector.h" nogil:
         uint8_t policies[TH_MAX_PLAYERS]
         uint64_t seed
         unsigned char *states
+        size_t stride
         uint64_t *episode
         uint32_t *moves
         float *obs
@@ -134,7 +135,12 @@ cdef class VecCore:
             self.v.policies[q] = <uint8_t>policies[q]
         self.v.seed = seed
         cdef object n = num_envs
-        self.states = np.zeros((n, g.state_size), np.uint8)
+        # the states lie as close as their bytes in use allow (th_game.state_bytes, aligned)
+        cdef size_t stride = (g.state_bytes(self.v.like) + TH_STATE_ALIGN - 1) // TH_STATE_ALIGN * TH_STATE_ALIGN
+        if stride > g.state_size:
+            stride = g.state_size
+        self.v.stride = stride
+        self.states = np.zeros((n, stride), np.uint8)
         self.episode = np.zeros(n, np.uint64)
         self.moves = np.zeros(n, np.uint32)
         dtype = np.uint8 if uint8_obs else np.float32

@@ -285,8 +285,9 @@ class _Base(gymnasium.vector.VectorEnv):
 
     @property
     def nbytes_per_env(self) -> int:
-        """Bytes of buffers each env holds: its C state, observations (and
-        final observations), mask and outputs."""
+        """Bytes of buffers each env holds: its C state (its bytes in use,
+        ``State.nbytes``, rounded up to 8), observations (and final
+        observations), mask and outputs."""
         return self._core.nbytes_per_env
 
     def game_state(self, env: int) -> Any:

@@ -47,6 +47,12 @@ typedef struct {
   int na; /* mask bytes per env: the game's num_actions(like) */
 } vec_buf;
 
+/* The states' stride a binding uses: the bytes in use, aligned (vector.h). */
+static size_t compact_stride(const th_game *g, const void *like) {
+  size_t s = (g->state_bytes(like) + TH_STATE_ALIGN - 1) / TH_STATE_ALIGN * TH_STATE_ALIGN;
+  return s > g->state_size ? g->state_size : s;
+}
+
 static void vec_init(vec_buf *b, const th_game *g, const void *like, int learner, int autoreset, int penalize,
                      uint64_t seed) {
   memset(b, 0, sizeof *b);
@@ -61,6 +67,7 @@ static void vec_init(vec_buf *b, const th_game *g, const void *like, int learner
   for (int q = 0; q < TH_MAX_PLAYERS; q++) v->policies[q] = (uint8_t)(q % g->num_policies);
   v->seed = seed;
   v->states = b->states;
+  v->stride = compact_stride(g, like);
   v->episode = b->episode;
   v->moves = b->moves;
   v->obs = b->obs;
@@ -494,7 +501,8 @@ static double bench(const sh_state *like, int envs, int threads) {
   v.learner = 0;
   v.autoreset = TH_VEC_NEXT_STEP;
   v.seed = 1;
-  v.states = calloc((size_t)envs, g->state_size);
+  v.stride = compact_stride(g, like);
+  v.states = calloc((size_t)envs, v.stride);
   v.episode = calloc((size_t)envs, sizeof(uint64_t));
   v.moves = calloc((size_t)envs, sizeof(uint32_t));
   v.obs = calloc((size_t)envs * size, sizeof(float));
@@ -545,6 +553,51 @@ static double bench(const sh_state *like, int envs, int threads) {
   free(actions);
   th_pool_free(pool);
   return best;
+}
+
+/* Making or changing a state writes no byte past its bytes in use (game.h):
+ * every byte from state_bytes to state_size is a canary, checked after a new
+ * deal and after every move of a game played by the policies (each move by
+ * apply_legal, every fourth state also resampled for the seat to move, and
+ * the last one rolled out and valued by search_value on copies with canaries
+ * of their own). Over tables of every size the game offers. */
+static void canary_checks(const th_game *g, const void *const *likes, int num_likes) {
+  static unsigned char s[TH_MAX_STATE_BYTES], d[TH_MAX_STATE_BYTES];
+  static uint16_t legal[TH_MAX_ACTIONS];
+  double values[TH_MAX_PLAYERS];
+  th_rng rng;
+  th_rng_seed(&rng, 77);
+  for (int k = 0; k < num_likes; k++) {
+    const void *like = likes[k];
+    size_t used = g->state_bytes(like);
+    CHECK(used <= g->state_size, "%s: %zu bytes in use of %zu", g->name, used, g->state_size);
+    for (uint64_t seed = 1; seed <= 6; seed++) {
+      memset(s, 0xA5, sizeof s);
+      g->new_game(s, like, seed);
+      CHECK(g->state_bytes(s) == used, "%s: a deal's bytes in use", g->name);
+      int moves = 0, bad = 0;
+      for (; !g->is_over(s) && moves < 3000 && !bad; moves++) {
+        if (moves % 4 == 0 && g->current_player(s) >= 0) g->resample(s, g->current_player(s), &rng, NULL);
+        int n = g->legal_actions(s, legal);
+        g->apply_legal(s, legal[th_rng_below(&rng, (uint32_t)n)]);
+        for (size_t i = used; i < g->state_size && !bad; i++) bad = s[i] != 0xA5;
+      }
+      CHECK(!bad, "%s table %d seed %llu: a byte past the %zu in use was written by move %d", g->name, k,
+            (unsigned long long)seed, used, moves);
+      if (!g->is_over(s)) {
+        memset(d, 0xA5, sizeof d);
+        memcpy(d, s, used);
+        g->rollout(d, (int)(seed % (uint64_t)g->num_policies), &rng);
+        int bad_roll = 0;
+        for (size_t i = used; i < g->state_size; i++) bad_roll |= d[i] != 0xA5;
+        memset(d, 0xA5, sizeof d);
+        memcpy(d, s, used);
+        g->search_value(s, d, 0, &rng, NULL, values);
+        for (size_t i = used; i < g->state_size; i++) bad_roll |= d[i] != 0xA5;
+        CHECK(!bad_roll, "%s table %d: a rollout or search_value wrote past the bytes in use", g->name, k);
+      }
+    }
+  }
 }
 
 int main(int argc, char **argv) {
@@ -612,6 +665,27 @@ int main(int argc, char **argv) {
   text_and_event_checks(&tt_game, &tt_like);
   play_games_checks(&sh_game, &sh_like);
   play_games_checks(&tt_game, &tt_like);
+  { /* every table size each game offers, and Shithead with the repetition rule (its whole struct in use) */
+    static sh_state sh_tables[12];
+    static tt_state tt_tables[8];
+    const void *sh_likes[12], *tt_likes[8];
+    int nsh = 0, ntt = 0;
+    for (int n = 2; n <= 12; n++) {
+      sh_rules rr;
+      sh_rules_preset(SH_PRESET_THREES, &rr);
+      rr.decks = (uint8_t)(n <= 5 ? 2 : 4);
+      if (n == 3) rr.repetition_limit = 3;
+      if (sh_state_deal(&sh_tables[nsh], &rr, n, -1, 0, 1, NULL) == TH_OK) sh_likes[nsh] = &sh_tables[nsh], nsh++;
+    }
+    for (int n = 2; n <= 8; n++) {
+      tt_options oo;
+      tt_options_default(n, &oo);
+      if (tt_new_game(&tt_tables[ntt], &oo, n, 1, 400, NULL) == TH_OK) tt_likes[ntt] = &tt_tables[ntt], ntt++;
+    }
+    CHECK(nsh >= 10 && ntt == 7, "tables: %d Shithead, %d Three Thirteen", nsh, ntt);
+    canary_checks(&sh_game, sh_likes, nsh);
+    canary_checks(&tt_game, tt_likes, ntt);
+  }
   printf("vector envs: %lld runs of %d steps x %d envs; %lld checks, %lld failed\n", runs, steps, ENVS, g_checks,
          g_failed);
   printf("%d passed, %d failed\n", g_failed ? 0 : 1, g_failed ? 1 : 0);

@@ -55,3 +55,30 @@ def test_games_through_reused_copies_equal_games_played_straight():
             copied = _play_through_copies(game, seed, random.Random(seed))
             assert copied == straight and copied.to_dict() == straight.to_dict()
             assert (copied.is_stalemate(), copied.returns()) == (straight.is_stalemate(), straight.returns())
+
+
+def test_a_vector_env_keeps_its_states_their_bytes_in_use_apart():
+    """threes.vector keeps each env's C state State.nbytes apart (rounded up
+    to 8, th_game.state_bytes): every env's state read back is whole and
+    valid after many steps (a game writing past its bytes in use would spoil
+    the next env's), and a row too short to hold a state is refused."""
+    import numpy as np
+    import pytest
+
+    from threes.three_thirteen import Game as TTGame
+
+    for game, n, like in (("shithead", 4, threes.Game(4).new_initial_state(0)),
+                          ("three_thirteen", 3, TTGame(3).new_initial_state(0))):
+        env = threes.vector.VectorEnv(game, 16, num_players=n)
+        env.reset(seed=3)
+        rows = env._core.states
+        assert rows.shape[1] == (like.nbytes + 7) // 8 * 8 < 2 * like.nbytes
+        rng = np.random.default_rng(0)
+        for _ in range(300):
+            env.step(env.sample_actions(rng))
+        for i in range(16):
+            st = env.game_state(i)
+            st._check()
+            assert st.nbytes == like.nbytes
+        with pytest.raises(ValueError, match="in use"):
+            type(like)._from_bytes(bytes(rows[0][: like.nbytes - 1]))

@@ -10,7 +10,10 @@
  * is one line in each game.c. A state is plain data in a buffer of
  * state_size bytes: a copy is memcpy of its first state_bytes(s) bytes (the
  * bytes in use, which the game may size by the table and the rules), and no
- * code reads the bytes past them.
+ * code reads the bytes past them. Making or changing a state (new_game,
+ * apply_legal, resample, rollout, search_value) writes no byte past them
+ * either, so that a vector env can keep its states that close together
+ * (common/vector.h: stride).
  */
 #ifndef THREES_COMMON_GAME_H
 #define THREES_COMMON_GAME_H
@@ -28,6 +31,9 @@
  * time): generic code keeps one scratch state, a legal-action buffer and one
  * value per seat on its stack. */
 #define TH_MAX_STATE_BYTES 2048
+/* States hold nothing aligned beyond this (each game's game.c checks it): a
+ * vector env keeps its states state_bytes apart, rounded up to it. */
+#define TH_STATE_ALIGN 8
 #define TH_MAX_ACTIONS 16384
 #define TH_MAX_PLAYERS 16
 /* Bytes of the longest observation text (observation_text) of any game, its

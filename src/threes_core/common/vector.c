@@ -11,7 +11,7 @@ uint64_t th_vec_episode_seed(uint64_t seed, int64_t env, uint64_t episode) {
 }
 
 static inline void *state_of(const th_vec *v, int64_t i) {
-  return v->states + (size_t)i * v->game->state_size;
+  return v->states + (size_t)i * v->stride;
 }
 
 static inline size_t mask_width(const th_vec *v) { return (size_t)v->game->num_actions(v->like); }
@@ -28,7 +28,7 @@ static int check_vec(const th_vec *v, int check_like, th_error *e) {
     return TH_ERR_ARG;
   }
   const th_game *g = v->game;
-  if (!g->new_game || !g->observe || !g->observation_size || !g->is_legal || !g->num_players ||
+  if (!g->state_bytes || !g->new_game || !g->observe || !g->observation_size || !g->is_legal || !g->num_players ||
       !g->is_truncated || !g->num_actions || !g->observation_high) {
     th_set_error(e, TH_ERR_ARG, "the game %s has no vector-env interface", g->name);
     return TH_ERR_ARG;
@@ -54,6 +54,12 @@ static int check_vec(const th_vec *v, int check_like, th_error *e) {
       th_set_error(e, TH_ERR_ARG, "policy %d of seat %d does not exist", v->policies[q], q);
       return TH_ERR_ARG;
     }
+  size_t used = g->state_bytes(v->like);
+  if (v->stride < used || v->stride > g->state_size || (v->stride % TH_STATE_ALIGN && v->stride != g->state_size)) {
+    th_set_error(e, TH_ERR_ARG, "the states must lie %zu to %zu bytes apart, a multiple of %d or the latter (not %zu)", used,
+                 g->state_size, TH_STATE_ALIGN, v->stride);
+    return TH_ERR_ARG;
+  }
   int floats = v->obs != NULL;
   if (!v->states || !v->episode || !v->moves || (!v->obs && !v->obs_u8) || !v->mask || !v->rewards ||
       !v->terminated || !v->truncated || !v->ended || !v->current_player ||

@@ -70,7 +70,9 @@ typedef struct th_vec {
   uint8_t policies[TH_MAX_PLAYERS]; /* the policy of each seat that is not a learner */
   uint64_t seed;
   /* the caller's buffers (see above): */
-  unsigned char *states; /* num_envs * game->state_size */
+  unsigned char *states; /* num_envs states, stride bytes apart */
+  size_t stride;         /* bytes from one state to the next: from game->state_bytes(like) to state_size, a
+                            multiple of TH_STATE_ALIGN or state_size itself */
   uint64_t *episode;     /* episodes dealt in each env so far */
   uint32_t *moves;       /* moves of the env's episode so far */
   /* Observations: obs_size floats per env into obs (and final_obs), or, with

@@ -10,6 +10,7 @@
 #include "shithead/state.h"
 
 _Static_assert(SH_OBS_TEXT_MAX <= TH_OBS_TEXT_MAX, "the observation text must fit TH_OBS_TEXT_MAX");
+_Static_assert(_Alignof(sh_state) <= TH_STATE_ALIGN, "sh_state must not need more than TH_STATE_ALIGN");
 _Static_assert(sizeof(sh_state) <= TH_MAX_STATE_BYTES, "sh_state must fit TH_MAX_STATE_BYTES");
 _Static_assert(SH_MAX_DISTINCT_ACTIONS <= TH_MAX_ACTIONS, "Shithead's actions must fit TH_MAX_ACTIONS");
 _Static_assert(SH_MAX_PLAYERS <= TH_MAX_PLAYERS, "Shithead's seats must fit TH_MAX_PLAYERS");

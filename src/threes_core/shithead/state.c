@@ -62,7 +62,9 @@ static inline int next_active(const sh_state *s, int p) { return s->next_seat[p]
 /* ---------------------------------------------------------------- deal -- */
 
 void sh_state_clear(sh_state *s, const sh_rules *r, int num_players, int dealer, uint32_t max_moves) {
-  memset(s, 0, sizeof *s);
+  /* the bytes in use only (sh_state_bytes): a vector env's states lie that
+   * close together */
+  memset(s, 0, r->repetition_limit ? sizeof *s : offsetof(sh_state, seat) + (size_t)num_players * sizeof(sh_seat));
   s->rules = *r;
   s->num_players = (uint8_t)num_players;
   s->dealer = (uint8_t)dealer;
@@ -70,7 +72,7 @@ void sh_state_clear(sh_state *s, const sh_rules *r, int num_players, int dealer,
   s->eff_top = SH_OPEN;
   s->run_rank = SH_NO_RANK;
   memset(s->loc, SH_LOC_ABSENT, sizeof s->loc);
-  for (int q = 0; q < SH_MAX_PLAYERS; q++) memset(s->seat[q].down, SH_NO_CARD, sizeof s->seat[q].down);
+  for (int q = 0; q < num_players; q++) memset(s->seat[q].down, SH_NO_CARD, sizeof s->seat[q].down);
   sh_state_init_tables(s);
   sh_state_init_seats(s);
 }

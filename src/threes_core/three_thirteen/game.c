@@ -10,6 +10,7 @@
 #include "three_thirteen/state.h"
 
 _Static_assert(TT_OBS_TEXT_MAX <= TH_OBS_TEXT_MAX, "the observation text must fit TH_OBS_TEXT_MAX");
+_Static_assert(_Alignof(tt_state) <= TH_STATE_ALIGN, "tt_state must not need more than TH_STATE_ALIGN");
 _Static_assert(sizeof(tt_state) <= TH_MAX_STATE_BYTES, "tt_state must fit TH_MAX_STATE_BYTES");
 _Static_assert(TT_NUM_ACTIONS <= TH_MAX_ACTIONS, "Three Thirteen's actions must fit TH_MAX_ACTIONS");
 _Static_assert(TT_MAX_PLAYERS <= TH_MAX_PLAYERS, "Three Thirteen's seats must fit TH_MAX_PLAYERS");

@@ -15,7 +15,7 @@ static void deal_round(tt_state *s) {
     for (int j = 0; j < s->opt.jokers && j < 2; j++) deck[n++] = (uint8_t)(52 + j);
   }
   th_shuffle_bytes(deck, n, &s->rng);
-  memset(s->seat, 0, sizeof s->seat);
+  memset(s->seat, 0, (size_t)s->num_players * sizeof s->seat[0]); /* the game's seats only (tt_state_bytes) */
   memset(s->hand_len, 0, sizeof s->hand_len);
   memset(s->turns, 0, sizeof s->turns);
   s->pool_active = 0;
@@ -42,7 +42,7 @@ static void deal_round(tt_state *s) {
 int tt_new_game(tt_state *s, const tt_options *o, int n, uint64_t seed, uint32_t max_moves, th_error *e) {
   int rc = tt_options_validate(o, n, e);
   if (rc) return rc;
-  memset(s, 0, sizeof *s);
+  memset(s, 0, offsetof(tt_state, seat) + (size_t)n * sizeof(tt_seat)); /* the bytes in use only (tt_state_bytes) */
   s->opt = *o;
   s->num_players = (uint8_t)n;
   s->max_moves = max_moves ? max_moves : TT_DEFAULT_MAX_MOVES;
@@ -240,7 +240,8 @@ int tt_known_len(const tt_state *s, int q) {
 
 static void dissolve_pool(tt_state *s) {
   s->pool_active = 0;
-  for (int q = 0; q < TT_MAX_PLAYERS; q++) memset(s->seat[q].pool_hand, 0, sizeof s->seat[q].pool_hand);
+  for (int q = 0; q < s->num_players && q < TT_MAX_PLAYERS; q++)
+    memset(s->seat[q].pool_hand, 0, sizeof s->seat[q].pool_hand);
 }
 
 /* Seat p discards a card of kind k (still in its hand): the public record

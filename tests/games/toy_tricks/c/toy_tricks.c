@@ -6,6 +6,7 @@
 
 #include "common/returns.h"
 
+_Static_assert(_Alignof(tk_state) <= TH_STATE_ALIGN, "tk_state must not need more than TH_STATE_ALIGN");
 _Static_assert(sizeof(tk_state) <= TH_MAX_STATE_BYTES, "tk_state must fit TH_MAX_STATE_BYTES");
 _Static_assert(TK_MAX_PLAYERS <= TH_MAX_PLAYERS, "the seats must fit TH_MAX_PLAYERS");
 
