@@ -155,7 +155,8 @@ def pytest_terminal_summary(terminalreporter, config):
     tr = terminalreporter
     tr.section("threes-core performance figures (this run)")
     for name, (value, unit) in _FIGURES.items():
-        tr.write_line(f"{name:<58} {value:>14,.1f} {unit}")
+        digits = 3 if abs(value) < 10 else 1  # ratios with their third decimal
+        tr.write_line(f"{name:<58} {value:>14,.{digits}f} {unit}")
     f = _FIGURES
 
     def ratio(a, b, label):
