@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 
@@ -96,11 +97,13 @@ print(json.dumps(out))
 
 
 STATE = r'''
-import json, random, timeit
+import json, sys, timeit
 import numpy as np
 import threes
 from threes import bots, three_thirteen as tt
 from threes.shithead.rules import Rules
+sys.path.insert(0, BENCHMARKS)
+from positions import state_after, tt_state_in_round
 out = {}
 
 
@@ -108,43 +111,23 @@ def ns(f, number, repeat=7):
     return min(timeit.repeat(f, number=number, repeat=repeat)) / number * 1e9
 
 
-def after(game, moves, seed):
-    s = game.new_initial_state(seed)
-    r = random.Random(seed)
-    for _ in range(moves):
-        if s.is_terminal():
-            break
-        s.apply_action(r.choice(s.legal_actions()))
-    return s
-
-
-def tt_in_round(round_, seed=11):
-    s = tt.Game(3).new_initial_state(seed)
-    r = random.Random(seed)
-    while s.round() < round_ and not s.is_terminal():
-        s.apply_action(s._policy_action(1, r.getrandbits(64)))
-    for _ in range(4):
-        s.apply_action(s._policy_action(1, r.getrandbits(64)))
-    return s
-
-
 # the C state's bytes, 4 players (threes: 2 decks); the old builds copy the whole struct
 sh4, tt4 = threes.Game(4).new_initial_state(1), tt.Game(4).new_initial_state(1)
 out["sh_state_bytes_4p"] = getattr(sh4, "nbytes", None) or len(sh4._vec_handle()[1])
 out["tt_state_bytes_4p"] = getattr(tt4, "nbytes", None) or len(tt4._vec_handle()[1])
-m = after(threes.Game(4), 100, 5)
+m = state_after(100, 5)
 out["sh_c_copy_ns"] = ns(lambda: m._copy_bench(100000), 1) / 100000
 seeds = iter(range(10**9))
 out["sh_resample_ns"] = ns(lambda: m.resample_from_infostate(1, next(seeds)), 20000)
-t6 = tt_in_round(6)
+t6 = tt_state_in_round(6)
 out["tt_clone_round6_ns"] = ns(t6.clone, 20000)
 out["tt_resample_round6_ns"] = ns(lambda: t6.resample_from_infostate(0, next(seeds)), 20000)
 for where, moves in (("swap", 0), ("move100", 100)):
-    s = after(threes.Game(4, "threes"), moves, 11)
+    s = state_after(moves, 11)
     bot = bots.ISMCTSBot(iterations=20000, seed=1)
     out[f"sh_ismcts_{where}_iterations_per_s"] = 20000 / (ns(lambda: bot.search(s), 1, 3) / 1e9)
 for rnd in (6, 11):
-    s = tt_in_round(rnd)
+    s = tt_state_in_round(rnd)
     bot = bots.ISMCTSBot(iterations=500, seed=1)
     out[f"tt_ismcts_round{rnd}_iterations_per_s"] = 500 / (ns(lambda: bot.search(s), 1, 3) / 1e9)
 reps = {}
@@ -168,6 +151,7 @@ print(json.dumps(out))
 
 def run(python: str, seed: int, boundary: bool = False, code: str = "") -> dict:
     code = (code or (BOUNDARY if boundary else MEASURE)).replace("SEED", str(seed))
+    code = code.replace("BENCHMARKS", repr(os.path.dirname(os.path.abspath(__file__))))
     r = subprocess.run([python, "-c", code], capture_output=True, text=True, cwd="/", check=True, timeout=600)
     return json.loads(r.stdout.strip().splitlines()[-1])
 

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import threes
+from positions import state_after, tt_state_in_round
 from reference.shithead_model import ModelState, play_random
 
 GAMES = 20000
@@ -137,36 +138,20 @@ def test_c_state_copy(benchmark, figures):
     figures["state copy in C (memcpy of the struct): ns"] = (benchmark.stats.stats.mean * 1e9 / n, "ns")
 
 
-def _state_after(moves, seed=11):
-    s = threes.Game(4, "threes").new_initial_state(seed)
-    rng = random.Random(seed)
-    for _ in range(moves):
-        s.apply_action(rng.choice(s.legal_actions()))
-    return s
-
-
 @pytest.mark.parametrize("where", ["swap phase", "move 100"])
 def test_ismcts_iterations(benchmark, figures, where):
     """ISMCTS iterations per second on one core, 4 players: each iteration
     resamples the hidden cards, walks the tree and plays a C random rollout."""
     from threes.bots import ISMCTSBot
 
-    s = _state_after(0 if where == "swap phase" else 100)
+    s = state_after(0 if where == "swap phase" else 100)
     bot = ISMCTSBot(iterations=20000, seed=1)
     benchmark.pedantic(bot.search, args=(s,), rounds=3, iterations=1)
     figures[f"ISMCTS 4p threes, {where}, 1 core: iterations/s"] = (20000 / benchmark.stats.stats.mean, "it/s")
 
 
 def _tt_state_in_round(round_, seed=11):
-    """A 3-player Three Thirteen position a few greedy moves into round ``round_``."""
-    from threes import three_thirteen as tt
-
-    s = tt.Game(3).new_initial_state(seed)
-    rng = random.Random(seed)
-    while s.round() < round_ and not s.is_terminal():
-        s.apply_action(s._policy_action(1, rng.getrandbits(64)))
-    for _ in range(4):
-        s.apply_action(s._policy_action(1, rng.getrandbits(64)))
+    s = tt_state_in_round(round_, seed)
     assert not s.is_terminal() and s.round() == round_ and len(s.legal_actions()) > 1
     return s
 
@@ -188,7 +173,7 @@ def test_three_thirteen_ismcts_iterations(benchmark, figures, round_):
 
 def test_resample_from_infostate(benchmark, figures):
     """Determinization from Python: clone + resample of every hidden card (C)."""
-    s = _state_after(100)
+    s = state_after(100)
     seeds = iter(range(10**9))
     benchmark(lambda: s.resample_from_infostate(1, next(seeds)))
     figures["resample_from_infostate() from Python: ns"] = (benchmark.stats.stats.mean * 1e9, "ns")
