@@ -64,11 +64,11 @@ cdef extern from "three_thirteen/three_thirteen.h" nogil:
         uint16_t stock_len
         uint16_t discard_len
         uint8_t stock[216]
-        uint8_t discard[216]
         int16_t round_score[11][8]
         int32_t total[8]
         uint8_t pool_active
         tt_seat seat[8]
+    int tt_discard_at(const tt_state *s, int i)
     enum:
         TT_ZONE_HAND
         TT_ZONE_KNOWN

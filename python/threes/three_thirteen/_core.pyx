@@ -309,7 +309,7 @@ cdef class StateBase:
             "turns": [self.s.turns[q] for q in range(n)],
             "hands": [[k for k in range(TT_NUM_KINDS) for _ in range(self.s.seat[q].hand[k])] for q in range(n)],
             "stock": [self.s.stock[k] for k in range(self.s.stock_len)],
-            "discard": [self.s.discard[k] for k in range(self.s.discard_len)],
+            "discard": [tt_discard_at(&self.s, k) for k in range(self.s.discard_len)],
             "round_scores": [[self.s.round_score[r][q] for q in range(n)] for r in range(self.s.round - 1 + (self.s.phase == TT_PHASE_OVER and not self.s.truncated))],
             "totals": [self.s.total[q] for q in range(n)],
             "rng": [self.s.rng.s[k] for k in range(4)],

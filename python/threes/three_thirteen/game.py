@@ -696,3 +696,9 @@ TTRolloutResult = RolloutResult
 rollout = _core.rollout
 
 _register_batches(Game, State, _core.play_batch, _core.rollout)
+
+
+def _restore(d: Dict[str, Any]) -> State:
+    """Unpickles a state pickled by a build before the games shared
+    threes._state's pickling (its pickles name this function)."""
+    return State.from_dict(d)

@@ -54,7 +54,7 @@ void tt_events(const tt_state *b, const tt_state *s, int a, th_events *out) {
   } else if (a == TT_ACTION_TAKE_DISCARD) {
     e = th_event_add(out, TT_EV_DRAW, p);
     e->source = TT_EVS_DISCARD;
-    th_event_card(e, b->discard[b->discard_len - 1]);
+    th_event_card(e, tt_discard_top(b));
   } else {
     went_out = a >= TT_FIRST_GO_OUT;
     int k = a - (went_out ? TT_FIRST_GO_OUT : TT_FIRST_DISCARD);
@@ -86,7 +86,7 @@ void tt_events(const tt_state *b, const tt_state *s, int a, th_events *out) {
   if (s->round != b->round) {
     e = th_event_add(out, TT_EV_ROUND, s->dealer);
     e->value = s->round;
-    th_event_card(e, s->discard[0]);
+    th_event_card(e, tt_discard_at(s, 0));
   }
   if (s->truncated && !b->truncated) th_event_add(out, TT_EV_TRUNCATED, TH_EVENT_NO_SEAT);
   if (s->phase == TT_PHASE_OVER && b->phase != TT_PHASE_OVER) th_event_add(out, TT_EV_OVER, TH_EVENT_NO_SEAT);

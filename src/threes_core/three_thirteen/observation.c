@@ -28,7 +28,7 @@ int tt_observation_tensor(const tt_state *s, int p, float *out, th_error *e) {
       for (int k = 0; k < TT_NUM_KINDS; k++) pool[k] = (uint8_t)(pool[k] + s->seat[q].pool_hand[k]);
   }
   for (int i = 0; i < s->discard_len && i < TT_MAX_CARDS; i++)
-    if (s->discard[i] < TT_NUM_KINDS) discard[s->discard[i]]++;
+    if (tt_discard_at(s, i) < TT_NUM_KINDS) discard[tt_discard_at(s, i)]++;
   for (int k = 0; k < TT_NUM_KINDS; k++) {
     out[tt_obs_own_hand() + k] = s->seat[p].hand[k];
     out[tt_obs_own_pool() + k] = s->seat[p].pool_hand[k];
@@ -55,7 +55,7 @@ int tt_observation_tensor(const tt_state *s, int p, float *out, th_error *e) {
   one_hot(out + tt_obs_to_move(n), n, s->phase != TT_PHASE_OVER ? TT_REL(s->current) : -1);
   one_hot(out + tt_obs_out(n), n + 1, s->out_seat == TT_NO_SEAT ? n : TT_REL(s->out_seat));
 #undef TT_REL
-  one_hot(out + tt_obs_top(n), TT_NUM_KINDS + 1, s->discard_len ? s->discard[s->discard_len - 1] : TT_NUM_KINDS);
+  one_hot(out + tt_obs_top(n), TT_NUM_KINDS + 1, s->discard_len ? tt_discard_top(s) : TT_NUM_KINDS);
   out[tt_obs_piles(n) + 0] = s->stock_len;
   out[tt_obs_piles(n) + 1] = s->discard_len;
   out[tt_obs_piles(n) + 2] = s->pool_active;
@@ -124,7 +124,7 @@ size_t tt_observation_text(const tt_state *s, int p, char *out, size_t cap) {
   th_put(&t, "]\ndiscard: ");
   {
     int first = 1;
-    for (int i = 0; i < s->discard_len; i++) put_kind(&t, s->discard[i], &first);
+    for (int i = 0; i < s->discard_len; i++) put_kind(&t, tt_discard_at(s, i), &first);
     if (first) th_put(&t, "-");
   }
   th_put(&t, "; stock ");

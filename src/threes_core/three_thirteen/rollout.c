@@ -88,10 +88,10 @@ static int greedy_action(const tt_state *s, greedy_memo *g) {
   if (s->phase == TT_PHASE_DRAW) {
     if (!s->discard_len) return TT_ACTION_STOCK;
     /* take the discard when the best discard afterwards leaves less deadwood than now */
-    if (take_cannot_help(s, p, s->discard[s->discard_len - 1])) return TT_ACTION_STOCK;
+    if (take_cannot_help(s, p, tt_discard_top(s))) return TT_ACTION_STOCK;
     tt_state t;
     memcpy(&t, s, sizeof t);
-    int top = t.discard[t.discard_len - 1];
+    int top = tt_discard_top(&t);
     int now = hand_deadwood(s, p, g);
     t.seat[p].hand[top]++;
     t.hand_len[p]++;

@@ -54,14 +54,14 @@ int tt_setup_add(tt_state *s, int zone, int seat, int kind, th_error *e) {
       s->seat[seat].pool_hand[kind]++;
     return TH_OK;
   }
-  uint16_t *len = zone == TT_ZONE_STOCK ? &s->stock_len : &s->discard_len;
-  uint8_t *pile = zone == TT_ZONE_STOCK ? s->stock : s->discard;
-  if (*len >= TT_MAX_CARDS) {
-    th_set_error(e, TH_ERR_SETUP, "the %s holds more than %d cards", zone == TT_ZONE_STOCK ? "stock" : "discard pile",
-                 TT_MAX_CARDS);
+  if (s->stock_len + s->discard_len >= TT_MAX_CARDS) {
+    th_set_error(e, TH_ERR_SETUP, "the stock and discard pile hold more than %d cards", TT_MAX_CARDS);
     return TH_ERR_SETUP;
   }
-  pile[(*len)++] = (uint8_t)kind;
+  if (zone == TT_ZONE_STOCK)
+    s->stock[s->stock_len++] = (uint8_t)kind;
+  else
+    *tt_discard_slot(s, s->discard_len++) = (uint8_t)kind;
   return TH_OK;
 }
 

@@ -26,7 +26,7 @@ static void deal_round(tt_state *s) {
       s->seat[q].hand[deck[--top]]++;
       s->hand_len[q]++;
     }
-  s->discard[0] = deck[--top]; /* the stock's top card turned up */
+  *tt_discard_slot(s, 0) = deck[--top]; /* the stock's top card turned up */
   s->discard_len = 1;
   memcpy(s->stock, deck, (size_t)top);
   s->stock_len = (uint16_t)top;
@@ -305,10 +305,13 @@ static void score_round(tt_state *s) {
 static void reshuffle(tt_state *s) {
   if (s->discard_len <= 1) return;
   int n = s->discard_len - 1;
-  memcpy(s->stock, s->discard, (size_t)n);
+  int top = tt_discard_at(s, n);
+  uint8_t cards[TT_MAX_CARDS]; /* through a copy: the stock's new place may overlap the discard pile's */
+  for (int i = 0; i < n; i++) cards[i] = (uint8_t)tt_discard_at(s, i);
+  memcpy(s->stock, cards, (size_t)n);
   th_shuffle_bytes(s->stock, n, &s->rng);
   s->stock_len = (uint16_t)n;
-  s->discard[0] = s->discard[n];
+  *tt_discard_slot(s, 0) = (uint8_t)top;
   s->discard_len = 1;
   dissolve_pool(s);
   s->pool_active = 1;
@@ -352,7 +355,7 @@ void tt_apply_legal(tt_state *s, int a) {
       s->phase = TT_PHASE_DISCARD;
     }
   } else if (a == TT_ACTION_TAKE_DISCARD) {
-    int k = s->discard[--s->discard_len];
+    int k = tt_discard_at(s, --s->discard_len);
     s->seat[p].hand[k]++;
     s->hand_len[p]++;
     s->seat[p].known[k]++; /* T-9: everyone saw it taken */
@@ -363,7 +366,7 @@ void tt_apply_legal(tt_state *s, int a) {
     record_discard(s, p, k);
     s->seat[p].hand[k]--;
     s->hand_len[p]--;
-    s->discard[s->discard_len++] = (uint8_t)k;
+    *tt_discard_slot(s, s->discard_len++) = (uint8_t)k;
     end_turn(s, p, out);
   }
   s->move_count++;
@@ -398,12 +401,11 @@ int tt_apply_stock_draw(tt_state *s, int kind, th_error *e) {
     return TH_ERR_ILLEGAL;
   }
   /* the cards the draw comes from: the stock, or (T-3) the discard pile less its top */
-  const uint8_t *from = s->stock_len ? s->stock : s->discard;
   int n = s->stock_len ? s->stock_len : (s->discard_len > 0 ? s->discard_len - 1 : 0);
   int at = -1;
   if (kind >= 0 && kind < TT_NUM_KINDS) {
     for (int i = 0; i < n; i++) {
-      if (from[i] == kind) { at = i; break; }
+      if ((s->stock_len ? s->stock[i] : tt_discard_at(s, i)) == kind) { at = i; break; }
     }
   }
   if (at < 0) {
@@ -472,14 +474,14 @@ int tt_state_check(const tt_state *s, th_error *e) {
   }
   for (int q = n; q < TT_MAX_PLAYERS; q++) /* (seat[q] itself is not part of the state: tt_state_bytes) */
     if (s->hand_len[q]) FAIL("seat %d holds cards but is no seat", q);
-  if (s->stock_len > TT_MAX_CARDS || s->discard_len > TT_MAX_CARDS) FAIL("the stock or discard pile is too long");
+  if (s->stock_len + s->discard_len > TT_MAX_CARDS) FAIL("the stock and discard pile are too long");
   for (int i = 0; i < s->stock_len; i++) {
     if (s->stock[i] >= TT_NUM_KINDS) FAIL("the stock holds a card that does not exist");
     count[s->stock[i]]++;
   }
   for (int i = 0; i < s->discard_len; i++) {
-    if (s->discard[i] >= TT_NUM_KINDS) FAIL("the discard pile holds a card that does not exist");
-    count[s->discard[i]]++;
+    if (tt_discard_at(s, i) >= TT_NUM_KINDS) FAIL("the discard pile holds a card that does not exist");
+    count[tt_discard_at(s, i)]++;
   }
   for (int k = 0; k < TT_NUM_KINDS; k++) {
     int want = tt_kind_copies(&s->opt, k);

@@ -89,8 +89,12 @@ typedef struct tt_state {
   uint8_t turns[TT_MAX_PLAYERS];        /* turns begun this round */
   uint8_t hand_len[TT_MAX_PLAYERS];
   uint16_t stock_len, discard_len;
-  uint8_t stock[TT_MAX_CARDS];   /* kinds, the top card last */
-  uint8_t discard[TT_MAX_CARDS]; /* kinds, the top card last */
+  /* The stock, kinds bottom first from index 0 (the top card last); the
+   * discard pile lives at the far end of the same array (tt_discard_at: its
+   * i-th card from the bottom is stock[TT_MAX_CARDS - 1 - i], the top card
+   * i = discard_len - 1). No card is in both, so stock_len + discard_len
+   * never exceeds the deck. */
+  uint8_t stock[TT_MAX_CARDS];
   int16_t round_score[TT_ROUNDS][TT_MAX_PLAYERS];
   int32_t total[TT_MAX_PLAYERS];
   /* knowledge (T-9): see above */
@@ -100,6 +104,12 @@ typedef struct tt_state {
    * read. */
   tt_seat seat[TT_MAX_PLAYERS];
 } tt_state;
+
+/* The i-th card of the discard pile from the bottom (0 <= i < discard_len),
+ * and its place (see stock[] above). */
+static inline int tt_discard_at(const tt_state *s, int i) { return s->stock[TT_MAX_CARDS - 1 - i]; }
+static inline uint8_t *tt_discard_slot(tt_state *s, int i) { return &s->stock[TT_MAX_CARDS - 1 - i]; }
+static inline int tt_discard_top(const tt_state *s) { return tt_discard_at(s, s->discard_len - 1); }
 
 /* The bytes of a state in use, which a copy must carry (th_game.state_bytes):
  * the fields before the seats and the game's seats. A copy is memcpy of

@@ -53,7 +53,7 @@ static void unit_three_thirteen(long long games) {
     c_players = n;
     CHECK(tt_new_game(&s, &o, n, (uint64_t)i, 4000, &e) == TH_OK, "%s", e.msg);
     tt_new_game(&u, &o, n, (uint64_t)i, 4000, NULL);
-    CHECK(memcmp(&s, &u, sizeof s) == 0, "the same seed dealt two different games");
+    CHECK(memcmp(&s, &u, tt_state_bytes(&s)) == 0, "the same seed dealt two different games");
     uint8_t pol[TT_MAX_PLAYERS];
     for (int q = 0; q < TT_MAX_PLAYERS; q++) pol[q] = (uint8_t)(i % 3 == 0 ? 0 : below(&g, 2) ? 1 : 0);
     while (s.phase != TT_PHASE_OVER) {
@@ -106,9 +106,8 @@ static void tt_random_options(th_rng *g, int n, tt_options *o) {
  * comparing two states field by field. */
 static void tt_canonical(const tt_state *s, tt_state *out) {
   memcpy(out, s, sizeof *out);
-  if (out->stock_len <= TT_MAX_CARDS) memset(out->stock + out->stock_len, 0, (size_t)(TT_MAX_CARDS - out->stock_len));
-  if (out->discard_len <= TT_MAX_CARDS)
-    memset(out->discard + out->discard_len, 0, (size_t)(TT_MAX_CARDS - out->discard_len));
+  if (out->stock_len + out->discard_len <= TT_MAX_CARDS) /* between the stock and the discard pile (state.h) */
+    memset(out->stock + out->stock_len, 0, (size_t)(TT_MAX_CARDS - out->stock_len - out->discard_len));
   for (int q = out->num_players; q < TT_MAX_PLAYERS; q++) memset(&out->seat[q], 0, sizeof out->seat[q]);
 }
 
@@ -143,7 +142,7 @@ static int tt_rebuild(const tt_state *s, tt_state *out, th_error *e) {
   for (int i = 0; i < s->stock_len; i++)
     if ((rc = tt_setup_add(out, TT_ZONE_STOCK, -1, s->stock[i], e))) return rc;
   for (int i = 0; i < s->discard_len; i++)
-    if ((rc = tt_setup_add(out, TT_ZONE_DISCARD, -1, s->discard[i], e))) return rc;
+    if ((rc = tt_setup_add(out, TT_ZONE_DISCARD, -1, tt_discard_at(s, i), e))) return rc;
   tt_setup_fields f;
   memset(&f, 0, sizeof f);
   f.round = s->round;
@@ -270,7 +269,7 @@ static void unit_three_thirteen_knowledge(long long games) {
       moves++;
       if (s.round != before.round || s.phase == TT_PHASE_OVER) continue; /* a new deal, or the end */
       if (a == TT_ACTION_TAKE_DISCARD) {
-        int k = before.discard[before.discard_len - 1];
+        int k = tt_discard_top(&before);
         takes++;
         CHECK(s.seat[p].known[k] == before.seat[p].known[k] + 1, "a card taken from the pile is not known (T-9)");
       } else if (a == TT_ACTION_STOCK) {
@@ -294,7 +293,7 @@ static void unit_three_thirteen_knowledge(long long games) {
         memcpy(&u, &before, sizeof u);
         for (int k = 0; k < TT_NUM_KINDS && absent < 0; k++) {
           int there = 0, m = before.stock_len ? before.stock_len : before.discard_len - 1;
-          for (int j = 0; j < m; j++) there |= (before.stock_len ? before.stock[j] : before.discard[j]) == k;
+          for (int j = 0; j < m; j++) there |= (before.stock_len ? before.stock[j] : tt_discard_at(&before, j)) == k;
           if (!there) absent = k;
         }
         if (absent >= 0)
@@ -346,7 +345,7 @@ static void unit_three_thirteen_knowledge(long long games) {
           CHECK(memcmp(t.seat[q].hand, s.seat[q].hand, sizeof s.seat[q].hand) == 0 &&
                     memcmp(t.seat[q].pool_hand, s.seat[q].pool_hand, sizeof s.seat[q].pool_hand) == 0,
                 "resampling changed the observer's hand");
-          CHECK(t.discard_len == s.discard_len && memcmp(t.discard, s.discard, s.discard_len) == 0 &&
+          CHECK(t.discard_len == s.discard_len && memcmp(tt_discard_slot(&t, t.discard_len - 1), tt_discard_slot(&s, s.discard_len - 1), s.discard_len) == 0 &&
                     t.stock_len == s.stock_len,
                 "resampling changed the piles");
           CHECK(tt_observation_tensor(&s, q, oa, &e) == TH_OK && tt_observation_tensor(&t, q, ob, &e) == TH_OK,
