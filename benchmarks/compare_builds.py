@@ -145,6 +145,7 @@ for name, game in (("sh", "shithead"), ("tt", "three_thirteen")):
             env.step(env.sample_actions(np.random.default_rng(k)))
 
     out[f"{name}_vector_steps_per_s"] = 64 * 200 / (ns(steps, 1, 3) / 1e9)
+    out[f"{name}_vector_bytes_per_env"] = env.nbytes_per_env
 print(json.dumps(out))
 '''
 
