@@ -570,7 +570,7 @@ static void canary_checks(const th_game *g, const void *const *likes, int num_li
   for (int k = 0; k < num_likes; k++) {
     const void *like = likes[k];
     size_t used = g->state_bytes(like);
-    CHECK(used <= g->state_size, "%s: %zu bytes in use of %zu", g->name, used, g->state_size);
+    CHECK(used <= g->state_size, "%s: %lld bytes in use of %lld", g->name, (long long)used, (long long)g->state_size);
     for (uint64_t seed = 1; seed <= 6; seed++) {
       memset(s, 0xA5, sizeof s);
       g->new_game(s, like, seed);
@@ -582,8 +582,8 @@ static void canary_checks(const th_game *g, const void *const *likes, int num_li
         g->apply_legal(s, legal[th_rng_below(&rng, (uint32_t)n)]);
         for (size_t i = used; i < g->state_size && !bad; i++) bad = s[i] != 0xA5;
       }
-      CHECK(!bad, "%s table %d seed %llu: a byte past the %zu in use was written by move %d", g->name, k,
-            (unsigned long long)seed, used, moves);
+      CHECK(!bad, "%s table %d seed %lld: a byte past the %lld in use was written by move %d", g->name, k,
+            (long long)seed, (long long)used, moves);
       if (!g->is_over(s)) {
         memset(d, 0xA5, sizeof d);
         memcpy(d, s, used);

@@ -56,8 +56,8 @@ static int check_vec(const th_vec *v, int check_like, th_error *e) {
     }
   size_t used = g->state_bytes(v->like);
   if (v->stride < used || v->stride > g->state_size || (v->stride % TH_STATE_ALIGN && v->stride != g->state_size)) {
-    th_set_error(e, TH_ERR_ARG, "the states must lie %zu to %zu bytes apart, a multiple of %d or the latter (not %zu)", used,
-                 g->state_size, TH_STATE_ALIGN, v->stride);
+    th_set_error(e, TH_ERR_ARG, "the states must lie %lld to %lld bytes apart, a multiple of %d or the latter (not %lld)",
+                 (long long)used, (long long)g->state_size, TH_STATE_ALIGN, (long long)v->stride);
     return TH_ERR_ARG;
   }
   int floats = v->obs != NULL;
