@@ -113,7 +113,7 @@ typedef struct sh_state {
   sh_seat seat[SH_MAX_PLAYERS];
   /* ---- The repetition tail: read and written only when
    * rules.repetition_limit > 0. With the rule off a copy leaves it out
-   * (sh_state_bytes): the hot state ends here (SH_STATE_HOT_BYTES). ---- */
+   * (sh_state_bytes): the hot state ends with the seats above. ---- */
   /* The hands' part of the repetition key, kept incrementally by
    * sh_record_position: rep_hand_fold[q] is seat q's hand hashed (its 16
    * bytes of rank counts, one 64x64->128-bit multiply) when it held
