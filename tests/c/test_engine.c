@@ -2147,7 +2147,7 @@ static void unit_events(long long games) {
         for (int c = 0; c < x->count; c++) CHECK(x->cards[c] < TT_NUM_KINDS, "event card %d", x->cards[c]);
         if (x->kind == TT_EV_GO_OUT) CHECK(melded == x->count, "going out with deadwood");
         if (x->kind == TT_EV_SCORE) {
-          CHECK(x->value == ts.round_score[tb.round - 1][x->seat], "score event");
+          CHECK(x->value == tt_round_score(&ts, tb.round, x->seat), "score event");
           scores++;
         }
         over += x->kind == TT_EV_OVER;

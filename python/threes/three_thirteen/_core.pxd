@@ -39,11 +39,6 @@ cdef extern from "three_thirteen/three_thirteen.h" nogil:
         tt_meld_options meld
         uint8_t rediscard_taken
         uint8_t go_out_first_turn
-    ctypedef struct tt_seat:
-        uint8_t hand[54]
-        uint8_t known[54]
-        uint8_t pool_hand[54]
-
     ctypedef struct tt_state:
         tt_options opt
         uint8_t num_players
@@ -56,6 +51,9 @@ cdef extern from "three_thirteen/three_thirteen.h" nogil:
         uint8_t out_mask
         uint8_t taken_kind
         uint8_t truncated
+        uint8_t pool_active
+        uint8_t planes
+        uint16_t deck_size
         uint32_t move_count
         uint32_t max_moves
         th_rng rng
@@ -63,11 +61,13 @@ cdef extern from "three_thirteen/three_thirteen.h" nogil:
         uint8_t hand_len[8]
         uint16_t stock_len
         uint16_t discard_len
-        uint8_t stock[216]
-        int16_t round_score[11][8]
-        int32_t total[8]
-        uint8_t pool_active
-        tt_seat seat[8]
+    # the bitpacked body (state.h, THE LAYOUT) through its accessors
+    int tt_hand(const tt_state *s, int q, int k)
+    int tt_known(const tt_state *s, int q, int k)
+    int tt_pool_hand(const tt_state *s, int q, int k)
+    const uint8_t *tt_cstock(const tt_state *s)
+    int32_t tt_total(const tt_state *s, int q)
+    int tt_round_score(const tt_state *s, int r, int q)
     int tt_discard_at(const tt_state *s, int i)
     enum:
         TT_ZONE_HAND

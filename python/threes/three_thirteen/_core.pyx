@@ -307,14 +307,14 @@ cdef class StateBase:
             "taken_kind": -1 if self.s.taken_kind == TT_NO_KIND else self.s.taken_kind,
             "truncated": bool(self.s.truncated), "move_count": self.s.move_count, "max_moves": self.s.max_moves,
             "turns": [self.s.turns[q] for q in range(n)],
-            "hands": [[k for k in range(TT_NUM_KINDS) for _ in range(self.s.seat[q].hand[k])] for q in range(n)],
-            "stock": [self.s.stock[k] for k in range(self.s.stock_len)],
+            "hands": [[k for k in range(TT_NUM_KINDS) for _ in range(tt_hand(&self.s, q, k))] for q in range(n)],
+            "stock": [tt_cstock(&self.s)[k] for k in range(self.s.stock_len)],
             "discard": [tt_discard_at(&self.s, k) for k in range(self.s.discard_len)],
-            "round_scores": [[self.s.round_score[r][q] for q in range(n)] for r in range(self.s.round - 1 + (self.s.phase == TT_PHASE_OVER and not self.s.truncated))],
-            "totals": [self.s.total[q] for q in range(n)],
+            "round_scores": [[tt_round_score(&self.s, r + 1, q) for q in range(n)] for r in range(self.s.round - 1 + (self.s.phase == TT_PHASE_OVER and not self.s.truncated))],
+            "totals": [tt_total(&self.s, q) for q in range(n)],
             "rng": [self.s.rng.s[k] for k in range(4)],
-            "known": [[k for k in range(TT_NUM_KINDS) for _ in range(self.s.seat[q].known[k])] for q in range(n)],
-            "pool_hand": [[k for k in range(TT_NUM_KINDS) for _ in range(self.s.seat[q].pool_hand[k])] for q in range(n)],
+            "known": [[k for k in range(TT_NUM_KINDS) for _ in range(tt_known(&self.s, q, k))] for q in range(n)],
+            "pool_hand": [[k for k in range(TT_NUM_KINDS) for _ in range(tt_pool_hand(&self.s, q, k))] for q in range(n)],
             "pool_active": bool(self.s.pool_active),
         }
 
@@ -412,8 +412,8 @@ cdef class StateBase:
         pool cards of each hand (kinds), the pool (kinds), pool_active."""
         cdef int q, k
         n = self.s.num_players
-        return {"known": [[k for k in range(TT_NUM_KINDS) for _ in range(self.s.seat[q].known[k])] for q in range(n)],
-                "pool_hand": [[k for k in range(TT_NUM_KINDS) for _ in range(self.s.seat[q].pool_hand[k])]
+        return {"known": [[k for k in range(TT_NUM_KINDS) for _ in range(tt_known(&self.s, q, k))] for q in range(n)],
+                "pool_hand": [[k for k in range(TT_NUM_KINDS) for _ in range(tt_pool_hand(&self.s, q, k))]
                               for q in range(n)],
                 "pool": [k for k in range(TT_NUM_KINDS) for _ in range(tt_pool_count(&self.s, k))],
                 "pool_held": [tt_pool_held(&self.s, q) for q in range(n)],

@@ -35,7 +35,7 @@ void tt_events(const tt_state *b, const tt_state *s, int a, th_events *out) {
   if (p >= TT_MAX_PLAYERS || a < 0 || a >= TT_NUM_ACTIONS) return;
   uint8_t hands[TT_MAX_PLAYERS][TT_NUM_KINDS]; /* the hands as the round ends (this move's discard made) */
   memset(hands, 0, sizeof hands);
-  for (int q = 0; q < n && q < TT_MAX_PLAYERS; q++) memcpy(hands[q], b->seat[q].hand, sizeof hands[q]);
+  for (int q = 0; q < n && q < TT_MAX_PLAYERS; q++) tt_set_counts(tt_cset(b, q, TT_SET_HAND), b->planes, hands[q]);
   int went_out = 0, stock_empty = 0;
   if (a == TT_ACTION_STOCK) {
     if (b->stock_len == 0 && b->discard_len > 1) {
@@ -49,7 +49,7 @@ void tt_events(const tt_state *b, const tt_state *s, int a, th_events *out) {
       e->source = TT_EVS_STOCK;
       e->is_private = 1;
       for (int k = 0; k < TT_NUM_KINDS; k++)
-        if (s->seat[p].hand[k] > b->seat[p].hand[k]) th_event_card(e, k);
+        if (tt_hand(s, p, k) > tt_hand(b, p, k)) th_event_card(e, k);
     }
   } else if (a == TT_ACTION_TAKE_DISCARD) {
     e = th_event_add(out, TT_EV_DRAW, p);
@@ -79,7 +79,7 @@ void tt_events(const tt_state *b, const tt_state *s, int a, th_events *out) {
     for (int q = 0; q < n; q++) {
       e = th_event_add(out, TT_EV_SCORE, q);
       hand_with_melds(e, hands[q], b->round, &b->opt.meld);
-      e->value = s->round_score[b->round - 1][q];
+      e->value = tt_round_score(s, b->round, q);
       e->detail = (outs >> q) & 1 ? TT_EVD_OUT : TT_EVD_NONE;
     }
   }

@@ -22,33 +22,30 @@ int tt_observation_tensor(const tt_state *s, int p, float *out, th_error *e) {
    * one pass each; a kind's count never exceeds the decks' copies of it. */
   uint8_t pool[TT_NUM_KINDS] = {0}, discard[TT_NUM_KINDS] = {0};
   if (s->pool_active) {
-    for (int i = 0; i < s->stock_len && i < TT_MAX_CARDS; i++)
-      if (s->stock[i] < TT_NUM_KINDS) pool[s->stock[i]]++;
+    const uint8_t *stock = tt_cstock(s);
+    for (int i = 0; i < s->stock_len && i < s->deck_size; i++)
+      if (stock[i] < TT_NUM_KINDS) pool[stock[i]]++;
     for (int q = 0; q < n && q < TT_MAX_PLAYERS; q++)
-      for (int k = 0; k < TT_NUM_KINDS; k++) pool[k] = (uint8_t)(pool[k] + s->seat[q].pool_hand[k]);
+      for (int k = 0; k < TT_NUM_KINDS; k++) pool[k] = (uint8_t)(pool[k] + tt_pool_hand(s, q, k));
   }
-  for (int i = 0; i < s->discard_len && i < TT_MAX_CARDS; i++)
+  for (int i = 0; i < s->discard_len && i < s->deck_size; i++)
     if (tt_discard_at(s, i) < TT_NUM_KINDS) discard[tt_discard_at(s, i)]++;
   for (int k = 0; k < TT_NUM_KINDS; k++) {
-    out[tt_obs_own_hand() + k] = s->seat[p].hand[k];
-    out[tt_obs_own_pool() + k] = s->seat[p].pool_hand[k];
+    out[tt_obs_own_hand() + k] = (float)tt_hand(s, p, k);
+    out[tt_obs_own_pool() + k] = (float)tt_pool_hand(s, p, k);
     out[tt_obs_pool(n) + k] = pool[k];
     out[tt_obs_discard(n) + k] = discard[k];
   }
   for (int j = 0, q = p; j < n; j++, q = q + 1 < n ? q + 1 : 0) { /* q = (p + j) % n */
     float *seat = out + tt_obs_seats(n) + j * TT_OBS_SEAT_FIELDS;
-    int known = 0, held = 0;
-    for (int k = 0; k < TT_NUM_KINDS; k++) {
-      out[tt_obs_known() + j * TT_NUM_KINDS + k] = s->seat[q].known[k];
-      known += s->seat[q].known[k];    /* tt_known_len */
-      held += s->seat[q].pool_hand[k]; /* tt_pool_held */
-    }
+    int known = tt_known_len(s, q), held = tt_pool_held(s, q);
+    for (int k = 0; k < TT_NUM_KINDS; k++) out[tt_obs_known() + j * TT_NUM_KINDS + k] = (float)tt_known(s, q, k);
     seat[0] = s->hand_len[q];
     seat[1] = (float)known;
     seat[2] = (float)held;
     seat[3] = (float)((s->out_mask >> q) & 1);
     seat[4] = s->turns[q];
-    out[tt_obs_totals(n) + j] = (float)s->total[q];
+    out[tt_obs_totals(n) + j] = (float)tt_total(s, q);
   }
 #define TT_REL(seat) ((seat) < n ? ((seat) - p + n) % n : -1) /* relative seat, -1 for none */
   one_hot(out + tt_obs_dealer(n), n, TT_REL(s->dealer));
@@ -90,12 +87,6 @@ static void put_counts(th_text *t, const uint8_t *count, const char *none) {
   if (first) th_put(t, none);
 }
 
-static int any_count(const uint8_t *count) {
-  for (int k = 0; k < TT_NUM_KINDS; k++)
-    if (count[k]) return 1;
-  return 0;
-}
-
 size_t tt_observation_text(const tt_state *s, int p, char *out, size_t cap) {
   static const char *const phases[] = {"draw", "discard", "over"};
   static const char ranks[] = "A23456789TJQK";
@@ -115,7 +106,9 @@ size_t tt_observation_text(const tt_state *s, int p, char *out, size_t cap) {
   if (over) th_put(&t, "-");
   else th_put_uint(&t, s->current);
   th_put(&t, "\nhand: ");
-  put_counts(&t, s->seat[p].hand, "-");
+  uint8_t counts[TT_NUM_KINDS];
+  tt_set_counts(tt_cset(s, p, TT_SET_HAND), s->planes, counts);
+  put_counts(&t, counts, "-");
   th_put(&t, "\nhand sizes: [");
   for (int q = 0; q < n; q++) {
     if (q) th_put(&t, ", ");
@@ -140,12 +133,13 @@ size_t tt_observation_text(const tt_state *s, int p, char *out, size_t cap) {
   {
     int any = 0;
     for (int q = 0; q < n; q++)
-      if (q != p && any_count(s->seat[q].known)) {
+      if (q != p && tt_cset(s, q, TT_SET_KNOWN)[0]) {
         if (any) th_put(&t, "; ");
         any = 1;
         th_put_uint(&t, (unsigned)q);
         th_put(&t, ": ");
-        put_counts(&t, s->seat[q].known, "-");
+        tt_set_counts(tt_cset(s, q, TT_SET_KNOWN), s->planes, counts);
+        put_counts(&t, counts, "-");
       }
     if (!any) th_put(&t, "-");
   }
@@ -164,7 +158,8 @@ size_t tt_observation_text(const tt_state *s, int p, char *out, size_t cap) {
     th_put_uint(&t, (unsigned)tt_pool_held(s, q));
   }
   th_put(&t, "]; own pool cards ");
-  put_counts(&t, s->seat[p].pool_hand, "-");
+  tt_set_counts(tt_cset(s, p, TT_SET_POOL), s->planes, counts);
+  put_counts(&t, counts, "-");
   th_put(&t, "\nout: ");
   if (s->out_seat == TT_NO_SEAT) th_put(&t, "-");
   else th_put_uint(&t, s->out_seat);
@@ -173,7 +168,7 @@ size_t tt_observation_text(const tt_state *s, int p, char *out, size_t cap) {
   th_put(&t, "; scores [");
   for (int q = 0; q < n; q++) {
     if (q) th_put(&t, ", ");
-    th_put_int(&t, s->total[q]);
+    th_put_int(&t, tt_total(s, q));
   }
   th_put(&t, "]");
   return th_text_end(&t);

@@ -17,7 +17,7 @@
  * take answers the discard phase that follows. */
 typedef struct memo_entry {
   uint8_t set, round, taken;
-  uint8_t hand[TT_NUM_KINDS];
+  uint64_t hand[TT_MAX_DECKS]; /* the hand's card set (s->planes words) */
   int value, kind;
 } memo_entry;
 
@@ -26,14 +26,15 @@ typedef struct greedy_memo {
 } greedy_memo;
 
 static int memo_hit(const memo_entry *m, const tt_state *s, int p, int taken) {
-  return m->set && m->round == s->round && m->taken == taken && !memcmp(m->hand, s->seat[p].hand, TT_NUM_KINDS);
+  return m->set && m->round == s->round && m->taken == taken &&
+         !memcmp(m->hand, tt_cset(s, p, TT_SET_HAND), (size_t)s->planes * 8);
 }
 
-static void memo_put(memo_entry *m, int round, const uint8_t *hand, int taken, int value, int kind) {
+static void memo_put(memo_entry *m, int round, const uint64_t *hand, int planes, int taken, int value, int kind) {
   m->set = 1;
   m->round = (uint8_t)round;
   m->taken = (uint8_t)taken;
-  memcpy(m->hand, hand, TT_NUM_KINDS);
+  memcpy(m->hand, hand, (size_t)planes * 8);
   m->value = value;
   m->kind = kind;
 }
@@ -44,14 +45,14 @@ static int best_discard(const tt_state *s, int p, int *kind, greedy_memo *g) {
     return g->discard[p].value;
   }
   int d = tt_best_discard(s, p, kind);
-  if (g) memo_put(&g->discard[p], s->round, s->seat[p].hand, s->taken_kind, d, *kind);
+  if (g) memo_put(&g->discard[p], s->round, tt_cset(s, p, TT_SET_HAND), s->planes, s->taken_kind, d, *kind);
   return d;
 }
 
 static int hand_deadwood(const tt_state *s, int p, greedy_memo *g) {
   if (g && memo_hit(&g->now[p], s, p, TT_NO_KIND)) return g->now[p].value;
   int d = tt_hand_deadwood(s, p);
-  if (g) memo_put(&g->now[p], s->round, s->seat[p].hand, TT_NO_KIND, d, -1);
+  if (g) memo_put(&g->now[p], s->round, tt_cset(s, p, TT_SET_HAND), s->planes, TT_NO_KIND, d, -1);
   return d;
 }
 
@@ -71,9 +72,8 @@ static int take_cannot_help(const tt_state *s, int p, int c) {
   int vc = tt_card_value(r, wild, o), w = 0;
   uint8_t nat[13][4];
   memset(nat, 0, sizeof nat);
-  for (int k = 0; k < TT_NUM_KINDS; k++) {
-    int h = s->seat[p].hand[k], rk = tt_kind_rank(k);
-    if (!h) continue;
+  for (uint64_t m = tt_held_kinds(s, p); m; m &= m - 1) {
+    int k = th_ctz64(m), h = tt_hand(s, p, k), rk = tt_kind_rank(k);
     if (k != c && tt_card_value(rk, wild, o) > vc) return 0; /* a dearer card to discard instead */
     if (rk == 0 || rk == wild)
       w += h;
@@ -90,10 +90,10 @@ static int greedy_action(const tt_state *s, greedy_memo *g) {
     /* take the discard when the best discard afterwards leaves less deadwood than now */
     if (take_cannot_help(s, p, tt_discard_top(s))) return TT_ACTION_STOCK;
     tt_state t;
-    memcpy(&t, s, sizeof t);
+    memcpy(&t, s, tt_state_bytes(s));
     int top = tt_discard_top(&t);
     int now = hand_deadwood(s, p, g);
-    t.seat[p].hand[top]++;
+    tt_set_add(tt_set(&t, p, TT_SET_HAND), t.planes, top);
     t.hand_len[p]++;
     t.taken_kind = (uint8_t)top;
     return best_discard(&t, p, &k, g) < now ? TT_ACTION_TAKE_DISCARD : TT_ACTION_STOCK;
@@ -101,10 +101,10 @@ static int greedy_action(const tt_state *s, greedy_memo *g) {
   int best = best_discard(s, p, &k, g);
   if (k < 0) return TT_FIRST_DISCARD; /* unreachable: a discard-phase hand always holds a card it may discard */
   if (g) { /* the hand after this discard keeps `best`: its `now` at this seat's next turn */
-    uint8_t after[TT_NUM_KINDS];
-    memcpy(after, s->seat[p].hand, TT_NUM_KINDS);
-    after[k]--;
-    memo_put(&g->now[p], s->round, after, TT_NO_KIND, best, -1);
+    uint64_t after[TT_MAX_DECKS];
+    memcpy(after, tt_cset(s, p, TT_SET_HAND), (size_t)s->planes * 8);
+    tt_set_remove(after, s->planes, k);
+    memo_put(&g->now[p], s->round, after, s->planes, TT_NO_KIND, best, -1);
   }
   if (best == 0 && tt_may_go_out(s, p)) return TT_FIRST_GO_OUT + k;
   return TT_FIRST_DISCARD + k;
@@ -158,9 +158,9 @@ void tt_round_margin(const tt_state *s, int round, double *out) {
   int n = s->num_players;
   if (n < 2 || round < 1 || round > TT_ROUNDS) return;
   double sum = 0;
-  for (int q = 0; q < n; q++) sum += s->round_score[round - 1][q];
+  for (int q = 0; q < n; q++) sum += tt_round_score(s, round, q);
   for (int q = 0; q < n; q++) {
-    double own = s->round_score[round - 1][q], others = (sum - own) / (n - 1), v = (others - own) / 10.0;
+    double own = tt_round_score(s, round, q), others = (sum - own) / (n - 1), v = (others - own) / 10.0;
     out[q] = v > 1.0 ? 1.0 : v < -1.0 ? -1.0 : v;
   }
 }
@@ -177,7 +177,7 @@ static int play_game(const tt_batch *b, int64_t i, const th_stop *stop) {
     tt_new_game(&s, &t->opt, t->num_players, th_batch_seed(b->seed, g), t->max_moves, NULL);
     th_batch_rng(b->seed ^ g, 0, &rng);
   } else {
-    memcpy(&s, t, sizeof s);
+    memcpy(&s, t, tt_state_bytes(t));
     th_batch_rng(b->seed, g, &rng);
     if (b->determinize) tt_resample(&s, b->observer, &rng, NULL);
   }
@@ -191,7 +191,7 @@ static int play_game(const tt_batch *b, int64_t i, const th_stop *stop) {
   else
     tt_returns(&s, ret);
   for (int q = 0; q < n; q++) {
-    b->totals[i * n + q] = s.total[q];
+    b->totals[i * n + q] = tt_total(&s, q);
     b->returns[i * n + q] = ret[q];
   }
   b->moves[i] = m;

@@ -12,6 +12,7 @@ int tt_setup_begin(tt_state *s, const tt_options *o, int num_players, th_error *
   if (rc) return rc;
   s->opt = *o;
   s->num_players = (uint8_t)num_players;
+  tt_layout(s);
   if (e) e->code = TH_OK;
   return TH_OK;
 }
@@ -40,26 +41,28 @@ int tt_setup_add(tt_state *s, int zone, int seat, int kind, th_error *e) {
         th_set_error(e, TH_ERR_SETUP, "seat %d holds more than %d cards", seat, TT_MAX_HAND);
         return TH_ERR_SETUP;
       }
-      s->seat[seat].hand[kind]++;
+      if (tt_hand(s, seat, kind) >= tt_kind_copies(&s->opt, kind)) {
+        th_set_error(e, TH_ERR_SETUP, "seat %d holds more cards of kind %d than the deck has (%d)", seat, kind,
+                     tt_kind_copies(&s->opt, kind));
+        return TH_ERR_SETUP;
+      }
+      tt_set_add(tt_set(s, seat, TT_SET_HAND), s->planes, kind);
       s->hand_len[seat]++;
       return TH_OK;
     }
-    if (s->seat[seat].known[kind] + s->seat[seat].pool_hand[kind] >= s->seat[seat].hand[kind]) {
+    if (tt_known(s, seat, kind) + tt_pool_hand(s, seat, kind) >= tt_hand(s, seat, kind)) {
       th_set_error(e, TH_ERR_SETUP, "seat %d: more known and pool cards of kind %d than its hand holds", seat, kind);
       return TH_ERR_SETUP;
     }
-    if (zone == TT_ZONE_KNOWN)
-      s->seat[seat].known[kind]++;
-    else
-      s->seat[seat].pool_hand[kind]++;
+    tt_set_add(tt_set(s, seat, zone == TT_ZONE_KNOWN ? TT_SET_KNOWN : TT_SET_POOL), s->planes, kind);
     return TH_OK;
   }
-  if (s->stock_len + s->discard_len >= TT_MAX_CARDS) {
-    th_set_error(e, TH_ERR_SETUP, "the stock and discard pile hold more than %d cards", TT_MAX_CARDS);
+  if (s->stock_len + s->discard_len >= s->deck_size) {
+    th_set_error(e, TH_ERR_SETUP, "the stock and discard pile hold more than the deck's %d cards", s->deck_size);
     return TH_ERR_SETUP;
   }
   if (zone == TT_ZONE_STOCK)
-    s->stock[s->stock_len++] = (uint8_t)kind;
+    tt_stock(s)[s->stock_len++] = (uint8_t)kind;
   else
     *tt_discard_slot(s, s->discard_len++) = (uint8_t)kind;
   return TH_OK;
@@ -147,10 +150,10 @@ int tt_setup_finish(tt_state *s, const tt_setup_fields *f, th_error *e) {
   s->max_moves = (uint32_t)f->max_moves;
   for (int q = 0; q < n; q++) {
     s->turns[q] = (uint8_t)f->turns[q];
-    s->total[q] = (int32_t)f->total[q];
+    tt_set_total(s, q, (int32_t)f->total[q]);
   }
   for (int r = 0; r < rows; r++)
-    for (int q = 0; q < n; q++) s->round_score[r][q] = (int16_t)f->round_score[r][q];
+    for (int q = 0; q < n; q++) tt_set_round_score(s, r + 1, q, (int)f->round_score[r][q]);
   for (int i = 0; i < 4; i++) s->rng.s[i] = f->rng[i];
   return tt_state_check(s, e);
 }

@@ -7,6 +7,23 @@
 
 /* ------------------------------------------------------------ the deal -- */
 
+void tt_layout(tt_state *s) {
+  s->planes = s->opt.decks;
+  s->deck_size = (uint16_t)(s->opt.decks * (52 + s->opt.jokers));
+}
+
+void tt_set_counts(const uint64_t *w, int planes, uint8_t *counts) {
+  for (int k = 0; k < TT_NUM_KINDS; k++) counts[k] = (uint8_t)tt_set_count(w, planes, k);
+}
+
+void tt_set_from_counts(uint64_t *w, int planes, const uint8_t *counts) {
+  for (int j = 0; j < planes; j++) {
+    uint64_t m = 0;
+    for (int k = 0; k < TT_NUM_KINDS; k++) m |= (uint64_t)(counts[k] > j) << k;
+    w[j] = m;
+  }
+}
+
 static void deal_round(tt_state *s) {
   uint8_t deck[TT_MAX_CARDS];
   int n = 0;
@@ -15,7 +32,7 @@ static void deal_round(tt_state *s) {
     for (int j = 0; j < s->opt.jokers && j < 2; j++) deck[n++] = (uint8_t)(52 + j);
   }
   th_shuffle_bytes(deck, n, &s->rng);
-  memset(s->seat, 0, (size_t)s->num_players * sizeof s->seat[0]); /* the game's seats only (tt_state_bytes) */
+  memset(s->body, 0, tt_sets_bytes(s)); /* the game's card sets only (tt_state_bytes) */
   memset(s->hand_len, 0, sizeof s->hand_len);
   memset(s->turns, 0, sizeof s->turns);
   s->pool_active = 0;
@@ -23,12 +40,12 @@ static void deal_round(tt_state *s) {
   for (int c = 0; c < per; c++)
     for (int j = 1; j <= np; j++) {
       int q = (s->dealer + j) % np;
-      s->seat[q].hand[deck[--top]]++;
+      tt_set_add(tt_set(s, q, TT_SET_HAND), s->planes, deck[--top]);
       s->hand_len[q]++;
     }
   *tt_discard_slot(s, 0) = deck[--top]; /* the stock's top card turned up */
   s->discard_len = 1;
-  memcpy(s->stock, deck, (size_t)top);
+  memcpy(tt_stock(s), deck, (size_t)top);
   s->stock_len = (uint16_t)top;
   s->current = (uint8_t)((s->dealer + 1) % np);
   s->turns[s->current] = 1;
@@ -42,9 +59,11 @@ static void deal_round(tt_state *s) {
 int tt_new_game(tt_state *s, const tt_options *o, int n, uint64_t seed, uint32_t max_moves, th_error *e) {
   int rc = tt_options_validate(o, n, e);
   if (rc) return rc;
-  memset(s, 0, offsetof(tt_state, seat) + (size_t)n * sizeof(tt_seat)); /* the bytes in use only (tt_state_bytes) */
+  memset(s, 0, offsetof(tt_state, body));
   s->opt = *o;
   s->num_players = (uint8_t)n;
+  tt_layout(s);
+  memset(s->body, 0, tt_state_bytes(s) - offsetof(tt_state, body)); /* the bytes in use only (tt_state_bytes) */
   s->max_moves = max_moves ? max_moves : TT_DEFAULT_MAX_MOVES;
   th_rng_seed(&s->rng, seed);
   s->dealer = (uint8_t)th_rng_below(&s->rng, (uint32_t)n);
@@ -59,8 +78,9 @@ int tt_new_game(tt_state *s, const tt_options *o, int n, uint64_t seed, uint32_t
 int tt_deadwood_without(const tt_state *s, int p, int less) {
   uint8_t rank[TT_MAX_HAND + 2], suit[TT_MAX_HAND + 2];
   int n = 0, skipped = less == TT_NO_KIND;
-  for (int k = 0; k < TT_NUM_KINDS; k++)
-    for (int c = s->seat[p].hand[k]; c > 0; c--) {
+  for (uint64_t m = tt_held_kinds(s, p); m; m &= m - 1) {
+    int k = th_ctz64(m);
+    for (int c = tt_hand(s, p, k); c > 0; c--) {
       if (!skipped && k == less) {
         skipped = 1;
         continue;
@@ -71,6 +91,7 @@ int tt_deadwood_without(const tt_state *s, int p, int less) {
         n++;
       }
     }
+  }
   tt_arrangement a;
   if (tt_min_deadwood(rank, suit, n, tt_wild_rank(s->round), &s->opt.meld, &a, NULL) != TH_OK) return 1 << 20;
   return a.deadwood;
@@ -78,30 +99,14 @@ int tt_deadwood_without(const tt_state *s, int p, int less) {
 
 int tt_hand_deadwood(const tt_state *s, int p) { return tt_deadwood_without(s, p, TT_NO_KIND); }
 
-_Static_assert(TT_NUM_KINDS <= 64, "held_kinds packs the kinds into 64 bits");
-
-/* The kinds seat p holds, bit k for kind k (TT_NUM_KINDS <= 64): a
- * branch-free pass, then the loops over a hand visit only its kinds. */
-static inline uint64_t held_kinds(const tt_state *s, int p) {
-  const uint8_t *h = s->seat[p].hand;
-  uint64_t m = 0;
-  int k = 0;
-  for (; k + 8 <= TT_NUM_KINDS; k += 8) { /* 8 counts a word: bit 7 of each byte set when it is not 0 */
-    uint64_t w, lo7 = 0x7F7F7F7F7F7F7F7Full;
-    memcpy(&w, h + k, 8);
-    uint64_t t = (w | ((w & lo7) + lo7)) & ~lo7;
-    m |= (((t >> 7) * 0x0102040810204080ull) >> 56) << k; /* the 8 flags gathered into one byte */
-  }
-  for (; k < TT_NUM_KINDS; k++) m |= (uint64_t)(h[k] != 0) << k;
-  return m;
-}
+_Static_assert(TT_NUM_KINDS <= 64, "a card set packs the kinds into 64-bit words");
 
 int tt_hand_cards(const tt_state *s, int p, uint8_t *rank, uint8_t *suit, uint8_t *kind, uint8_t *drop) {
   int n = 0;
-  for (uint64_t m = held_kinds(s, p); m; m &= m - 1) { /* at most TT_NUM_KINDS passes */
+  for (uint64_t m = tt_held_kinds(s, p); m; m &= m - 1) { /* at most TT_NUM_KINDS passes */
     int k = th_ctz64(m);
     int may = tt_may_discard(s, p, k);
-    for (int c = s->seat[p].hand[k]; c > 0 && n < TT_MAX_HAND; c--) {
+    for (int c = tt_hand(s, p, k); c > 0 && n < TT_MAX_HAND; c--) {
       rank[n] = (uint8_t)tt_kind_rank(k);
       suit[n] = (uint8_t)tt_kind_suit(k);
       kind[n] = (uint8_t)k;
@@ -123,17 +128,16 @@ int tt_best_discard(const tt_state *s, int p, int *kind_out) {
 }
 
 int tt_hand_lonely(const tt_state *s, int p, int cap) {
-  const uint8_t *h = s->seat[p].hand;
-  int wr = tt_wild_rank(s->round), w = h[52] + h[53], lonely = 0, ace = s->opt.meld.ace_either;
+  int wr = tt_wild_rank(s->round), w = tt_hand(s, p, 52) + tt_hand(s, p, 53), lonely = 0, ace = s->opt.meld.ace_either;
   uint64_t wild_kinds = 0xFull << ((wr - 1) * 4);
-  for (int su = 0; su < 4; su++) w += h[(wr - 1) * 4 + su];
+  for (int su = 0; su < 4; su++) w += tt_hand(s, p, (wr - 1) * 4 + su);
   if (w >= 2) return 0;
   uint32_t in_suit[4] = {0, 0, 0, 0}; /* bit r: a natural of rank r (1..13); bit 14: the ace again (ace_either) */
   uint8_t of_rank[14] = {0};          /* naturals of each rank, every suit and copy */
-  for (uint64_t m = held_kinds(s, p) & ((1ull << 52) - 1) & ~wild_kinds; m; m &= m - 1) {
+  for (uint64_t m = tt_held_kinds(s, p) & ((1ull << 52) - 1) & ~wild_kinds; m; m &= m - 1) {
     int k = th_ctz64(m), r = k / 4 + 1;
     in_suit[k & 3] |= 1u << r;
-    of_rank[r] = (uint8_t)(of_rank[r] + h[k]);
+    of_rank[r] = (uint8_t)(of_rank[r] + tt_hand(s, p, k));
   }
   int set_needs = w ? 2 : 3; /* copies of the rank, this one included, for a set */
   for (int su = 0; su < 4; su++) {
@@ -145,7 +149,7 @@ int tt_hand_lonely(const tt_state *s, int p, int cap) {
     for (uint32_t iso = in_suit[su] & ~ok; iso; iso &= iso - 1) {
       int r = th_ctz32(iso);
       if (of_rank[r] >= set_needs) continue;
-      lonely += h[(r - 1) * 4 + su];
+      lonely += tt_hand(s, p, (r - 1) * 4 + su);
       if (lonely >= cap) return lonely;
     }
   }
@@ -182,7 +186,7 @@ int tt_legal_actions(const tt_state *s, uint16_t *out) {
     if (s->discard_len > 0) out[n++] = TT_ACTION_TAKE_DISCARD;
     return n;
   }
-  uint64_t held = held_kinds(s, p);
+  uint64_t held = tt_held_kinds(s, p);
   for (uint64_t m = held; m; m &= m - 1) { /* kinds in increasing order: the list stays sorted */
     int k = th_ctz64(m);
     if (tt_may_discard(s, p, k)) out[n++] = (uint16_t)(TT_FIRST_DISCARD + k);
@@ -212,15 +216,16 @@ int tt_is_legal(const tt_state *s, int a) {
 int tt_pool_count(const tt_state *s, int k) {
   if (!s->pool_active || k < 0 || k >= TT_NUM_KINDS) return 0;
   int c = 0;
-  for (int i = 0; i < s->stock_len && i < TT_MAX_CARDS; i++) c += s->stock[i] == k;
-  for (int q = 0; q < s->num_players && q < TT_MAX_PLAYERS; q++) c += s->seat[q].pool_hand[k];
+  const uint8_t *stock = tt_cstock(s);
+  for (int i = 0; i < s->stock_len && i < s->deck_size; i++) c += stock[i] == k;
+  for (int q = 0; q < s->num_players && q < TT_MAX_PLAYERS; q++) c += tt_pool_hand(s, q, k);
   return c;
 }
 
 int tt_pool_held(const tt_state *s, int q) {
   int c = 0;
   if (q < 0 || q >= s->num_players || q >= TT_MAX_PLAYERS) return 0;
-  for (int k = 0; k < TT_NUM_KINDS; k++) c += s->seat[q].pool_hand[k];
+  c = tt_set_size(tt_cset(s, q, TT_SET_POOL), s->planes);
   return c;
 }
 
@@ -234,21 +239,21 @@ int tt_pool_size(const tt_state *s) {
 int tt_known_len(const tt_state *s, int q) {
   int c = 0;
   if (q < 0 || q >= s->num_players || q >= TT_MAX_PLAYERS) return 0;
-  for (int k = 0; k < TT_NUM_KINDS; k++) c += s->seat[q].known[k];
+  c = tt_set_size(tt_cset(s, q, TT_SET_KNOWN), s->planes);
   return c;
 }
 
 static void dissolve_pool(tt_state *s) {
   s->pool_active = 0;
   for (int q = 0; q < s->num_players && q < TT_MAX_PLAYERS; q++)
-    memset(s->seat[q].pool_hand, 0, sizeof s->seat[q].pool_hand);
+    memset(tt_set(s, q, TT_SET_POOL), 0, (size_t)s->planes * 8);
 }
 
 /* Seat p discards a card of kind k (still in its hand): the public record
  * (state.h, KNOWLEDGE; T-10). */
 static void record_discard(tt_state *s, int p, int k) {
-  if (s->seat[p].known[k]) {
-    s->seat[p].known[k]--;
+  if (tt_known(s, p, k)) {
+    tt_set_remove(tt_set(s, p, TT_SET_KNOWN), s->planes, k);
     return;
   }
   if (!s->pool_active || !tt_pool_held(s, p)) return; /* not a pool card */
@@ -259,13 +264,13 @@ static void record_discard(tt_state *s, int p, int k) {
    * neither on the discard pile nor known nor in the pool). One of p's own
    * hidden cards outside the pool could be this k only when both are > 0. */
   int hidden_outside = 0;
-  for (int q = 0; q < s->num_players; q++) hidden_outside += s->seat[q].hand[k] - s->seat[q].known[k] - s->seat[q].pool_hand[k];
+  for (int q = 0; q < s->num_players; q++) hidden_outside += tt_hand(s, q, k) - tt_known(s, q, k) - tt_pool_hand(s, q, k);
   if (own_outside == 0 || hidden_outside == 0) {
     /* None of p's hidden cards that could be a k is outside the pool: the
      * card came from it, and the pool loses it and is kept (T-10). p held it
      * as a pool card: own_outside == 0 makes every unknown k of p one, and
      * hidden_outside == 0 every hidden k anywhere. */
-    s->seat[p].pool_hand[k]--;
+    tt_set_remove(tt_set(s, p, TT_SET_POOL), s->planes, k);
   } else if (tt_pool_count(s, k) > 0) {
     dissolve_pool(s); /* a pool card or not: the public record cannot say (T-10) */
   }
@@ -273,8 +278,8 @@ static void record_discard(tt_state *s, int p, int k) {
 
 /* Seat p's whole hand is shown (went out, or scored at the end). */
 static void show_hand(tt_state *s, int p) {
-  memcpy(s->seat[p].known, s->seat[p].hand, sizeof s->seat[p].known);
-  memset(s->seat[p].pool_hand, 0, sizeof s->seat[p].pool_hand);
+  memcpy(tt_set(s, p, TT_SET_KNOWN), tt_cset(s, p, TT_SET_HAND), (size_t)s->planes * 8);
+  memset(tt_set(s, p, TT_SET_POOL), 0, (size_t)s->planes * 8);
 }
 
 /* --------------------------------------------------------------- apply -- */
@@ -285,9 +290,9 @@ static void score_round(tt_state *s) {
     /* v <= tt_max_round_score and the total <= tt_max_total of the rounds
      * before (tt_state_check): small; added in 64 bits and kept in range
      * all the same */
-    int64_t t = (int64_t)s->total[q] + v;
-    s->round_score[s->round - 1][q] = (int16_t)(v > INT16_MAX ? INT16_MAX : v);
-    s->total[q] = (int32_t)(t > INT32_MAX ? INT32_MAX : t);
+    int64_t t = (int64_t)tt_total(s, q) + v;
+    tt_set_round_score(s, s->round, q, v > INT16_MAX ? INT16_MAX : v);
+    tt_set_total(s, q, (int32_t)(t > INT32_MAX ? INT32_MAX : t));
   }
   if (s->round == TT_ROUNDS) {
     for (int q = 0; q < s->num_players; q++) show_hand(s, q);
@@ -308,8 +313,8 @@ static void reshuffle(tt_state *s) {
   int top = tt_discard_at(s, n);
   uint8_t cards[TT_MAX_CARDS]; /* through a copy: the stock's new place may overlap the discard pile's */
   for (int i = 0; i < n; i++) cards[i] = (uint8_t)tt_discard_at(s, i);
-  memcpy(s->stock, cards, (size_t)n);
-  th_shuffle_bytes(s->stock, n, &s->rng);
+  memcpy(tt_stock(s), cards, (size_t)n);
+  th_shuffle_bytes(tt_stock(s), n, &s->rng);
   s->stock_len = (uint16_t)n;
   *tt_discard_slot(s, 0) = (uint8_t)top;
   s->discard_len = 1;
@@ -348,23 +353,23 @@ void tt_apply_legal(tt_state *s, int a) {
     if (s->stock_len == 0) { /* T-3: nothing to draw: the round ends and is scored */
       score_round(s);
     } else {
-      int k = s->stock[--s->stock_len];
-      s->seat[p].hand[k]++;
+      int k = tt_cstock(s)[--s->stock_len];
+      tt_set_add(tt_set(s, p, TT_SET_HAND), s->planes, k);
       s->hand_len[p]++;
-      if (s->pool_active) s->seat[p].pool_hand[k]++; /* hidden again, but a pool card (T-9) */
+      if (s->pool_active) tt_set_add(tt_set(s, p, TT_SET_POOL), s->planes, k); /* hidden again, but a pool card (T-9) */
       s->phase = TT_PHASE_DISCARD;
     }
   } else if (a == TT_ACTION_TAKE_DISCARD) {
     int k = tt_discard_at(s, --s->discard_len);
-    s->seat[p].hand[k]++;
+    tt_set_add(tt_set(s, p, TT_SET_HAND), s->planes, k);
     s->hand_len[p]++;
-    s->seat[p].known[k]++; /* T-9: everyone saw it taken */
+    tt_set_add(tt_set(s, p, TT_SET_KNOWN), s->planes, k); /* T-9: everyone saw it taken */
     s->taken_kind = (uint8_t)k;
     s->phase = TT_PHASE_DISCARD;
   } else {
     int out = a >= TT_FIRST_GO_OUT, k = a - (out ? TT_FIRST_GO_OUT : TT_FIRST_DISCARD);
     record_discard(s, p, k);
-    s->seat[p].hand[k]--;
+    tt_set_remove(tt_set(s, p, TT_SET_HAND), s->planes, k);
     s->hand_len[p]--;
     *tt_discard_slot(s, s->discard_len++) = (uint8_t)k;
     end_turn(s, p, out);
@@ -405,7 +410,7 @@ int tt_apply_stock_draw(tt_state *s, int kind, th_error *e) {
   int at = -1;
   if (kind >= 0 && kind < TT_NUM_KINDS) {
     for (int i = 0; i < n; i++) {
-      if ((s->stock_len ? s->stock[i] : tt_discard_at(s, i)) == kind) { at = i; break; }
+      if ((s->stock_len ? tt_cstock(s)[i] : tt_discard_at(s, i)) == kind) { at = i; break; }
     }
   }
   if (at < 0) {
@@ -416,12 +421,13 @@ int tt_apply_stock_draw(tt_state *s, int kind, th_error *e) {
   if (s->stock_len == 0) {
     reshuffle(s); /* T-3 as tt_apply_legal makes it (the pool, T-9); then find the card again */
     for (int i = 0; i < s->stock_len; i++) {
-      if (s->stock[i] == kind) { at = i; break; }
+      if (tt_cstock(s)[i] == kind) { at = i; break; }
     }
   }
   /* the card chosen goes on top; the others keep their order */
-  memmove(s->stock + at, s->stock + at + 1, (size_t)(s->stock_len - 1 - at));
-  s->stock[s->stock_len - 1] = (uint8_t)kind;
+  uint8_t *stock = tt_stock(s);
+  memmove(stock + at, stock + at + 1, (size_t)(s->stock_len - 1 - at));
+  stock[s->stock_len - 1] = (uint8_t)kind;
   tt_apply_legal(s, TT_ACTION_STOCK);
   if (e) e->code = TH_OK;
   return TH_OK;
@@ -442,8 +448,8 @@ void tt_standings(const tt_state *s, double *out) {
   for (int q = 0; q < n; q++) {
     int below = 0, equal = 0; /* seats with a lower total, and with the same total (q included) */
     for (int r = 0; r < n; r++) {
-      below += s->total[r] < s->total[q];
-      equal += s->total[r] == s->total[q];
+      below += tt_total(s, r) < tt_total(s, q);
+      equal += tt_total(s, r) == tt_total(s, q);
     }
     double place = below + (equal - 1) / 2.0; /* the mean of the shared places */
     out[q] = (n - 1 - 2 * place) / (double)(n - 1);
@@ -463,21 +469,28 @@ int tt_state_check(const tt_state *s, th_error *e) {
   if (tt_options_validate(&s->opt, s->num_players, &re))
     FAIL("the state's options are not valid: %s", re.msg);
   int n = s->num_players;
+  if (s->planes != s->opt.decks || s->deck_size != s->opt.decks * (52 + s->opt.jokers))
+    FAIL("the layout (planes %d, deck size %d) does not match the options (%d decks, %d jokers a deck)", s->planes,
+         s->deck_size, s->opt.decks, s->opt.jokers);
   int count[TT_NUM_KINDS] = {0};
   for (int q = 0; q < n; q++) {
-    int len = 0;
-    for (int k = 0; k < TT_NUM_KINDS; k++) {
-      len += s->seat[q].hand[k];
-      count[k] += s->seat[q].hand[k];
+    for (int which = 0; which < TT_NUM_SETS; which++) { /* unary bit-planes: each word within the one before */
+      const uint64_t *w = tt_cset(s, q, which);
+      for (int j = 0; j < s->planes; j++)
+        if ((w[j] >> TT_NUM_KINDS) || (j > 0 && (w[j] & ~w[j - 1])))
+          FAIL("seat %d: card set %d is no set of counts (word %d)", q, which, j);
     }
+    int len = tt_set_size(tt_cset(s, q, TT_SET_HAND), s->planes);
+    for (int k = 0; k < TT_NUM_KINDS; k++) count[k] += tt_hand(s, q, k);
     if (len != s->hand_len[q]) FAIL("seat %d's hand length %d does not match its cards (%d)", q, s->hand_len[q], len);
   }
-  for (int q = n; q < TT_MAX_PLAYERS; q++) /* (seat[q] itself is not part of the state: tt_state_bytes) */
+  for (int q = n; q < TT_MAX_PLAYERS; q++) /* (seat q has no card sets: tt_state_bytes) */
     if (s->hand_len[q]) FAIL("seat %d holds cards but is no seat", q);
-  if (s->stock_len + s->discard_len > TT_MAX_CARDS) FAIL("the stock and discard pile are too long");
+  if (s->stock_len + s->discard_len > s->deck_size) FAIL("the stock and discard pile are too long");
+  const uint8_t *stock = tt_cstock(s);
   for (int i = 0; i < s->stock_len; i++) {
-    if (s->stock[i] >= TT_NUM_KINDS) FAIL("the stock holds a card that does not exist");
-    count[s->stock[i]]++;
+    if (stock[i] >= TT_NUM_KINDS) FAIL("the stock holds a card that does not exist");
+    count[stock[i]]++;
   }
   for (int i = 0; i < s->discard_len; i++) {
     if (tt_discard_at(s, i) >= TT_NUM_KINDS) FAIL("the discard pile holds a card that does not exist");
@@ -530,7 +543,7 @@ int tt_state_check(const tt_state *s, th_error *e) {
              "discard phase", q, s->hand_len[q], s->round, per, per + 1);
     }
     if (s->phase == TT_PHASE_OVER && s->taken_kind != TT_NO_KIND &&
-        (longer < 0 || s->seat[longer].known[s->taken_kind] == 0))
+        (longer < 0 || tt_known(s, longer, s->taken_kind) == 0))
       FAIL("taken_kind: a finished game keeps a taken card only when it was cut at the move cap between the take "
            "and the discard (the taker holds one card more, the taken one known)");
   }
@@ -540,23 +553,17 @@ int tt_state_check(const tt_state *s, th_error *e) {
   {
     int rows = s->round - 1 + (s->phase == TT_PHASE_OVER && !s->truncated), most = tt_max_total(&s->opt, rows);
     for (int r = 0; r < TT_ROUNDS; r++)
-      for (int q = 0; q < TT_MAX_PLAYERS; q++) {
-        int v = s->round_score[r][q], hi = r < rows && q < n ? tt_max_round_score(&s->opt, r + 1) : 0;
+      for (int q = 0; q < n; q++) {
+        int v = tt_round_score(s, r + 1, q), hi = r < rows ? tt_max_round_score(&s->opt, r + 1) : 0;
         if (v < 0 || v > hi) {
-          if (r < rows && q < n)
-            FAIL("round_scores: seat %d scored %d in round %d, where a hand scores 0..%d", q, v, r + 1, hi);
+          if (r < rows) FAIL("round_scores: seat %d scored %d in round %d, where a hand scores 0..%d", q, v, r + 1, hi);
           FAIL("round_scores: round %d of seat %d is not scored, but holds %d", r + 1, q, v);
         }
       }
-    for (int q = 0; q < TT_MAX_PLAYERS; q++) {
-      int hi = q < n ? most : 0;
-      if (s->total[q] < 0 || s->total[q] > hi) {
-        if (q < n)
-          FAIL("totals: the total of seat %d is %d; after %d scored round(s) a total is in 0..%d", q,
-               (int)s->total[q], rows, hi);
-        FAIL("totals: seat %d is no seat but has a total of %d", q, (int)s->total[q]);
-      }
-    }
+    for (int q = 0; q < n; q++)
+      if (tt_total(s, q) < 0 || tt_total(s, q) > most)
+        FAIL("totals: the total of seat %d is %d; after %d scored round(s) a total is in 0..%d", q,
+             (int)tt_total(s, q), rows, most);
   }
   /* The move cap: each action adds one move; the game is cut (truncated) the
    * moment move_count reaches max_moves, unless that action ended it. */
@@ -578,16 +585,16 @@ int tt_state_check(const tt_state *s, th_error *e) {
   if (s->pool_active > 1) FAIL("pool_active must be 0 or 1");
   for (int q = 0; q < n; q++)
     for (int k = 0; k < TT_NUM_KINDS; k++) {
-      if (s->seat[q].known[k] + s->seat[q].pool_hand[k] > s->seat[q].hand[k])
-        FAIL("seat %d: %d known and %d pool cards of kind %d, but only %d in the hand", q, s->seat[q].known[k],
-             s->seat[q].pool_hand[k], k, s->seat[q].hand[k]);
-      if (!s->pool_active && s->seat[q].pool_hand[k]) FAIL("seat %d holds pool cards but there is no pool", q);
+      int h = tt_hand(s, q, k), kn = tt_known(s, q, k), pk = tt_pool_hand(s, q, k);
+      if (kn + pk > h)
+        FAIL("seat %d: %d known and %d pool cards of kind %d, but only %d in the hand", q, kn, pk, k, h);
+      if (!s->pool_active && pk) FAIL("seat %d holds pool cards but there is no pool", q);
       int shown = ((s->out_mask >> q) & 1) || (s->phase == TT_PHASE_OVER && !s->truncated);
-      if (shown && s->seat[q].known[k] != s->seat[q].hand[k])
+      if (shown && kn != h)
         FAIL("seat %d's hand was shown (out, or scored at the end) but not every card of it is known", q);
     }
   if (s->taken_kind != TT_NO_KIND && s->phase != TT_PHASE_OVER && /* a game cut at the cap keeps its taken card */
-      (s->phase != TT_PHASE_DISCARD || s->seat[s->current].known[s->taken_kind] == 0))
+      (s->phase != TT_PHASE_DISCARD || tt_known(s, s->current, s->taken_kind) == 0))
     FAIL("a card taken this turn must be in the discard phase and known in the taker's hand (T-9)");
   if (e) e->code = TH_OK;
   return TH_OK;

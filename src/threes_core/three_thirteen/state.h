@@ -5,12 +5,13 @@
  *
  * Chance (later deals, reshuffles of the discard pile) comes from the state's
  * own generator, seeded with the game: the same seed gives the same game.
- * The state is fixed-size and heap-free; every loop is bounded.
+ * The state is heap-free and bitpacked, its bytes in use sized by the table
+ * (THE LAYOUT, below); every loop is bounded.
  *
  * KNOWLEDGE (T-9). Besides the cards, the state records what is public about
  * the hidden cards, so that observations and resampling (determinize.h) can
  * follow it:
- *   known[q][k]      cards of kind k in seat q's hand that everyone knows:
+ *   known            (tt_known(s, q, k)) cards of kind k in seat q's hand that everyone knows:
  *                    taken from the discard pile (one more per take), and the
  *                    whole hand of a seat that went out or was scored at the
  *                    end of the game. A discard of kind k by q forgets one
@@ -20,7 +21,7 @@
  *   pool_active      1 from a reshuffle (T-3) on: the stock was then made of a
  *                    known multiset, the pool, and every card in the stock is
  *                    a pool card.
- *   pool_hand[q][k]  cards of kind k in seat q's hand that q drew from the
+ *   pool_hand        (tt_pool_hand(s, q, k)) cards of kind k in seat q's hand that q drew from the
  *                    reshuffled stock: hidden pool cards. Only q knows their
  *                    kinds; everyone knows how many there are (tt_pool_held)
  *                    and the pool multiset (tt_pool_count: the stock plus
@@ -45,8 +46,10 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "common/error.h"
+#include "common/portable.h"
 #include "common/game.h"
 #include "common/rng.h"
 #include "three_thirteen/meld.h"
@@ -63,13 +66,30 @@
 
 enum { TT_PHASE_DRAW = 0, TT_PHASE_DISCARD = 1, TT_PHASE_OVER = 2 };
 
-/* One seat's cards (in tt_state.seat): of each kind, the cards in its hand,
- * the publicly known ones among them and its hidden pool cards (T-9, above). */
-typedef struct tt_seat {
-  uint8_t hand[TT_NUM_KINDS];      /* cards of each kind */
-  uint8_t known[TT_NUM_KINDS];     /* known[k] */
-  uint8_t pool_hand[TT_NUM_KINDS]; /* pool_hand[k] */
-} tt_seat;
+/* THE LAYOUT (bitpacked, sized by the table). A fixed header (options,
+ * scalars, the chance generator, turns and hand lengths per seat) and a
+ * body whose parts are sized by the game's player count n, decks and deck
+ * size, in this order (tt_layout):
+ *   card sets   3 per seat (hand, known, pool_hand: TT_SET_*), each a set of
+ *               `planes` 64-bit words: bit k of word j is set when the set
+ *               holds more than j cards of kind k ("unary bit-planes": word 0
+ *               is the kinds held, a count is the number of words with the
+ *               bit, and word j + 1 is a subset of word j). planes = decks,
+ *               the most copies of a kind (tt_kind_copies).
+ *   totals      n int32
+ *   round scores TT_ROUNDS rows of n int16 (round r's row r - 1)
+ *   stock       deck_size bytes: the stock's kinds bottom first from byte 0
+ *               (the top card last); the discard pile at the far end (its
+ *               i-th card from the bottom is stock[deck_size - 1 - i]). No
+ *               card is in both, so stock_len + discard_len <= deck_size.
+ * A 4-player game with two decks and jokers: 88 + 192 + 16 + 88 + 108 = 492
+ * bytes (tt_state_bytes); the largest table (8 players, 4 decks) 1,280. A
+ * copy is memcpy of tt_state_bytes(s); the bytes past them are never read.
+ * The totals and scores are read and written through memcpy (the body is
+ * 64-bit words; no type punning). */
+enum { TT_SET_HAND = 0, TT_SET_KNOWN = 1, TT_SET_POOL = 2, TT_NUM_SETS = 3 };
+#define TT_BODY_BYTES (TT_MAX_PLAYERS * TT_NUM_SETS * TT_MAX_DECKS * 8 + TT_MAX_PLAYERS * 4 + \
+                       TT_ROUNDS * TT_MAX_PLAYERS * 2 + TT_MAX_CARDS)
 
 typedef struct tt_state {
   tt_options opt;
@@ -83,41 +103,109 @@ typedef struct tt_state {
   uint8_t out_mask;    /* seats out this round (they score 0) */
   uint8_t taken_kind;  /* kind taken from the discard pile this turn, or TT_NO_KIND */
   uint8_t truncated;
+  uint8_t pool_active; /* knowledge (T-9): see above */
+  uint8_t planes;      /* words per card set: opt.decks (the layout above) */
+  uint16_t deck_size;  /* cards in the game: the stock's bytes */
+  uint16_t stock_len, discard_len;
   uint32_t move_count;
   uint32_t max_moves;
-  th_rng rng;                            /* chance: deals and reshuffles */
-  uint8_t turns[TT_MAX_PLAYERS];        /* turns begun this round */
+  th_rng rng;                     /* chance: deals and reshuffles */
+  uint8_t turns[TT_MAX_PLAYERS];  /* turns begun this round */
   uint8_t hand_len[TT_MAX_PLAYERS];
-  uint16_t stock_len, discard_len;
-  /* The stock, kinds bottom first from index 0 (the top card last); the
-   * discard pile lives at the far end of the same array (tt_discard_at: its
-   * i-th card from the bottom is stock[TT_MAX_CARDS - 1 - i], the top card
-   * i = discard_len - 1). No card is in both, so stock_len + discard_len
-   * never exceeds the deck. */
-  uint8_t stock[TT_MAX_CARDS];
-  int16_t round_score[TT_ROUNDS][TT_MAX_PLAYERS];
-  int32_t total[TT_MAX_PLAYERS];
-  /* knowledge (T-9): see above */
-  uint8_t pool_active;
-  /* What each seat holds, seat by seat, last: a copy carries the seats of
-   * the game only (tt_state_bytes); seat[q] for q >= num_players is never
-   * read. */
-  tt_seat seat[TT_MAX_PLAYERS];
+  uint64_t body[TT_BODY_BYTES / 8]; /* the layout above; only tt_state_bytes of the state are in use */
 } tt_state;
+_Static_assert(TT_BODY_BYTES % 8 == 0, "the body is whole words");
 
-/* The i-th card of the discard pile from the bottom (0 <= i < discard_len),
- * and its place (see stock[] above). */
-static inline int tt_discard_at(const tt_state *s, int i) { return s->stock[TT_MAX_CARDS - 1 - i]; }
-static inline uint8_t *tt_discard_slot(tt_state *s, int i) { return &s->stock[TT_MAX_CARDS - 1 - i]; }
-static inline int tt_discard_top(const tt_state *s) { return tt_discard_at(s, s->discard_len - 1); }
-
-/* The bytes of a state in use, which a copy must carry (th_game.state_bytes):
- * the fields before the seats and the game's seats. A copy is memcpy of
- * tt_state_bytes(s) bytes; the bytes past them are never read. */
-static inline size_t tt_state_bytes(const tt_state *s) {
-  int n = s->num_players < TT_MAX_PLAYERS ? s->num_players : TT_MAX_PLAYERS;
-  return offsetof(tt_state, seat) + (size_t)n * sizeof(tt_seat);
+/* Byte offsets in the body (tt_layout, above). */
+static inline size_t tt_sets_bytes(const tt_state *s) { return (size_t)s->num_players * TT_NUM_SETS * s->planes * 8; }
+static inline size_t tt_totals_at(const tt_state *s) { return tt_sets_bytes(s); }
+static inline size_t tt_scores_at(const tt_state *s) { return tt_sets_bytes(s) + (size_t)s->num_players * 4; }
+static inline size_t tt_stock_at(const tt_state *s) {
+  return tt_scores_at(s) + (size_t)TT_ROUNDS * s->num_players * 2;
 }
+
+/* The bytes of a state in use, which a copy must carry (th_game.state_bytes). */
+static inline size_t tt_state_bytes(const tt_state *s) {
+  return offsetof(tt_state, body) + tt_stock_at(s) + s->deck_size;
+}
+/* Sets planes and deck_size from opt and num_players (the layout's sizes). */
+void tt_layout(tt_state *s);
+
+/* Card sets: seat q's set `which` (TT_SET_*), s->planes words. */
+static inline uint64_t *tt_set(tt_state *s, int q, int which) {
+  return s->body + ((size_t)q * TT_NUM_SETS + (size_t)which) * s->planes;
+}
+static inline const uint64_t *tt_cset(const tt_state *s, int q, int which) {
+  return s->body + ((size_t)q * TT_NUM_SETS + (size_t)which) * s->planes;
+}
+/* Cards of kind k (0..TT_NUM_KINDS-1) in a set of `planes` words. */
+static inline int tt_set_count(const uint64_t *w, int planes, int k) {
+  int c = 0;
+  while (c < planes && ((w[c] >> k) & 1)) c++;
+  return c;
+}
+/* One card of kind k more (the set holds fewer than `planes`), or less (it holds one). */
+static inline void tt_set_add(uint64_t *w, int planes, int k) {
+  int c = tt_set_count(w, planes, k);
+  if (c < planes) w[c] |= UINT64_C(1) << k;
+}
+static inline void tt_set_remove(uint64_t *w, int planes, int k) {
+  int c = tt_set_count(w, planes, k);
+  if (c > 0) w[c - 1] &= ~(UINT64_C(1) << k);
+}
+/* The cards in a set (a SWAR bit count per word: no popcnt instruction needed). */
+static inline int tt_set_size(const uint64_t *w, int planes) {
+  int c = 0;
+  for (int j = 0; j < planes; j++) {
+    uint64_t x = w[j];
+    x -= (x >> 1) & UINT64_C(0x5555555555555555);
+    x = (x & UINT64_C(0x3333333333333333)) + ((x >> 2) & UINT64_C(0x3333333333333333));
+    x = (x + (x >> 4)) & UINT64_C(0x0F0F0F0F0F0F0F0F);
+    c += (int)((x * UINT64_C(0x0101010101010101)) >> 56);
+  }
+  return c;
+}
+/* A set as TT_NUM_KINDS counts, and back (counts above `planes` are cut). */
+void tt_set_counts(const uint64_t *w, int planes, uint8_t *counts);
+void tt_set_from_counts(uint64_t *w, int planes, const uint8_t *counts);
+
+/* Seat q's cards of kind k: in its hand, publicly known, hidden pool cards (T-9). */
+static inline int tt_hand(const tt_state *s, int q, int k) { return tt_set_count(tt_cset(s, q, TT_SET_HAND), s->planes, k); }
+static inline int tt_known(const tt_state *s, int q, int k) {
+  return tt_set_count(tt_cset(s, q, TT_SET_KNOWN), s->planes, k);
+}
+static inline int tt_pool_hand(const tt_state *s, int q, int k) {
+  return tt_set_count(tt_cset(s, q, TT_SET_POOL), s->planes, k);
+}
+/* The kinds seat q holds, bit k for kind k. */
+static inline uint64_t tt_held_kinds(const tt_state *s, int q) { return tt_cset(s, q, TT_SET_HAND)[0]; }
+
+/* Totals and round scores (round r = 1..TT_ROUNDS). */
+static inline int32_t tt_total(const tt_state *s, int q) {
+  int32_t v;
+  memcpy(&v, (const uint8_t *)s->body + tt_totals_at(s) + (size_t)q * 4, 4);
+  return v;
+}
+static inline void tt_set_total(tt_state *s, int q, int32_t v) {
+  memcpy((uint8_t *)s->body + tt_totals_at(s) + (size_t)q * 4, &v, 4);
+}
+static inline int tt_round_score(const tt_state *s, int r, int q) {
+  int16_t v;
+  memcpy(&v, (const uint8_t *)s->body + tt_scores_at(s) + ((size_t)(r - 1) * s->num_players + (size_t)q) * 2, 2);
+  return v;
+}
+static inline void tt_set_round_score(tt_state *s, int r, int q, int v) {
+  int16_t x = (int16_t)v;
+  memcpy((uint8_t *)s->body + tt_scores_at(s) + ((size_t)(r - 1) * s->num_players + (size_t)q) * 2, &x, 2);
+}
+
+/* The stock (kinds, bottom first: stock_len of them), and the i-th card of
+ * the discard pile from the bottom (0 <= i < discard_len) and its place. */
+static inline uint8_t *tt_stock(tt_state *s) { return (uint8_t *)s->body + tt_stock_at(s); }
+static inline const uint8_t *tt_cstock(const tt_state *s) { return (const uint8_t *)s->body + tt_stock_at(s); }
+static inline int tt_discard_at(const tt_state *s, int i) { return tt_cstock(s)[s->deck_size - 1 - i]; }
+static inline uint8_t *tt_discard_slot(tt_state *s, int i) { return &tt_stock(s)[s->deck_size - 1 - i]; }
+static inline int tt_discard_top(const tt_state *s) { return tt_discard_at(s, s->discard_len - 1); }
 
 /* A new game: options checked, the first dealer drawn from the seed, round 1
  * dealt. max_moves 0 = TT_DEFAULT_MAX_MOVES. */
@@ -143,8 +231,9 @@ int tt_apply_stock_draw(tt_state *s, int kind, th_error *e);
  * of the kind it took this turn, unless option rediscard_taken. Inline: the
  * policies ask it for every kind of every hand. */
 static inline int tt_may_discard(const tt_state *s, int p, int k) {
-  if (!s->seat[p].hand[k]) return 0;
-  return !(k == s->taken_kind && s->seat[p].hand[k] == 1 && !s->opt.rediscard_taken);
+  const uint64_t *h = tt_cset(s, p, TT_SET_HAND);
+  if (!((h[0] >> k) & 1)) return 0;
+  return !(k == s->taken_kind && !(s->planes > 1 && ((h[1] >> k) & 1)) && !s->opt.rediscard_taken);
 }
 /* Seat p may go out this turn at all (option go_out_first_turn). */
 int tt_may_go_out(const tt_state *s, int p);

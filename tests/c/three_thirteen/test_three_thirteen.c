@@ -25,6 +25,15 @@
 #include "three_thirteen/three_thirteen.h"
 #include "../harness.h"
 
+/* The bytes of one card set, and a count set directly (for altered states). */
+static size_t set_bytes(const tt_state *s) { return (size_t)s->planes * 8; }
+static void set_count(tt_state *s, int q, int which, int k, int c) {
+  uint8_t counts[TT_NUM_KINDS];
+  tt_set_counts(tt_set(s, q, which), s->planes, counts);
+  counts[k] = (uint8_t)c;
+  tt_set_from_counts(tt_set(s, q, which), s->planes, counts);
+}
+
 /* Three Thirteen (three_thirteen.h): games with random and greedy seats under
  * random options, tt_state_check after every move, every legal action is
  * tt_is_legal and an illegal one is refused without a change; resampling
@@ -72,7 +81,7 @@ static void unit_three_thirteen(long long games) {
         th_rng_seed(&rr, (uint64_t)moves);
         int p = (int)below(&g, (uint32_t)n);
         CHECK(tt_resample(&t, p, &rr, &e) == TH_OK && tt_state_check(&t, &e) == TH_OK, "resample: %s", e.msg);
-        CHECK(memcmp(t.seat[p].hand, s.seat[p].hand, sizeof s.seat[p].hand) == 0 && t.discard_len == s.discard_len &&
+        CHECK(memcmp(tt_cset(&t, p, TT_SET_HAND), tt_cset(&s, p, TT_SET_HAND), set_bytes(&t)) == 0 && t.discard_len == s.discard_len &&
               t.stock_len == s.stock_len, "resampling changed what seat %d sees", p);
       }
       int a = tt_policy_action(&s, pol[s.current], &g);
@@ -105,20 +114,21 @@ static void tt_random_options(th_rng *g, int n, tt_options *o) {
 /* The position of a state with the unused tails of its arrays cleared, for
  * comparing two states field by field. */
 static void tt_canonical(const tt_state *s, tt_state *out) {
-  memcpy(out, s, sizeof *out);
-  if (out->stock_len + out->discard_len <= TT_MAX_CARDS) /* between the stock and the discard pile (state.h) */
-    memset(out->stock + out->stock_len, 0, (size_t)(TT_MAX_CARDS - out->stock_len - out->discard_len));
-  for (int q = out->num_players; q < TT_MAX_PLAYERS; q++) memset(&out->seat[q], 0, sizeof out->seat[q]);
+  memset(out, 0, sizeof *out);
+  memcpy(out, s, tt_state_bytes(s)); /* the bytes in use only */
+  if (out->stock_len + out->discard_len <= out->deck_size) /* between the stock and the discard pile (state.h) */
+    memset(tt_stock(out) + out->stock_len, 0, (size_t)(out->deck_size - out->stock_len - out->discard_len));
 }
+
 
 /* The game's seats of a and b hold the same known cards (known_only), or the
  * same hands, known cards and pool cards. */
 static int same_seats(const tt_state *a, const tt_state *b, int known_only) {
   if (a->num_players != b->num_players) return 0;
   for (int q = 0; q < a->num_players && q < TT_MAX_PLAYERS; q++) {
-    if (memcmp(a->seat[q].known, b->seat[q].known, sizeof a->seat[q].known)) return 0;
-    if (!known_only && (memcmp(a->seat[q].hand, b->seat[q].hand, sizeof a->seat[q].hand) ||
-                        memcmp(a->seat[q].pool_hand, b->seat[q].pool_hand, sizeof a->seat[q].pool_hand)))
+    if (memcmp(tt_cset(a, q, TT_SET_KNOWN), tt_cset(b, q, TT_SET_KNOWN), set_bytes(a))) return 0;
+    if (!known_only && (memcmp(tt_cset(a, q, TT_SET_HAND), tt_cset(b, q, TT_SET_HAND), set_bytes(a)) ||
+                        memcmp(tt_cset(a, q, TT_SET_POOL), tt_cset(b, q, TT_SET_POOL), set_bytes(a))))
       return 0;
   }
   return 1;
@@ -130,17 +140,17 @@ static int tt_rebuild(const tt_state *s, tt_state *out, th_error *e) {
   if (rc) return rc;
   for (int q = 0; q < n; q++)
     for (int k = 0; k < TT_NUM_KINDS; k++)
-      for (int c = 0; c < s->seat[q].hand[k]; c++)
+      for (int c = 0; c < tt_hand(s, q, k); c++)
         if ((rc = tt_setup_add(out, TT_ZONE_HAND, q, k, e))) return rc;
   for (int q = 0; q < n; q++)
     for (int k = 0; k < TT_NUM_KINDS; k++) {
-      for (int c = 0; c < s->seat[q].known[k]; c++)
+      for (int c = 0; c < tt_known(s, q, k); c++)
         if ((rc = tt_setup_add(out, TT_ZONE_KNOWN, q, k, e))) return rc;
-      for (int c = 0; c < s->seat[q].pool_hand[k]; c++)
+      for (int c = 0; c < tt_pool_hand(s, q, k); c++)
         if ((rc = tt_setup_add(out, TT_ZONE_POOL_HAND, q, k, e))) return rc;
     }
   for (int i = 0; i < s->stock_len; i++)
-    if ((rc = tt_setup_add(out, TT_ZONE_STOCK, -1, s->stock[i], e))) return rc;
+    if ((rc = tt_setup_add(out, TT_ZONE_STOCK, -1, tt_cstock(s)[i], e))) return rc;
   for (int i = 0; i < s->discard_len; i++)
     if ((rc = tt_setup_add(out, TT_ZONE_DISCARD, -1, tt_discard_at(s, i), e))) return rc;
   tt_setup_fields f;
@@ -160,14 +170,14 @@ static int tt_rebuild(const tt_state *s, tt_state *out, th_error *e) {
   f.num_turns = f.num_totals = n;
   for (int q = 0; q < n; q++) {
     f.turns[q] = s->turns[q];
-    f.total[q] = s->total[q];
+    f.total[q] = tt_total(s, q);
   }
   f.num_round_scores = s->round - 1 + (s->phase == TT_PHASE_OVER && !s->truncated);
   /* an altered state may claim more rounds than the arrays hold: the count
    * goes to setup as it is (which must refuse it), the rows stop at the end */
   for (int r = 0; r < f.num_round_scores && r < TT_ROUNDS; r++) {
     f.round_score_len[r] = n;
-    for (int q = 0; q < n; q++) f.round_score[r][q] = s->round_score[r][q];
+    for (int q = 0; q < n; q++) f.round_score[r][q] = tt_round_score(s, r + 1, q);
   }
   f.num_rng = 4;
   for (int i = 0; i < 4; i++) f.rng[i] = s->rng.s[i];
@@ -193,15 +203,15 @@ static void unit_three_thirteen_lonely(long long iters) {
     CHECK(tt_new_game(&s, &o, 2, (uint64_t)i, 4000, NULL) == TH_OK, "new game");
     s.round = (uint8_t)range(&g, 1, TT_ROUNDS);
     int wild = tt_wild_rank(s.round), want = range(&g, 3, TT_MAX_HAND), n = 0, w = 0, ref = 0;
-    memset(s.seat[0].hand, 0, sizeof s.seat[0].hand);
+    memset(tt_set(&s, 0, TT_SET_HAND), 0, set_bytes(&s));
     uint8_t nat[13][4], rank[TT_MAX_HAND], suit[TT_MAX_HAND], drop[TT_MAX_HAND];
     memset(nat, 0, sizeof nat);
     for (int tries = 0; n < want && tries < 1000; tries++) { /* bounded: a few kinds may run out */
       int k = (int)below(&g, i % 4 == 0 ? 52 : TT_NUM_KINDS);
       if (i % 3 == 0) k = (int)below(&g, 12); /* a third of the hands dense in the low ranks */
-      if (s.seat[0].hand[k] >= tt_kind_copies(&s.opt, k)) continue;
+      if (tt_hand(&s, 0, k) >= tt_kind_copies(&s.opt, k)) continue;
       int c = n++;
-      s.seat[0].hand[k]++;
+      tt_set_add(tt_set(&s, 0, TT_SET_HAND), s.planes, k);
       int r = tt_kind_rank(k);
       rank[c] = (uint8_t)r;
       suit[c] = (uint8_t)tt_kind_suit(k);
@@ -214,7 +224,7 @@ static void unit_three_thirteen_lonely(long long iters) {
     for (int k = 0; k < 52; k++) {
       int r = tt_kind_rank(k), su = tt_kind_suit(k);
       if (r == wild) continue;
-      for (int c = 0; c < s.seat[0].hand[k]; c++) {
+      for (int c = 0; c < tt_hand(&s, 0, k); c++) {
         nat[r - 1][su]--; /* the others */
         ref += tt_natural_isolated((const uint8_t(*)[4])nat, w, r, su, s.opt.meld.ace_either);
         nat[r - 1][su]++;
@@ -271,7 +281,7 @@ static void unit_three_thirteen_knowledge(long long games) {
       if (a == TT_ACTION_TAKE_DISCARD) {
         int k = tt_discard_top(&before);
         takes++;
-        CHECK(s.seat[p].known[k] == before.seat[p].known[k] + 1, "a card taken from the pile is not known (T-9)");
+        CHECK(tt_known(&s, p, k) == tt_known(&before, p, k) + 1, "a card taken from the pile is not known (T-9)");
       } else if (a == TT_ACTION_STOCK) {
         if (!before.stock_len) {
           pools++;
@@ -289,11 +299,11 @@ static void unit_three_thirteen_knowledge(long long games) {
          * same position but for the order of the stock; a kind not there is refused and changes nothing */
         int drawn = -1, absent = -1;
         for (int k = 0; k < TT_NUM_KINDS; k++)
-          if (s.seat[p].hand[k] > before.seat[p].hand[k]) drawn = k;
+          if (tt_hand(&s, p, k) > tt_hand(&before, p, k)) drawn = k;
         memcpy(&u, &before, sizeof u);
         for (int k = 0; k < TT_NUM_KINDS && absent < 0; k++) {
           int there = 0, m = before.stock_len ? before.stock_len : before.discard_len - 1;
-          for (int j = 0; j < m; j++) there |= (before.stock_len ? before.stock[j] : tt_discard_at(&before, j)) == k;
+          for (int j = 0; j < m; j++) there |= (before.stock_len ? tt_cstock(&before)[j] : tt_discard_at(&before, j)) == k;
           if (!there) absent = k;
         }
         if (absent >= 0)
@@ -312,14 +322,14 @@ static void unit_three_thirteen_knowledge(long long games) {
       } else {
         int k = a >= TT_FIRST_GO_OUT ? a - TT_FIRST_GO_OUT : a - TT_FIRST_DISCARD;
         if (a < TT_FIRST_GO_OUT) {
-          CHECK(s.seat[p].known[k] == before.seat[p].known[k] - (before.seat[p].known[k] > 0),
+          CHECK(tt_known(&s, p, k) == tt_known(&before, p, k) - (tt_known(&before, p, k) > 0),
                 "a discard changed the known cards other than by forgetting one of its kind");
           for (int q = 0; q < n; q++)
             if (q != p)
-              CHECK(memcmp(s.seat[q].known, before.seat[q].known, sizeof s.seat[q].known) == 0,
+              CHECK(memcmp(tt_cset(&s, q, TT_SET_KNOWN), tt_cset(&before, q, TT_SET_KNOWN), set_bytes(&s)) == 0,
                     "a discard changed another seat's known cards");
         } else {
-          CHECK(memcmp(s.seat[p].known, s.seat[p].hand, sizeof s.seat[p].hand) == 0, "the hand of a seat out is not known");
+          CHECK(memcmp(tt_cset(&s, p, TT_SET_KNOWN), tt_cset(&s, p, TT_SET_HAND), set_bytes(&s)) == 0, "the hand of a seat out is not known");
         }
         dissolved += before.pool_active && !s.pool_active;
       }
@@ -338,12 +348,12 @@ static void unit_three_thirteen_knowledge(long long games) {
           for (int x = 0; x < n; x++) {
             CHECK(tt_pool_held(&t, x) == tt_pool_held(&s, x) && t.hand_len[x] == s.hand_len[x],
                   "resampling changed seat %d's counts", x);
-            for (int k = 0; k < TT_NUM_KINDS; k++) CHECK(t.seat[x].hand[k] >= t.seat[x].known[k], "known card lost");
+            for (int k = 0; k < TT_NUM_KINDS; k++) CHECK(tt_hand(&t, x, k) >= tt_known(&t, x, k), "known card lost");
           }
           for (int k = 0; k < TT_NUM_KINDS; k++)
             CHECK(tt_pool_count(&t, k) == tt_pool_count(&s, k), "resampling changed the pool's kind %d", k);
-          CHECK(memcmp(t.seat[q].hand, s.seat[q].hand, sizeof s.seat[q].hand) == 0 &&
-                    memcmp(t.seat[q].pool_hand, s.seat[q].pool_hand, sizeof s.seat[q].pool_hand) == 0,
+          CHECK(memcmp(tt_cset(&t, q, TT_SET_HAND), tt_cset(&s, q, TT_SET_HAND), set_bytes(&t)) == 0 &&
+                    memcmp(tt_cset(&t, q, TT_SET_POOL), tt_cset(&s, q, TT_SET_POOL), set_bytes(&t)) == 0,
                 "resampling changed the observer's hand");
           CHECK(t.discard_len == s.discard_len && memcmp(tt_discard_slot(&t, t.discard_len - 1), tt_discard_slot(&s, s.discard_len - 1), s.discard_len) == 0 &&
                     t.stock_len == s.stock_len,
@@ -360,7 +370,7 @@ static void unit_three_thirteen_knowledge(long long games) {
     }
     if (!s.truncated)
       for (int q = 0; q < n; q++)
-        CHECK(memcmp(s.seat[q].known, s.seat[q].hand, sizeof s.seat[q].hand) == 0, "the scored hands of the end are not known");
+        CHECK(memcmp(tt_cset(&s, q, TT_SET_KNOWN), tt_cset(&s, q, TT_SET_HAND), set_bytes(&s)) == 0, "the scored hands of the end are not known");
   }
   c_game = -1;
   unit_end("%lld moves, %lld takes, %lld reshuffled pools (%lld dissolved), %lld pool draws, %lld resamples", moves,
@@ -408,9 +418,9 @@ static void unit_three_thirteen_setup(long long iters) {
       case 6: x.out_mask = (uint8_t)below(&g, 256); break;
       case 7: x.taken_kind = (uint8_t)(below(&g, 2) ? TT_NO_KIND : below(&g, 60)); break;
       case 8: x.pool_active = (uint8_t)below(&g, 2); break;
-      case 9: if (x.stock_len) x.stock[below(&g, x.stock_len)] = (uint8_t)below(&g, TT_NUM_KINDS); break;
-      case 10: x.seat[below(&g, (uint32_t)n)].known[below(&g, TT_NUM_KINDS)] = (uint8_t)below(&g, 3); break;
-      default: x.seat[below(&g, (uint32_t)n)].pool_hand[below(&g, TT_NUM_KINDS)] = (uint8_t)below(&g, 3); break;
+      case 9: if (x.stock_len) tt_stock(&x)[below(&g, x.stock_len)] = (uint8_t)below(&g, TT_NUM_KINDS); break;
+      case 10: set_count(&x, (int)below(&g, (uint32_t)n), TT_SET_KNOWN, (int)below(&g, TT_NUM_KINDS), (int)below(&g, 3)); break;
+      default: set_count(&x, (int)below(&g, (uint32_t)n), TT_SET_POOL, (int)below(&g, TT_NUM_KINDS), (int)below(&g, 3)); break;
     }
     int rc = tt_rebuild(&x, &r, &e);
     if (rc == TH_OK) {
@@ -433,19 +443,19 @@ static void unit_three_thirteen_setup(long long iters) {
     {
       tt_state y = s;
       int rows = y.round - 1 + (y.phase == TT_PHASE_OVER && !y.truncated), q = (int)below(&g, (uint32_t)n);
-      y.total[q] = tt_max_total(&y.opt, rows) + 1;
+      tt_set_total(&y, q, tt_max_total(&y.opt, rows) + 1);
       CHECK(tt_rebuild(&y, &r, &e) == TH_ERR_SETUP && strstr(e.msg, "total"), "a total above tt_max_total: %s",
             e.msg);
       if (rows > 0) {
         y = s;
-        y.round_score[rows - 1][q] = (int16_t)(tt_max_round_score(&y.opt, rows) + 1);
+        tt_set_round_score(&y, rows, q, tt_max_round_score(&y.opt, rows) + 1);
         CHECK(tt_rebuild(&y, &r, &e) == TH_ERR_SETUP && strstr(e.msg, "round_scores"),
               "a round score above tt_max_round_score: %s", e.msg);
       }
       if (!s.truncated && s.stock_len) {
         y = s;
-        int k = y.stock[--y.stock_len];
-        y.seat[q].hand[k]++;
+        int k = tt_stock(&y)[--y.stock_len];
+        tt_set_add(tt_set(&y, q, TT_SET_HAND), y.planes, k);
         y.hand_len[q]++;
         CHECK(tt_rebuild(&y, &r, &e) == TH_ERR_SETUP && strstr(e.msg, "holds"), "a hand one card too long: %s",
               e.msg);
@@ -466,6 +476,16 @@ static void unit_three_thirteen_setup(long long iters) {
       if (!valid_zone || !valid_kind || (zone <= TT_ZONE_POOL_HAND && (seat < 0 || seat >= n)))
         CHECK(!ok, "setup_add accepted zone %d seat %d kind %d", zone, seat, kind);
     }
+    /* a hand holds at most the deck's copies of a kind: one card set word
+     * per deck (state.h, THE LAYOUT) has no room for another, and the add is
+     * refused with the hand as it was */
+    tt_setup_begin(&r, &o, n, NULL);
+    int kind = (int)below(&g, 52), copies = tt_kind_copies(&o, kind);
+    for (int c = 0; c < copies; c++)
+      CHECK(tt_setup_add(&r, TT_ZONE_HAND, 0, kind, &e) == TH_OK, "copy %d of kind %d refused: %s", c, kind, e.msg);
+    CHECK(tt_setup_add(&r, TT_ZONE_HAND, 0, kind, &e) == TH_ERR_SETUP && strstr(e.msg, "more cards of kind") &&
+              tt_hand(&r, 0, kind) == copies && r.hand_len[0] == copies,
+          "a copy of kind %d past the deck's %d was accepted or changed the hand", kind, copies);
     tt_setup_fields f;
     uint8_t *raw = (uint8_t *)&f;
     for (size_t k = 0; k < sizeof f; k++) raw[k] = (uint8_t)below(&g, 256);
@@ -552,7 +572,7 @@ static void unit_three_thirteen_batches(long long reps) {
         tt_returns(&s, rv);
       CHECK(m == mv[0][k] && s.truncated == tr[0][k], "batch game %d differs from the game played by hand", k);
       for (int q = 0; q < n; q++)
-        CHECK(s.total[q] == tot[0][k * n + q] && rv[q] == ret[0][k * n + q], "batch game %d's scores differ", k);
+        CHECK(tt_total(&s, q) == tot[0][k * n + q] && rv[q] == ret[0][k * n + q], "batch game %d's scores differ", k);
     }
     batches++;
   }
