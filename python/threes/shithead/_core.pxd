@@ -94,8 +94,10 @@ cdef extern from "shithead/shithead.h" nogil:
     ctypedef struct sh_seat:
         uint8_t hand_rank[16]
         uint8_t up_rank[16]
-        uint8_t known_rank[16]
         uint8_t down[5]
+        uint8_t hand_len
+        uint8_t up_len
+        uint8_t down_len
 
     ctypedef struct sh_state:
         sh_rules rules
@@ -115,19 +117,18 @@ cdef extern from "shithead/shithead.h" nogil:
         uint8_t burned_len
         uint16_t out_mask
         uint8_t finish[12]
-        uint8_t hand_len[12]
-        uint8_t up_len[12]
-        uint8_t down_len[12]
-        uint8_t loc[256]
-        uint8_t pile[216]
         uint8_t stalemate
+        sh_seat seat[12]
         uint16_t rep_len
         uint16_t rep_head
         uint64_t pile_hash
         sh_rep_log *rep_log
-        sh_seat seat[12]
 
     int sh_draw_at(const sh_state *s, int i)
+    # the body sized by the table (state.h, THE BODY): loc and the pile
+    uint8_t *SH_LOC(const sh_state *s)
+    uint8_t *SH_PILE(const sh_state *s)
+    int sh_loc_at(const sh_state *s, int id)
     int sh_rules_preset(int preset, sh_rules *out)
     int sh_rules_validate(const sh_rules *r, int num_players, th_error *e)
     int sh_rules_max_players(const sh_rules *r)

@@ -208,7 +208,6 @@ cdef class StateBase:
         self.game = &sh_game
         self._hlen = 0
         sh_rules_preset(0, &self.s.rules)
-        memset(self.s.loc, SH_LOC_ABSENT, sizeof(self.s.loc))
         for q in range(SH_MAX_PLAYERS):
             memset(self.s.seat[q].down, SH_NO_CARD, sizeof(self.s.seat[q].down))
         self.s.eff_top = SH_OPEN
@@ -553,7 +552,7 @@ cdef class StateBase:
         while c.phase != SH_PHASE_OVER:
             sh_policy_step(&c, pol[c.current], &rng)
             out.append((sh_position_key(&c), c.phase, c.burned_len, c.num_out, c.draw_len,
-                        tuple([c.up_len[q] for q in range(n)]), tuple([c.down_len[q] for q in range(n)])))
+                        tuple([c.seat[q].up_len for q in range(n)]), tuple([c.seat[q].down_len for q in range(n)])))
         return out
 
     def _fast_lockstep(self, uint64_t seed, bint kernel=False):
@@ -641,7 +640,7 @@ cdef class StateBase:
         burned = []
         for kind in range(SH_NUM_KINDS):
             for c in range(self.s.rules.decks):
-                l = self.s.loc[c * 64 + kind]
+                l = SH_LOC(&self.s)[c * 64 + kind]
                 if l == SH_LOC_ABSENT:
                     continue
                 q = l & 0x0F
@@ -655,7 +654,7 @@ cdef class StateBase:
                     burned.append(kind)
         down = [[None if self.s.seat[q].down[k] == SH_NO_CARD else sh_card_kind(self.s.seat[q].down[k])
                  for k in range(self.s.rules.cards_per_zone)] for q in range(n)]
-        pile = [sh_card_kind(self.s.pile[i]) for i in range(self.s.pile_len)]
+        pile = [sh_card_kind(SH_PILE(&self.s)[i]) for i in range(self.s.pile_len)]
         draw = [sh_card_kind(sh_draw_at(&self.s, i)) for i in range(self.s.draw_len)]
         return hands, known, up, down, pile, draw, burned
 
@@ -666,7 +665,7 @@ cdef class StateBase:
         slot (None when empty), draw the draw pile's ids, bottom first."""
         cdef int n = self.s.num_players, q, k, i
         self._require_setup()
-        loc = [self.s.loc[i] for i in range(SH_CARD_ID_SPACE)]
+        loc = [sh_loc_at(&self.s, i) for i in range(SH_CARD_ID_SPACE)]
         down = [[None if self.s.seat[q].down[k] == SH_NO_CARD else self.s.seat[q].down[k]
                  for k in range(self.s.rules.cards_per_zone)] for q in range(n)]
         draw = [sh_draw_at(&self.s, i) for i in range(self.s.draw_len)]
@@ -684,7 +683,7 @@ cdef class StateBase:
         out = []
         for kind in range(SH_NUM_KINDS):
             for c in range(self.s.rules.decks):
-                if self.s.loc[c * 64 + kind] == code:
+                if SH_LOC(&self.s)[c * 64 + kind] == code:
                     out.append(kind)
         return out
 
@@ -712,7 +711,7 @@ cdef class StateBase:
                 for k in range(self.s.rules.cards_per_zone)]
 
     def _pile(self):
-        return [sh_card_kind(self.s.pile[i]) for i in range(self.s.pile_len)]
+        return [sh_card_kind(SH_PILE(&self.s)[i]) for i in range(self.s.pile_len)]
 
     def _draw(self):
         return [sh_card_kind(sh_draw_at(&self.s, i)) for i in range(self.s.draw_len)]
@@ -723,7 +722,7 @@ cdef class StateBase:
     def _sizes(self, seat):
         """(hand, face-up, face-down) card counts of a seat."""
         cdef int q = self._seat(seat)
-        return (self.s.hand_len[q], self.s.up_len[q], self.s.down_len[q])
+        return (self.s.seat[q].hand_len, self.s.seat[q].up_len, self.s.seat[q].down_len)
 
     def draw_pile_size(self):
         """The number of cards left in the draw pile."""

@@ -19,7 +19,7 @@ static inline int hidden(int l, int observer) {
 
 int sh_hidden_count(const sh_state *s, int observer) {
   int n = 0;
-  for (int id = 0; id < SH_CARD_ID_SPACE; id++) n += hidden(s->loc[id], observer);
+  for (int id = 0; id < SH_CARD_ID_SPACE; id++) n += hidden(sh_loc_at(s, id), observer);
   return n;
 }
 
@@ -29,18 +29,20 @@ int sh_hidden_count(const sh_state *s, int observer) {
  * hand it is in, or -1. Returns the number of places. */
 static int deal(sh_state *s, int observer, const uint8_t *pool, int n, int8_t *is_hand) {
   int next = 0;
+  uint8_t known_rank[SH_MAX_PLAYERS][16], burned[16];
+  sh_public_counts(s, known_rank, burned); /* the known hand cards, which the deal leaves where they are */
   for (int q = 0; q < s->num_players; q++) {
     if (q != observer) {
       /* the known hand cards stay: the hand starts as them */
       int known = 0;
-      memcpy(s->seat[q].hand_rank, s->seat[q].known_rank, sizeof s->seat[q].hand_rank);
-      for (int r = 0; r < SH_NUM_RANKS; r++) known += s->seat[q].known_rank[r];
-      int unknown = s->hand_len[q] - known;
+      memcpy(s->seat[q].hand_rank, known_rank[q], sizeof s->seat[q].hand_rank);
+      for (int r = 0; r < SH_NUM_RANKS; r++) known += known_rank[q][r];
+      int unknown = s->seat[q].hand_len - known;
       for (int k = 0; k < unknown && next < n; k++) {
         int id = pool[next];
         if (is_hand) is_hand[next] = (int8_t)q;
         next++;
-        s->loc[id] = (uint8_t)(SH_LOC_HAND | q);
+        SH_LOC(s)[id] = (uint8_t)(SH_LOC_HAND | q);
         s->seat[q].hand_rank[sh_card_rank(id)]++;
       }
     }
@@ -50,7 +52,7 @@ static int deal(sh_state *s, int observer, const uint8_t *pool, int n, int8_t *i
         if (is_hand) is_hand[next] = -1;
         next++;
         s->seat[q].down[k] = (uint8_t)id;
-        s->loc[id] = (uint8_t)(SH_LOC_FACE_DOWN | q);
+        SH_LOC(s)[id] = (uint8_t)(SH_LOC_FACE_DOWN | q);
       }
   }
   for (int i = 0; i < s->draw_len && next < n; i++) {
@@ -58,7 +60,7 @@ static int deal(sh_state *s, int observer, const uint8_t *pool, int n, int8_t *i
     if (is_hand) is_hand[next] = -1;
     next++;
     *sh_draw_slot(s, i) = (uint8_t)id;
-    s->loc[id] = SH_LOC_DRAW;
+    SH_LOC(s)[id] = SH_LOC_DRAW;
   }
   return next;
 }
@@ -88,7 +90,7 @@ static int construct(const sh_state *s, int observer, const uint8_t *pool, int n
   for (int q = first; q != starter; q = (q + 1) % np) before[q] = 1;
   int shows = 0; /* the starter's visible hand holds a card of group gi */
   for (int id = 0; id < SH_CARD_ID_SPACE; id++) {
-    int l = s->loc[id];
+    int l = sh_loc_at(s, id);
     if (l == SH_LOC_ABSENT || (l & 0x70) != SH_LOC_HAND || !((l & SH_LOC_KNOWN) || (l & 0x0F) == observer)) continue;
     uint64_t bit = 1ull << sh_card_kind(id);
     if ((A & bit) || ((B & bit) && before[l & 0x0F])) return 0;
@@ -138,7 +140,7 @@ int sh_resample(sh_state *s, int observer, th_rng *rng, th_error *e) {
   for (int kind = 0; kind < SH_NUM_KINDS; kind++)
     for (int c = 0; c < s->rules.decks; c++) { /* copies past the decks are absent */
       int id = sh_card_id(c, kind);
-      if (hidden(s->loc[id], observer) && n < SH_MAX_CARDS) hidden_ids[n++] = (uint8_t)id;
+      if (hidden(SH_LOC(s)[id], observer) && n < SH_MAX_CARDS) hidden_ids[n++] = (uint8_t)id;
     }
   /* At the start of play the observer has seen who starts (RULES.md 5): a
    * deal is kept only when the start rule picks the same seat on it. Bounded
@@ -173,9 +175,11 @@ int sh_resample(sh_state *s, int observer, th_rng *rng, th_error *e) {
   }
   /* The remembered positions (repetition_limit) were the true ones: they
    * would say what the hidden cards were. The sample starts afresh. */
-  s->rep_len = 0;
-  s->rep_head = 0;
-  if (s->rep_log) sh_rep_log_clear(s->rep_log);
+  if (s->rules.repetition_limit) { /* the repetition tail (state.h): part of the state with the rule on only */
+    s->rep_len = 0;
+    s->rep_head = 0;
+    if (s->rep_log) sh_rep_log_clear(s->rep_log);
+  }
   if (e) e->code = TH_OK;
   return TH_OK;
 }

@@ -27,7 +27,7 @@ void sh_events(const sh_state *b, const sh_state *s, int a, th_events *out) {
   if (m.kind == SH_MOVE_SWAP) {
     e = th_event_add(out, SH_EV_SWAP, p);
     FOR_EACH_ID(id) {
-      if (s->loc[id] == (SH_LOC_FACE_UP | p)) th_event_card(e, sh_card_kind(id));
+      if (sh_loc_at(s, id) == (SH_LOC_FACE_UP | p)) th_event_card(e, sh_card_kind(id));
     }
     if (s->phase == SH_PHASE_PLAY) th_event_add(out, SH_EV_START, s->current);
   } else {
@@ -35,7 +35,7 @@ void sh_events(const sh_state *b, const sh_state *s, int a, th_events *out) {
     if (m.kind == SH_MOVE_BLIND) {
       int id = b->seat[p].down[m.slot];
       rank = sh_card_rank(id);
-      played = on_pile(s->loc[id]);
+      played = on_pile(sh_loc_at(s, id));
       e = th_event_add(out, SH_EV_BLIND, p);
       e->source = SH_SRC_FACE_DOWN;
       e->detail = played ? SH_EVD_PLAYED : SH_EVD_PICKED_UP;
@@ -44,7 +44,7 @@ void sh_events(const sh_state *b, const sh_state *s, int a, th_events *out) {
       e = th_event_add(out, SH_EV_PLAY, p);
       e->source = m.source;
       FOR_EACH_ID(id) {
-        if (held_by(b->loc[id], p) && on_pile(s->loc[id])) th_event_card(e, sh_card_kind(id));
+        if (held_by(sh_loc_at(b, id), p) && on_pile(sh_loc_at(s, id))) th_event_card(e, sh_card_kind(id));
       }
     } else {
       played = 0;
@@ -55,7 +55,7 @@ void sh_events(const sh_state *b, const sh_state *s, int a, th_events *out) {
       if (e->detail == SH_EVD_RUN) /* the run's length: the cards played and the run they extend */
         e->value = (b->run_rank == rank ? b->run_len : 0) + (m.kind == SH_MOVE_BLIND ? 1 : m.count);
       FOR_EACH_ID(id) {
-        if (s->loc[id] == SH_LOC_BURNED && b->loc[id] != SH_LOC_BURNED) th_event_card(e, sh_card_kind(id));
+        if (sh_loc_at(s, id) == SH_LOC_BURNED && sh_loc_at(b, id) != SH_LOC_BURNED) th_event_card(e, sh_card_kind(id));
       }
     }
     if (s->draw_len < b->draw_len) {
@@ -65,7 +65,7 @@ void sh_events(const sh_state *b, const sh_state *s, int a, th_events *out) {
     }
     if (!played) {
       e = th_event_add(out, SH_EV_PICKUP, p);
-      for (int i = 0; i < b->pile_len; i++) th_event_card(e, sh_card_kind(b->pile[i]));
+      for (int i = 0; i < b->pile_len; i++) th_event_card(e, sh_card_kind(SH_PILE(b)[i]));
       if (m.kind == SH_MOVE_BLIND) th_event_card(e, sh_card_kind(b->seat[p].down[m.slot]));
     }
     if (s->phase == SH_PHASE_PLAY && s->current == p) th_event_add(out, SH_EV_AGAIN, p);

@@ -12,20 +12,22 @@ int sh_observation_tensor(const sh_state *s, int observer, float *out, th_error 
     return TH_ERR_ARG;
   }
   memset(out, 0, sizeof(float) * (size_t)sh_obs_size(n));
+  uint8_t known[SH_MAX_PLAYERS][16], burned[16];
+  sh_public_counts(s, known, burned);
   for (int r = 0; r < SH_NUM_RANKS; r++) out[sh_obs_own_hand() + r] = s->seat[observer].hand_rank[r];
   for (int j = 0, q = observer; j < n; j++, q = q + 1 < n ? q + 1 : 0) { /* q = (observer + j) % n */
     for (int r = 0; r < SH_NUM_RANKS; r++) {
       out[sh_obs_face_up() + j * SH_NUM_RANKS + r] = s->seat[q].up_rank[r];
-      out[sh_obs_known(n) + j * SH_NUM_RANKS + r] = s->seat[q].known_rank[r];
+      out[sh_obs_known(n) + j * SH_NUM_RANKS + r] = known[q][r];
     }
     float *seat = out + sh_obs_seats(n) + j * SH_OBS_SEAT_FIELDS;
-    seat[0] = s->hand_len[q];
-    seat[1] = s->down_len[q];
+    seat[0] = s->seat[q].hand_len;
+    seat[1] = s->seat[q].down_len;
     seat[2] = (float)((s->out_mask >> q) & 1);
   }
   for (int r = 0; r < SH_NUM_RANKS; r++) {
     out[sh_obs_pile(n) + r] = s->pile_rank[r];
-    out[sh_obs_burned(n) + r] = s->burned_rank[r];
+    out[sh_obs_burned(n) + r] = burned[r];
   }
   out[sh_obs_top(n) + (s->eff_top < SH_NUM_RANKS ? s->eff_top : SH_NUM_RANKS)] = 1;
   out[sh_obs_run(n) + (s->run_rank < SH_NUM_RANKS ? s->run_rank : SH_NUM_RANKS)] = 1;
@@ -53,7 +55,7 @@ static void put_cards_at(th_text *t, const sh_state *s, int a, int b) {
   int first = 1;
   for (int kind = 0; kind < SH_NUM_KINDS; kind++)
     for (int c = 0; c < s->rules.decks; c++) {
-      int l = s->loc[sh_card_id(c, kind)];
+      int l = SH_LOC(s)[sh_card_id(c, kind)];
       if (l == a || l == b) put_kind(t, kind, &first);
     }
   if (first) th_put(t, "-");
@@ -87,7 +89,7 @@ size_t sh_observation_text(const sh_state *s, int observer, char *out, size_t ca
     th_put(&t, "\n+");
     th_put_uint(&t, (unsigned)j);
     th_put(&t, ": hand ");
-    th_put_uint(&t, s->hand_len[q]);
+    th_put_uint(&t, s->seat[q].hand_len);
     th_put(&t, " (known ");
     put_cards_at(&t, s, SH_LOC_HAND | SH_LOC_KNOWN | q, -1);
     th_put(&t, "), up ");
@@ -104,7 +106,7 @@ size_t sh_observation_text(const sh_state *s, int observer, char *out, size_t ca
   th_put(&t, "\npile: ");
   {
     int first = 1;
-    for (int i = 0; i < s->pile_len; i++) put_kind(&t, sh_card_kind(s->pile[i]), &first);
+    for (int i = 0; i < s->pile_len; i++) put_kind(&t, sh_card_kind(SH_PILE(s)[i]), &first);
     if (first) th_put(&t, "-");
   }
   char one[2] = {0, 0};

@@ -15,15 +15,15 @@ static inline int lowest(uint16_t m) { return th_ctz32(m); }
 
 /* Source of the player to move: its per-rank counts, or NULL when blind. */
 static inline const uint8_t *source_counts(const sh_state *s, int p) {
-  if (s->hand_len[p]) return s->seat[p].hand_rank;
-  if (s->up_len[p]) return s->seat[p].up_rank;
+  if (s->seat[p].hand_len) return s->seat[p].hand_rank;
+  if (s->seat[p].up_len) return s->seat[p].up_rank;
   return NULL;
 }
 
 /* Largest legal count of `rank` (all copies, with merging when allowed). */
 static inline int max_count(const sh_state *s, int p, const uint8_t *counts, int rank) {
   int c = counts[rank];
-  if (counts == s->seat[p].hand_rank && s->rules.merge_hand_with_face_up && s->draw_len == 0 && c == s->hand_len[p])
+  if (counts == s->seat[p].hand_rank && s->rules.merge_hand_with_face_up && s->draw_len == 0 && c == s->seat[p].hand_len)
     c += s->seat[p].up_rank[rank];
   return c;
 }
@@ -77,7 +77,7 @@ static void random_step(sh_state *s, th_rng *rng, int fast) {
   }
   const uint8_t *counts = source_counts(s, p);
   if (!counts) { /* blind: uniform over the occupied slots */
-    int n = s->down_len[p], k = (int)th_rng_below(rng, (uint32_t)n);
+    int n = s->seat[p].down_len, k = (int)th_rng_below(rng, (uint32_t)n);
     for (int slot = 0; slot < s->rules.cards_per_zone; slot++)
       if (s->seat[p].down[slot] != SH_NO_CARD && k-- == 0) {
         if (fast)
@@ -312,7 +312,7 @@ static void batch_game(const sh_batch *b, int64_t i, sh_state *s, th_rng *rng, s
     *s = *b->start;
   else if (!b->start) /* played in place otherwise */
     sh_state_deal(s, &b->rules, b->num_players, b->dealer, b->max_moves, th_batch_seed(b->seed, g), NULL);
-  s->rep_log = log;
+  if (s->rules.repetition_limit) s->rep_log = log; /* the repetition tail: with the rule on only (log_for) */
   if (log) {
     if (b->start && !b->determinize && b->start_log && b->start_log->len)
       sh_rep_log_copy(log, b->start_log); /* failing, it says so (failed) */
@@ -461,7 +461,7 @@ int sh_batch_play_game(const sh_batch *b, int64_t i, const th_stop *stop, sh_sta
     }
     *moves = s->move_count - start;
   }
-  s->rep_log = NULL;
+  if (s->rules.repetition_limit) s->rep_log = NULL;
   return rc ? rc : log && log->failed ? 2 : 0;
 }
 

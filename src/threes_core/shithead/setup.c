@@ -22,9 +22,9 @@ static int scan_pile(const sh_state *s, uint8_t *eff_top, uint8_t *run_rank, uin
   const sh_rules *r = &s->rules;
   int top = SH_OPEN, rr = SH_NO_RANK, rl = 0;
   for (int i = 0; i < s->pile_len; i++) {
-    int rank = sh_card_rank(s->pile[i]);
+    int rank = sh_card_rank(SH_PILE(s)[i]);
     char t[3];
-    sh_kind_text(sh_card_kind(s->pile[i]), t);
+    sh_kind_text(sh_card_kind(SH_PILE(s)[i]), t);
     if ((r->burn >> rank) & 1) {
       th_set_error(e, TH_ERR_SETUP, "the pile holds %s, a burn card: a burn card never stays on the pile", t);
       return TH_ERR_SETUP;
@@ -81,7 +81,7 @@ int sh_setup_add(sh_state *s, int zone, int seat, int kind, int slot, th_error *
   }
   int id = -1;
   for (int c = 0; c < r->decks; c++)
-    if (s->loc[sh_card_id(c, kind)] == SH_LOC_ABSENT) {
+    if (SH_LOC(s)[sh_card_id(c, kind)] == SH_LOC_ABSENT) {
       id = sh_card_id(c, kind);
       break;
     }
@@ -93,20 +93,19 @@ int sh_setup_add(sh_state *s, int zone, int seat, int kind, int slot, th_error *
   switch (zone) {
     case SH_ZONE_HAND:
     case SH_ZONE_HAND_KNOWN:
-      if (s->hand_len[seat] == 255) break;
-      s->loc[id] = (uint8_t)(SH_LOC_HAND | seat | (zone == SH_ZONE_HAND_KNOWN ? SH_LOC_KNOWN : 0));
+      if (s->seat[seat].hand_len == 255) break;
+      SH_LOC(s)[id] = (uint8_t)(SH_LOC_HAND | seat | (zone == SH_ZONE_HAND_KNOWN ? SH_LOC_KNOWN : 0));
       s->seat[seat].hand_rank[rank]++;
-      s->seat[seat].known_rank[rank] = (uint8_t)(s->seat[seat].known_rank[rank] + (zone == SH_ZONE_HAND_KNOWN));
-      s->hand_len[seat]++;
+      s->seat[seat].hand_len++;
       return TH_OK;
     case SH_ZONE_FACE_UP:
-      if (s->up_len[seat] >= r->cards_per_zone) {
+      if (s->seat[seat].up_len >= r->cards_per_zone) {
         th_set_error(e, TH_ERR_SETUP, "seat %d has more than %d face-up cards", seat, r->cards_per_zone);
         return TH_ERR_SETUP;
       }
-      s->loc[id] = (uint8_t)(SH_LOC_FACE_UP | seat);
+      SH_LOC(s)[id] = (uint8_t)(SH_LOC_FACE_UP | seat);
       s->seat[seat].up_rank[rank]++;
-      s->up_len[seat]++;
+      s->seat[seat].up_len++;
       return TH_OK;
     case SH_ZONE_FACE_DOWN:
       if (slot < 0 || slot >= r->cards_per_zone) {
@@ -118,24 +117,23 @@ int sh_setup_add(sh_state *s, int zone, int seat, int kind, int slot, th_error *
         th_set_error(e, TH_ERR_SETUP, "face-down slot %d of seat %d holds two cards", slot, seat);
         return TH_ERR_SETUP;
       }
-      s->loc[id] = (uint8_t)(SH_LOC_FACE_DOWN | seat);
+      SH_LOC(s)[id] = (uint8_t)(SH_LOC_FACE_DOWN | seat);
       s->seat[seat].down[slot] = (uint8_t)id;
-      s->down_len[seat]++;
+      s->seat[seat].down_len++;
       return TH_OK;
     case SH_ZONE_DRAW:
-      s->loc[id] = SH_LOC_DRAW;
+      SH_LOC(s)[id] = SH_LOC_DRAW;
       *sh_draw_slot(s, s->draw_len++) = (uint8_t)id;
       return TH_OK;
     case SH_ZONE_PILE:
-      s->loc[id] = SH_LOC_PILE;
-      s->pile_hash ^= sh_pile_card_hash(s->pile_len, rank);
-      s->pile[s->pile_len++] = (uint8_t)id;
+      SH_LOC(s)[id] = SH_LOC_PILE;
+      if (s->rules.repetition_limit) s->pile_hash ^= sh_pile_card_hash(s->pile_len, rank);
+      SH_PILE(s)[s->pile_len++] = (uint8_t)id;
       s->pile_rank[rank]++;
       return TH_OK;
     default:
-      s->loc[id] = SH_LOC_BURNED;
+      SH_LOC(s)[id] = SH_LOC_BURNED;
       s->burned_len++;
-      s->burned_rank[rank]++;
       return TH_OK;
   }
   th_set_error(e, TH_ERR_SETUP, "a zone holds too many cards");
@@ -147,7 +145,7 @@ uint64_t sh_state_copy_bench(const sh_state *s, sh_state scratch[2], uint64_t n)
   for (uint64_t i = 0; i < n; i++) {
     sh_state_copy(&scratch[i & 1], s);
     TH_CLOBBER(&scratch[i & 1]);
-    sum += scratch[i & 1].move_count + scratch[i & 1].pile[i % SH_MAX_CARDS];
+    sum += scratch[i & 1].move_count + SH_PILE(&scratch[i & 1])[i % SH_MAX_CARDS];
   }
   return sum;
 }
@@ -176,32 +174,29 @@ void sh_state_canonical(const sh_state *s, sh_state *out) {
   out->draw_len = s->draw_len;
   out->burned_len = s->burned_len;
   out->out_mask = s->out_mask;
-  memcpy(out->playable_by_top, s->playable_by_top, sizeof out->playable_by_top);
-  memcpy(out->next_seat, s->next_seat, sizeof out->next_seat);
   memcpy(out->finish, s->finish, sizeof out->finish);
-  memcpy(out->hand_len, s->hand_len, sizeof out->hand_len);
-  memcpy(out->up_len, s->up_len, sizeof out->up_len);
-  memcpy(out->down_len, s->down_len, sizeof out->down_len);
   memcpy(out->pile_rank, s->pile_rank, sizeof out->pile_rank);
-  memcpy(out->burned_rank, s->burned_rank, sizeof out->burned_rank);
   /* the game's seats only: the others are not part of the state (a copy
    * leaves them out, sh_state_bytes) */
   int n = s->num_players < SH_MAX_PLAYERS ? s->num_players : SH_MAX_PLAYERS;
   for (int q = 0; q < n; q++) {
     memcpy(out->seat[q].hand_rank, s->seat[q].hand_rank, sizeof out->seat[q].hand_rank);
     memcpy(out->seat[q].up_rank, s->seat[q].up_rank, sizeof out->seat[q].up_rank);
-    memcpy(out->seat[q].known_rank, s->seat[q].known_rank, sizeof out->seat[q].known_rank);
+    out->seat[q].hand_len = s->seat[q].hand_len;
+    out->seat[q].up_len = s->seat[q].up_len;
+    out->seat[q].down_len = s->seat[q].down_len;
+    out->seat[q].next_seat = s->seat[q].next_seat;
     for (int k = 0; k < SH_MAX_CPZ; k++)
       out->seat[q].down[k] = s->seat[q].down[k] == SH_NO_CARD ? SH_NO_CARD : (uint8_t)sh_card_kind(s->seat[q].down[k]);
   }
-  for (int i = 0; i < s->pile_len; i++) out->pile[i] = (uint8_t)sh_card_kind(s->pile[i]);
+  for (int i = 0; i < s->pile_len; i++) SH_PILE(out)[i] = (uint8_t)sh_card_kind(SH_PILE(s)[i]);
   for (int i = 0; i < s->draw_len; i++) *sh_draw_slot(out, i) = (uint8_t)sh_card_kind(sh_draw_at(s, i));
-  memcpy(out->loc, s->loc, sizeof out->loc);
+  memcpy(SH_LOC(out), SH_LOC(s), (size_t)sh_id_space(s));
   int decks = s->rules.decks < SH_MAX_DECKS ? s->rules.decks : SH_MAX_DECKS;
   for (int kind = 0; kind < SH_NUM_KINDS; kind++) /* insertion sort of each kind's zone codes */
     for (int c = 1; c < decks; c++)
       for (int j = c; j > 0; j--) {
-        uint8_t *a = &out->loc[sh_card_id(j - 1, kind)], *b = &out->loc[sh_card_id(j, kind)];
+        uint8_t *a = &SH_LOC(out)[sh_card_id(j - 1, kind)], *b = &SH_LOC(out)[sh_card_id(j, kind)];
         if (*a <= *b) break;
         uint8_t t = *a;
         *a = *b;
@@ -209,7 +204,7 @@ void sh_state_canonical(const sh_state *s, sh_state *out) {
       }
 }
 
-static int cards_of(const sh_state *s, int q) { return s->hand_len[q] + s->up_len[q] + s->down_len[q]; }
+static int cards_of(const sh_state *s, int q) { return s->seat[q].hand_len + s->seat[q].up_len + s->seat[q].down_len; }
 
 int sh_setup_finish(sh_state *s, int phase, int current, uint32_t move_count, int truncated,
                     const uint8_t *finish, int num_finish, th_error *e) {
@@ -217,9 +212,9 @@ int sh_setup_finish(sh_state *s, int phase, int current, uint32_t move_count, in
   int n = s->num_players, K = r->cards_per_zone;
   /* Every card of the deck must be somewhere. */
   for (int id = 0; id < SH_CARD_ID_SPACE; id++)
-    if (copies_in_deck(r, id) && s->loc[id] == SH_LOC_ABSENT) {
+    if (copies_in_deck(r, id) && sh_loc_at(s, id) == SH_LOC_ABSENT) {
       int missing = 0;
-      for (int j = id; j < SH_CARD_ID_SPACE; j++) missing += copies_in_deck(r, j) && s->loc[j] == SH_LOC_ABSENT;
+      for (int j = id; j < SH_CARD_ID_SPACE; j++) missing += copies_in_deck(r, j) && sh_loc_at(s, j) == SH_LOC_ABSENT;
       char t[3];
       sh_kind_text(sh_card_kind(id), t);
       th_set_error(e, TH_ERR_SETUP, "%d card(s) of the deck are in no zone (the first is %s): every card must be "
@@ -300,9 +295,9 @@ int sh_setup_finish(sh_state *s, int phase, int current, uint32_t move_count, in
       return TH_ERR_SETUP;
     }
     for (int q = 0; q < n; q++)
-      if (s->up_len[q] != K) {
+      if (s->seat[q].up_len != K) {
         th_set_error(e, TH_ERR_SETUP, "in the swap phase every seat has %d face-up cards (seat %d has %d)", K, q,
-                     s->up_len[q]);
+                     s->seat[q].up_len);
         return TH_ERR_SETUP;
       }
   }
@@ -333,23 +328,13 @@ int sh_state_check(const sh_state *s, th_error *e) {
   if (sh_rules_validate(r, s->num_players, &re)) FAIL("the state's rules are not valid: %s", re.msg);
   int n = s->num_players, K = r->cards_per_zone;
   if (s->dealer >= n) FAIL("dealer %d is not a seat", s->dealer);
-  {
-    sh_state t;
-    t.rules = s->rules;
-    sh_state_init_tables(&t);
-    if (memcmp(t.playable_by_top, s->playable_by_top, sizeof t.playable_by_top))
-      FAIL("the state's playable table does not match its rules");
-  }
   uint8_t hand[SH_MAX_PLAYERS][SH_NUM_RANKS], up[SH_MAX_PLAYERS][SH_NUM_RANKS];
-  uint8_t known[SH_MAX_PLAYERS][16], burned[16];
   int hand_n[SH_MAX_PLAYERS] = {0}, up_n[SH_MAX_PLAYERS] = {0}, down_n[SH_MAX_PLAYERS] = {0};
   int draw_n = 0, pile_n = 0, burned_n = 0, total = 0;
   memset(hand, 0, sizeof hand);
   memset(up, 0, sizeof up);
-  memset(known, 0, sizeof known);
-  memset(burned, 0, sizeof burned);
   for (int id = 0; id < SH_CARD_ID_SPACE; id++) {
-    int l = s->loc[id];
+    int l = sh_loc_at(s, id);
     if (!copies_in_deck(r, id)) {
       if (l != SH_LOC_ABSENT) FAIL("card id %d is not in the deck but lies in a zone", id);
       continue;
@@ -361,52 +346,44 @@ int sh_state_check(const sh_state *s, th_error *e) {
     if (zone > SH_LOC_FACE_DOWN && seat != 0) FAIL("card id %d has a malformed zone code", id);
     total++;
     switch (zone) {
-      case SH_LOC_HAND: hand[seat][rank]++; hand_n[seat]++; known[seat][rank] = (uint8_t)(known[seat][rank] + ((l & SH_LOC_KNOWN) != 0)); break;
+      case SH_LOC_HAND: hand[seat][rank]++; hand_n[seat]++; break;
       case SH_LOC_FACE_UP: up[seat][rank]++; up_n[seat]++; break;
       case SH_LOC_FACE_DOWN: down_n[seat]++; break;
       case SH_LOC_DRAW: draw_n++; break;
       case SH_LOC_PILE: pile_n++; break;
-      case SH_LOC_BURNED: burned_n++; burned[rank]++; break;
+      case SH_LOC_BURNED: burned_n++; break;
       default: FAIL("card id %d has an unknown zone code 0x%02x", id, l);
     }
   }
   if (total != sh_rules_deck_size(r)) FAIL("%d cards in play, the deck has %d", total, sh_rules_deck_size(r));
   if (draw_n != s->draw_len || pile_n != s->pile_len || burned_n != s->burned_len)
     FAIL("the draw pile, pile or burned counts disagree with the cards' zones");
-  if (memcmp(burned, s->burned_rank, sizeof burned)) FAIL("the burned cards' per-rank counts are wrong");
-  for (int q = 0; q < n; q++)
-    if (memcmp(known[q], s->seat[q].known_rank, sizeof known[q])) FAIL("the known hand cards' per-rank counts are wrong");
   uint8_t seen[SH_CARD_ID_SPACE];
   memset(seen, 0, sizeof seen);
   uint8_t pile_rank[16] = {0};
   for (int i = 0; i < s->pile_len; i++) {
-    if (s->loc[s->pile[i]] != SH_LOC_PILE || seen[s->pile[i]]++) FAIL("pile entry %d is wrong", i);
-    pile_rank[sh_card_rank(s->pile[i])]++;
+    if (sh_loc_at(s, SH_PILE(s)[i]) != SH_LOC_PILE || seen[SH_PILE(s)[i]]++) FAIL("pile entry %d is wrong", i);
+    pile_rank[sh_card_rank(SH_PILE(s)[i])]++;
   }
   if (memcmp(pile_rank, s->pile_rank, sizeof pile_rank)) FAIL("the pile's per-rank counts are wrong");
-  if (s->pile_hash != sh_pile_hash(s)) FAIL("the pile's incremental hash is wrong");
+  if (r->repetition_limit && s->pile_hash != sh_pile_hash(s)) FAIL("the pile's incremental hash is wrong");
   for (int i = 0; i < s->draw_len; i++) {
-    if (s->loc[sh_draw_at(s, i)] != SH_LOC_DRAW || seen[sh_draw_at(s, i)]++) FAIL("draw pile entry %d is wrong", i);
+    if (sh_loc_at(s, sh_draw_at(s, i)) != SH_LOC_DRAW || seen[sh_draw_at(s, i)]++) FAIL("draw pile entry %d is wrong", i);
   }
-  for (int q = 0; q < SH_MAX_PLAYERS; q++) {
+  for (int q = 0; q < n; q++) { /* seat[q] past the game's seats is not part of the state (sh_state_bytes) */
     int slots = 0;
-    /* seat[q] past the game's seats is not part of the state (sh_state_bytes) */
-    for (int k = 0; k < SH_MAX_CPZ && q < n; k++) {
+    for (int k = 0; k < SH_MAX_CPZ; k++) {
       int id = s->seat[q].down[k];
       if (id == SH_NO_CARD) continue;
-      if (q >= n || k >= K) FAIL("a face-down slot outside the game holds a card");
-      if (s->loc[id] != (SH_LOC_FACE_DOWN | q) || seen[id]++) FAIL("face-down slot %d of seat %d is wrong", k, q);
+      if (k >= K) FAIL("a face-down slot outside the game holds a card");
+      if (sh_loc_at(s, id) != (SH_LOC_FACE_DOWN | q) || seen[id]++) FAIL("face-down slot %d of seat %d is wrong", k, q);
       slots++;
     }
-    if (q >= n) {
-      if (s->hand_len[q] || s->up_len[q] || s->down_len[q]) FAIL("seat %d is not in the game but has cards", q);
-      continue;
-    }
-    if (slots != down_n[q] || s->down_len[q] != down_n[q]) FAIL("seat %d: face-down count is wrong", q);
-    if (s->hand_len[q] != hand_n[q] || s->up_len[q] != up_n[q]) FAIL("seat %d: hand or face-up count is wrong", q);
+    if (slots != down_n[q] || s->seat[q].down_len != down_n[q]) FAIL("seat %d: face-down count is wrong", q);
+    if (s->seat[q].hand_len != hand_n[q] || s->seat[q].up_len != up_n[q]) FAIL("seat %d: hand or face-up count is wrong", q);
     if (memcmp(s->seat[q].hand_rank, hand[q], SH_NUM_RANKS) || memcmp(s->seat[q].up_rank, up[q], SH_NUM_RANKS))
       FAIL("seat %d: per-rank counts are wrong", q);
-    if (s->up_len[q] > K) FAIL("seat %d has more than %d face-up cards", q, K);
+    if (s->seat[q].up_len > K) FAIL("seat %d has more than %d face-up cards", q, K);
   }
   uint8_t top, rr, rl;
   th_error pe;
@@ -423,7 +400,7 @@ int sh_state_check(const sh_state *s, th_error *e) {
     if (q >= n || ((mask >> q) & 1)) FAIL("the finishing order is malformed");
     mask |= (uint16_t)(1u << q);
     int is_shithead = normal_over && k == n - 1;
-    if (!is_shithead && s->hand_len[q] + s->up_len[q] + s->down_len[q]) FAIL("seat %d is out but has cards", q);
+    if (!is_shithead && s->seat[q].hand_len + s->seat[q].up_len + s->seat[q].down_len) FAIL("seat %d is out but has cards", q);
   }
   if (normal_over) {
     if (s->num_out != n) FAIL("a finished game must rank every seat");
@@ -435,20 +412,21 @@ int sh_state_check(const sh_state *s, th_error *e) {
     t.num_players = s->num_players;
     t.out_mask = s->out_mask;
     sh_state_init_seats(&t);
-    if (memcmp(t.next_seat, s->next_seat, sizeof t.next_seat)) FAIL("the next-seat table disagrees with the out mask");
+    for (int q = 0; q < n; q++)
+      if (t.seat[q].next_seat != s->seat[q].next_seat) FAIL("the next-seat table disagrees with the out mask");
   }
   for (int q = 0; q < n; q++)
-    if (!((mask >> q) & 1) && !(s->hand_len[q] + s->up_len[q] + s->down_len[q])) FAIL("seat %d has no cards but is not out", q);
+    if (!((mask >> q) & 1) && !(s->seat[q].hand_len + s->seat[q].up_len + s->seat[q].down_len)) FAIL("seat %d has no cards but is not out", q);
   if (s->draw_len > 0 && s->phase != SH_PHASE_OVER)
     for (int q = 0; q < n; q++)
-      if (s->hand_len[q] < K)
+      if (s->seat[q].hand_len < K)
         FAIL("seat %d holds %d hand cards while the draw pile is not empty: hands are refilled to %d (RULES.md 6.3)",
-             q, s->hand_len[q], K);
+             q, s->seat[q].hand_len, K);
   if (s->phase == SH_PHASE_SWAP)
     for (int q = 0; q < n; q++)
-      if (s->hand_len[q] != K || s->up_len[q] != K || s->down_len[q] != K)
+      if (s->seat[q].hand_len != K || s->seat[q].up_len != K || s->seat[q].down_len != K)
         FAIL("in the swap phase every seat holds %d cards in hand, face up and face down (seat %d: %d, %d, %d)", K, q,
-             s->hand_len[q], s->up_len[q], s->down_len[q]);
+             s->seat[q].hand_len, s->seat[q].up_len, s->seat[q].down_len);
   if (s->phase == SH_PHASE_OVER) {
     if (s->current != SH_NO_SEAT) FAIL("a finished game has a player to move");
   } else {
@@ -457,28 +435,29 @@ int sh_state_check(const sh_state *s, th_error *e) {
   }
   /* stalemate by repetition (state.h) */
   if (s->stalemate > 1) FAIL("stalemate must be 0 or 1");
-  if (!r->repetition_limit && (s->stalemate || s->rep_len))
-    FAIL("a stalemate or remembered positions need repetition_limit > 0");
+  if (!r->repetition_limit && s->stalemate) FAIL("a stalemate needs repetition_limit > 0");
   if (s->stalemate && !(s->phase == SH_PHASE_OVER && s->truncated)) FAIL("a stalemate is a finished, truncated game");
-  if (s->rep_len > SH_REP_WINDOW || s->rep_head >= SH_REP_WINDOW || (s->rep_len < SH_REP_WINDOW && s->rep_head))
-    FAIL("the remembered positions do not fit their ring of %d", SH_REP_WINDOW);
-  if (s->rep_len && s->phase == SH_PHASE_SWAP) FAIL("positions are remembered in the play phase only");
-  for (int i = 0; i < s->rep_len; i++)
-    if (s->rep_tag[i] != sh_rep_tag(s->rep_key[i])) FAIL("the tag of remembered position %d is wrong", i);
-  if (s->rep_len && s->phase == SH_PHASE_PLAY) {
-    if (s->rep_progress != sh_progress(s)) FAIL("the remembered positions belong to an earlier stretch of the game");
-    int newest = s->rep_len < SH_REP_WINDOW ? s->rep_len - 1 : (s->rep_head + SH_REP_WINDOW - 1) % SH_REP_WINDOW;
-    if (s->rep_key[newest] != sh_repetition_key(s)) {
-      if (s->rep_key[newest] == sh_position_key(s))
-        FAIL("the remembered positions are position keys (as saved before repetition keys, state.h): this "
-             "version remembers repetition keys");
-      FAIL("the newest remembered position is not the current one");
+  if (r->repetition_limit) { /* the repetition tail (state.h): part of the state with the rule on only */
+    if (s->rep_len > SH_REP_WINDOW || s->rep_head >= SH_REP_WINDOW || (s->rep_len < SH_REP_WINDOW && s->rep_head))
+      FAIL("the remembered positions do not fit their ring of %d", SH_REP_WINDOW);
+    if (s->rep_len && s->phase == SH_PHASE_SWAP) FAIL("positions are remembered in the play phase only");
+    for (int i = 0; i < s->rep_len; i++)
+      if (s->rep_tag[i] != sh_rep_tag(s->rep_key[i])) FAIL("the tag of remembered position %d is wrong", i);
+    if (s->rep_len && s->phase == SH_PHASE_PLAY) {
+      if (s->rep_progress != sh_progress(s)) FAIL("the remembered positions belong to an earlier stretch of the game");
+      int newest = s->rep_len < SH_REP_WINDOW ? s->rep_len - 1 : (s->rep_head + SH_REP_WINDOW - 1) % SH_REP_WINDOW;
+      if (s->rep_key[newest] != sh_repetition_key(s)) {
+        if (s->rep_key[newest] == sh_position_key(s))
+          FAIL("the remembered positions are position keys (as saved before repetition keys, state.h): this "
+               "version remembers repetition keys");
+        FAIL("the newest remembered position is not the current one");
+      }
+      /* the hands' part kept incrementally (state.h) */
+      sh_state t = *s;
+      sh_rep_hands_refresh(&t);
+      if (t.rep_hands != s->rep_hands || memcmp(t.rep_hand_len, s->rep_hand_len, sizeof t.rep_hand_len))
+        FAIL("the hands' part of the repetition key is stale");
     }
-    /* the hands' part kept incrementally (state.h) */
-    sh_state t = *s;
-    sh_rep_hands_refresh(&t);
-    if (t.rep_hands != s->rep_hands || memcmp(t.rep_hand_len, s->rep_hand_len, sizeof t.rep_hand_len))
-      FAIL("the hands' part of the repetition key is stale");
   }
   if (e) e->code = TH_OK;
   return TH_OK;
@@ -488,6 +467,12 @@ int sh_setup_repetitions(sh_state *s, int stalemate, const uint64_t *keys, int n
   if (stalemate < 0 || stalemate > 1) FAIL("stalemate must be 0 or 1, not %d", stalemate);
   if (n < 0 || n > SH_REP_WINDOW) FAIL("at most %d remembered positions, not %d", SH_REP_WINDOW, n);
   if (n && !keys) FAIL("the remembered positions are missing");
+  if (!s->rules.repetition_limit) { /* no repetition tail (state.h): nothing to remember */
+    if (stalemate || n) FAIL("a stalemate or remembered positions need repetition_limit > 0");
+    s->stalemate = 0;
+    if (e) e->code = TH_OK;
+    return TH_OK;
+  }
   s->stalemate = (uint8_t)stalemate;
   s->rep_len = (uint16_t)n;
   s->rep_head = 0;
@@ -500,6 +485,7 @@ int sh_setup_repetitions(sh_state *s, int stalemate, const uint64_t *keys, int n
 }
 
 int sh_remembered_positions(const sh_state *s, uint64_t *out) {
+  if (!s->rules.repetition_limit) return 0; /* the repetition tail is not part of the state (state.h) */
   int n = s->rep_len;
   for (int i = 0; i < n; i++) out[i] = s->rep_key[n < SH_REP_WINDOW ? i : (s->rep_head + i) % SH_REP_WINDOW];
   return n;

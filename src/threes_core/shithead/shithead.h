@@ -45,7 +45,7 @@
  *   4 deal, swap (D-1, D-15)  sh_state_deal, sh_legal_actions (swap ids), sh_do_swap
  *                                                       test_4_1_*, test_4_2_*
  *   5 who starts (D-2, D-12)  sh_find_starter           test_5_*, test_D12_*, test_D2_*
- *   6.1 playable ranks        sh_playable, sh_playable_mask, sh_state_init_tables
+ *   6.1 playable ranks        sh_playable, sh_playable_mask, sh_playable_by_top
  *                                                       test_6_1_*, test_D4_*, test_D6_*, test_D9_*
  *   6.2 plays, blind, pick-up sh_legal_actions, sh_do_play, sh_do_blind, sh_do_pickup
  *                                                       test_6_2_*, test_D3_*, test_D7_*, test_D8_*

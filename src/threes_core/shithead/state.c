@@ -18,21 +18,6 @@ static inline int loc_known(int seat) { return SH_LOC_HAND | SH_LOC_KNOWN | seat
 
 static inline uint16_t playable_mask(const sh_state *s) { return sh_playable_mask(s); }
 
-void sh_state_init_tables(sh_state *s) {
-  const sh_rules *r = &s->rules;
-  for (int t = 0; t < 16; t++) {
-    uint16_t m;
-    if (t >= SH_NUM_RANKS) {
-      m = SH_ALL_RANKS_MASK; /* open pile (SH_OPEN & 15 == 15) */
-    } else if ((r->lower >> t) & 1) {
-      int lim = r->lower_strict ? t : t + 1; /* ranks below lim */
-      m = (uint16_t)((1u << lim) - 1u);
-    } else {
-      m = (uint16_t)~((1u << t) - 1u);
-    }
-    s->playable_by_top[t] = (uint16_t)((m | r->wild) & SH_ALL_RANKS_MASK);
-  }
-}
 
 
 
@@ -52,28 +37,27 @@ static int seat_after(const sh_state *s, int p) {
 }
 
 void sh_state_init_seats(sh_state *s) {
-  memset(s->next_seat, 0, sizeof s->next_seat);
-  for (int p = 0; p < s->num_players && p < SH_MAX_PLAYERS; p++) s->next_seat[p] = (uint8_t)seat_after(s, p);
+  for (int p = 0; p < s->num_players && p < SH_MAX_PLAYERS; p++) s->seat[p].next_seat = (uint8_t)seat_after(s, p);
 }
 
 /* Seats change only when a player goes out: the table answers every move. */
-static inline int next_active(const sh_state *s, int p) { return s->next_seat[p]; }
+static inline int next_active(const sh_state *s, int p) { return s->seat[p].next_seat; }
 
 /* ---------------------------------------------------------------- deal -- */
 
 void sh_state_clear(sh_state *s, const sh_rules *r, int num_players, int dealer, uint32_t max_moves) {
   /* the bytes in use only (sh_state_bytes): a vector env's states lie that
    * close together */
-  memset(s, 0, r->repetition_limit ? sizeof *s : offsetof(sh_state, seat) + (size_t)num_players * sizeof(sh_seat));
+  memset(s, 0, offsetof(sh_state, seat));
   s->rules = *r;
   s->num_players = (uint8_t)num_players;
+  memset(s->seat, 0, sh_state_bytes(s) - offsetof(sh_state, seat));
   s->dealer = (uint8_t)dealer;
   s->max_moves = max_moves;
   s->eff_top = SH_OPEN;
   s->run_rank = SH_NO_RANK;
-  memset(s->loc, SH_LOC_ABSENT, sizeof s->loc);
+  memset(SH_LOC(s), SH_LOC_ABSENT, (size_t)sh_id_space(s));
   for (int q = 0; q < num_players; q++) memset(s->seat[q].down, SH_NO_CARD, sizeof s->seat[q].down);
-  sh_state_init_tables(s);
   sh_state_init_seats(s);
 }
 
@@ -98,16 +82,15 @@ int sh_check_game_args(const sh_rules *r, int num_players, int *dealer, uint32_t
 }
 
 static inline void put_hand(sh_state *s, int seat, int id, int known) {
-  s->loc[id] = (uint8_t)(known ? loc_known(seat) : loc_hand(seat));
+  SH_LOC(s)[id] = (uint8_t)(known ? loc_known(seat) : loc_hand(seat));
   s->seat[seat].hand_rank[sh_card_rank(id)]++;
-  s->seat[seat].known_rank[sh_card_rank(id)] = (uint8_t)(s->seat[seat].known_rank[sh_card_rank(id)] + (known != 0));
-  s->hand_len[seat]++;
+  s->seat[seat].hand_len++;
 }
 
 static inline void put_face_up(sh_state *s, int seat, int id) {
-  s->loc[id] = (uint8_t)(SH_LOC_FACE_UP | seat);
+  SH_LOC(s)[id] = (uint8_t)(SH_LOC_FACE_UP | seat);
   s->seat[seat].up_rank[sh_card_rank(id)]++;
-  s->up_len[seat]++;
+  s->seat[seat].up_len++;
 }
 
 int sh_state_deal(sh_state *s, const sh_rules *r, int num_players, int dealer, uint32_t max_moves,
@@ -138,8 +121,8 @@ int sh_state_deal(sh_state *s, const sh_rules *r, int num_players, int dealer, u
         int id = deck[--top];
         if (zone == 0) {
           s->seat[seat].down[i] = (uint8_t)id;
-          s->down_len[seat]++;
-          s->loc[id] = (uint8_t)(SH_LOC_FACE_DOWN | seat);
+          s->seat[seat].down_len++;
+          SH_LOC(s)[id] = (uint8_t)(SH_LOC_FACE_DOWN | seat);
         } else if (zone == 1) {
           put_face_up(s, seat, id);
         } else {
@@ -148,7 +131,7 @@ int sh_state_deal(sh_state *s, const sh_rules *r, int num_players, int dealer, u
       }
   for (int i = 0; i < top; i++) {
     *sh_draw_slot(s, i) = deck[i];
-    s->loc[deck[i]] = SH_LOC_DRAW;
+    SH_LOC(s)[deck[i]] = SH_LOC_DRAW;
   }
   s->draw_len = (uint8_t)top;
   s->phase = SH_PHASE_SWAP;
@@ -161,7 +144,7 @@ int sh_state_deal(sh_state *s, const sh_rules *r, int num_players, int dealer, u
 
 static int hand_holds_kind(const sh_state *s, int seat, int kind) {
   for (int c = 0; c < s->rules.decks; c++) {
-    int l = s->loc[sh_card_id(c, kind)];
+    int l = SH_LOC(s)[sh_card_id(c, kind)];
     if (l != SH_LOC_ABSENT && (l & ~SH_LOC_KNOWN) == loc_hand(seat)) return 1;
   }
   return 0;
@@ -285,8 +268,8 @@ uint32_t sh_swap_choice_at(const sh_state *s, uint32_t k, uint8_t *ranks) { retu
 /* Whether seat p may merge the last hand cards (all of rank `rank`) with
  * face-up cards of that rank (6.2, merge_hand_with_face_up). */
 static inline int can_merge(const sh_state *s, int p, int rank) {
-  return s->rules.merge_hand_with_face_up && s->draw_len == 0 && s->hand_len[p] > 0 &&
-         s->seat[p].hand_rank[rank] == s->hand_len[p];
+  return s->rules.merge_hand_with_face_up && s->draw_len == 0 && s->seat[p].hand_len > 0 &&
+         s->seat[p].hand_rank[rank] == s->seat[p].hand_len;
 }
 
 int sh_legal_actions(const sh_state *s, uint16_t *out) {
@@ -296,9 +279,9 @@ int sh_legal_actions(const sh_state *s, uint16_t *out) {
   const sh_rules *r = &s->rules;
   int C = sh_copies_per_rank(r), n = 0;
   const uint8_t *counts;
-  if (s->hand_len[p] > 0)
+  if (s->seat[p].hand_len > 0)
     counts = s->seat[p].hand_rank;
-  else if (s->up_len[p] > 0)
+  else if (s->seat[p].up_len > 0)
     counts = s->seat[p].up_rank;
   else {
     for (int k = 0; k < r->cards_per_zone; k++)
@@ -338,7 +321,7 @@ int sh_is_legal(const sh_state *s, int a) {
       if (want[k] > s->seat[p].hand_rank[k] + s->seat[p].up_rank[k]) return 0;
     return 1;
   }
-  int from_hand = s->hand_len[p] > 0, from_up = !from_hand && s->up_len[p] > 0;
+  int from_hand = s->seat[p].hand_len > 0, from_up = !from_hand && s->seat[p].up_len > 0;
   switch (m.kind) {
     case SH_MOVE_PLAY: {
       if (!(from_hand || from_up) || !sh_playable(s, m.rank)) return 0;
@@ -369,9 +352,9 @@ int sh_is_legal(const sh_state *s, int a) {
 #define SH_HOT TH_ALWAYS_INLINE
 
 SH_HOT void push_pile(sh_state *s, int id) {
-  s->pile_hash ^= sh_pile_card_hash(s->pile_len, sh_card_rank(id));
-  s->pile[s->pile_len++] = (uint8_t)id;
-  s->loc[id] = SH_LOC_PILE;
+  if (s->rules.repetition_limit) s->pile_hash ^= sh_pile_card_hash(s->pile_len, sh_card_rank(id));
+  SH_PILE(s)[s->pile_len++] = (uint8_t)id;
+  SH_LOC(s)[id] = SH_LOC_PILE;
 }
 
 /* pile_prefix[r][i]: the XOR of sh_pile_card_hash(j, r) for j < i, so that
@@ -400,7 +383,7 @@ static void face_up_rank_to_pile(sh_state *s, int p, int rank, int count) {
   for (int su = 0; su < ns && moved < count; su++)
     for (int c = 0; c < decks && moved < count; c++) {
       int id = sh_card_id(c, rank * SH_NUM_SUITS + su);
-      if (s->loc[id] == code) {
+      if (SH_LOC(s)[id] == code) {
         push_pile(s, id);
         moved++;
       }
@@ -416,7 +399,7 @@ static void hand_rank_to_pile(sh_state *s, int p, int rank, int count) {
   for (int su = 0; su < ns && moved < count; su++)
     for (int c = 0; c < decks && moved < count; c++) {
       int id = sh_card_id(c, rank * SH_NUM_SUITS + su);
-      int l = s->loc[id];
+      int l = SH_LOC(s)[id];
       if (l == known) {
         push_pile(s, id);
         moved++;
@@ -424,42 +407,39 @@ static void hand_rank_to_pile(sh_state *s, int p, int rank, int count) {
         later[n_later++] = (uint8_t)id;
       }
     }
-  s->seat[p].known_rank[rank] = (uint8_t)(s->seat[p].known_rank[rank] - moved);
   for (int i = 0; i < n_later && moved < count; i++, moved++) push_pile(s, later[i]);
 }
 
 SH_HOT void clear_pile_counts(sh_state *s) {
   memset(s->pile_rank, 0, sizeof s->pile_rank);
   s->pile_len = 0;
-  s->pile_hash = 0;
+  if (s->rules.repetition_limit) s->pile_hash = 0; /* the repetition tail (state.h) */
   s->eff_top = SH_OPEN;
   s->run_rank = SH_NO_RANK;
   s->run_len = 0;
 }
 
 SH_HOT void burn_pile(sh_state *s, int ident) {
-  if (ident) {
-    for (int i = 0; i < s->pile_len; i++) s->loc[s->pile[i]] = SH_LOC_BURNED;
-    add_rows(s->burned_rank, s->pile_rank);
-  }
+  if (ident)
+    for (int i = 0; i < s->pile_len; i++) SH_LOC(s)[SH_PILE(s)[i]] = SH_LOC_BURNED;
   s->burned_len = (uint8_t)(s->burned_len + s->pile_len);
   clear_pile_counts(s);
 }
 
 SH_HOT void refill(sh_state *s, int p, int ident) {
   int K = s->rules.cards_per_zone;
-  while (s->draw_len > 0 && s->hand_len[p] < K) { /* the draw pile is empty for most of a game */
+  while (s->draw_len > 0 && s->seat[p].hand_len < K) { /* the draw pile is empty for most of a game */
     int id = sh_draw_at(s, --s->draw_len);
-    if (ident) s->loc[id] = (uint8_t)loc_hand(p);
+    if (ident) SH_LOC(s)[id] = (uint8_t)loc_hand(p);
     s->seat[p].hand_rank[sh_card_rank(id)]++;
-    s->hand_len[p]++;
+    s->seat[p].hand_len++;
   }
 }
 
 /* 6.3 step 3 and 4, and section 7. */
 SH_HOT int finish_turn(sh_state *s, int p, int how) {
   const sh_rules *r = &s->rules;
-  if ((s->hand_len[p] | s->up_len[p] | s->down_len[p]) == 0) {
+  if ((s->seat[p].hand_len | s->seat[p].up_len | s->seat[p].down_len) == 0) {
     s->finish[s->num_out++] = (uint8_t)p;
     s->out_mask |= (uint16_t)(1u << p);
     sh_state_init_seats(s);
@@ -511,12 +491,10 @@ SH_HOT int after_play(sh_state *s, int p, int rank, int count, int ident) {
 }
 
 SH_HOT int pick_up(sh_state *s, int p, int ident) {
-  if (ident) {
-    for (int i = 0; i < s->pile_len; i++) s->loc[s->pile[i]] = (uint8_t)loc_known(p);
-    add_rows(s->seat[p].known_rank, s->pile_rank);
-  }
+  if (ident)
+    for (int i = 0; i < s->pile_len; i++) SH_LOC(s)[SH_PILE(s)[i]] = (uint8_t)loc_known(p);
   add_rows(s->seat[p].hand_rank, s->pile_rank);
-  s->hand_len[p] = (uint8_t)(s->hand_len[p] + s->pile_len);
+  s->seat[p].hand_len = (uint8_t)(s->seat[p].hand_len + s->pile_len);
   clear_pile_counts(s);
   return finish_turn(s, p, TURN_PICKED_UP);
 }
@@ -535,17 +513,17 @@ SH_HOT int play_from(sh_state *s, int p, uint8_t *counts, uint8_t *len, int rank
 
 SH_HOT int play(sh_state *s, int p, int rank, int count, int ident, int track) {
   int h = 0;
-  if (s->hand_len[p] > 0) {
+  if (s->seat[p].hand_len > 0) {
     h = count < s->seat[p].hand_rank[rank] ? count : s->seat[p].hand_rank[rank];
     if (ident) hand_rank_to_pile(s, p, rank, h);
     s->seat[p].hand_rank[rank] = (uint8_t)(s->seat[p].hand_rank[rank] - h);
-    s->hand_len[p] = (uint8_t)(s->hand_len[p] - h);
+    s->seat[p].hand_len = (uint8_t)(s->seat[p].hand_len - h);
   }
   int u = count - h;
   if (u > 0) {
     if (ident) face_up_rank_to_pile(s, p, rank, u);
     s->seat[p].up_rank[rank] = (uint8_t)(s->seat[p].up_rank[rank] - u);
-    s->up_len[p] = (uint8_t)(s->up_len[p] - u);
+    s->seat[p].up_len = (uint8_t)(s->seat[p].up_len - u);
   }
   if (!ident) {
     hash_push(s, track, s->pile_len, rank, count);
@@ -558,7 +536,7 @@ SH_HOT int play(sh_state *s, int p, int rank, int count, int ident, int track) {
 SH_HOT int play_blind(sh_state *s, int p, int slot, int ident, int track) {
   int id = s->seat[p].down[slot];
   s->seat[p].down[slot] = SH_NO_CARD;
-  s->down_len[p]--;
+  s->seat[p].down_len--;
   int rank = sh_card_rank(id);
   if (has_rank(playable_mask(s), rank)) {
     if (ident) {
@@ -571,12 +549,9 @@ SH_HOT int play_blind(sh_state *s, int p, int slot, int ident, int track) {
     return after_play(s, p, rank, 1, ident);
   } else {
     /* Turned over, so known; picked up with the pile. */
-    if (ident) {
-      s->loc[id] = (uint8_t)loc_known(p);
-      s->seat[p].known_rank[rank]++;
-    }
+    if (ident) SH_LOC(s)[id] = (uint8_t)loc_known(p);
     s->seat[p].hand_rank[rank]++;
-    s->hand_len[p]++;
+    s->seat[p].hand_len++;
     return pick_up(s, p, ident);
   }
 }
@@ -594,10 +569,10 @@ static void apply_swap(sh_state *s, int p, const sh_move *m) {
       for (int su = 0; su < ns; su++)
         for (int c = 0; c < decks; c++) {
           int id = sh_card_id(c, rank * SH_NUM_SUITS + su);
-          if (s->loc[id] != (SH_LOC_FACE_UP | p)) continue;
+          if (SH_LOC(s)[id] != (SH_LOC_FACE_UP | p)) continue;
           if (seen++ < w) continue;
           s->seat[p].up_rank[rank]--;
-          s->up_len[p]--;
+          s->seat[p].up_len--;
           put_hand(s, p, id, 1); /* D-15: seen face up, so known */
         }
     } else if (w > up) {
@@ -605,10 +580,9 @@ static void apply_swap(sh_state *s, int p, const sh_move *m) {
       for (int su = 0; su < ns && need > 0; su++)
         for (int c = 0; c < decks && need > 0; c++) {
           int id = sh_card_id(c, rank * SH_NUM_SUITS + su);
-          if ((s->loc[id] & ~SH_LOC_KNOWN) != loc_hand(p)) continue;
-          if (s->loc[id] & SH_LOC_KNOWN) s->seat[p].known_rank[rank]--;
+          if ((SH_LOC(s)[id] & ~SH_LOC_KNOWN) != loc_hand(p)) continue;
           s->seat[p].hand_rank[rank]--;
-          s->hand_len[p]--;
+          s->seat[p].hand_len--;
           put_face_up(s, p, id);
           need--;
         }
@@ -640,7 +614,7 @@ uint64_t sh_position_key(const sh_state *s) {
   }
   h = fnv_byte(h, s->pile_len); /* lengths first: the two sequences cannot run into each other */
   h = fnv_byte(h, s->draw_len);
-  for (int i = 0; i < s->pile_len; i++) h = fnv_byte(h, (unsigned)sh_card_rank(s->pile[i]));
+  for (int i = 0; i < s->pile_len; i++) h = fnv_byte(h, (unsigned)sh_card_rank(SH_PILE(s)[i]));
   for (int i = 0; i < s->draw_len; i++) h = fnv_byte(h, (unsigned)sh_card_rank(sh_draw_at(s, i)));
   /* splitmix64's finaliser: every input bit reaches every output bit */
   h ^= h >> 30;
@@ -653,13 +627,13 @@ uint64_t sh_position_key(const sh_state *s) {
 
 int32_t sh_progress(const sh_state *s) {
   int32_t v = (int32_t)s->burned_len + s->num_out + (SH_MAX_CARDS - s->draw_len) + (s->phase != SH_PHASE_SWAP);
-  for (int p = 0; p < s->num_players; p++) v += (SH_MAX_CPZ - s->up_len[p]) + (SH_MAX_CPZ - s->down_len[p]);
+  for (int p = 0; p < s->num_players; p++) v += (SH_MAX_CPZ - s->seat[p].up_len) + (SH_MAX_CPZ - s->seat[p].down_len);
   return v;
 }
 
 uint64_t sh_pile_hash(const sh_state *s) {
   uint64_t h = 0;
-  for (int i = 0; i < s->pile_len; i++) h ^= sh_pile_card_hash(i, sh_card_rank(s->pile[i]));
+  for (int i = 0; i < s->pile_len; i++) h ^= sh_pile_card_hash(i, sh_card_rank(SH_PILE(s)[i]));
   return h;
 }
 
@@ -704,7 +678,9 @@ static inline uint64_t hand_fold(const sh_state *s, int p) {
 
 /* The key from the hands' part h (the sum of the seats' hand_fold). */
 static inline uint64_t key_of(const sh_state *s, uint64_t h) {
-  h ^= s->pile_hash;
+  /* pile_hash is kept with the rule on only (the repetition tail); without
+   * it, from scratch (the full state's pile) */
+  h ^= s->rules.repetition_limit ? s->pile_hash : sh_pile_hash(s);
   h += (uint64_t)(s->current + 1) * SEAT_KEY;
   return sh_mix64(h);
 }
@@ -718,8 +694,8 @@ uint64_t sh_repetition_key(const sh_state *s) {
 /* rep_hands and its per-seat parts from scratch (state.h). */
 void sh_rep_hands_refresh(sh_state *s) {
   uint64_t h = 0;
-  for (int p = 0; p < SH_MAX_PLAYERS; p++) {
-    s->rep_hand_len[p] = s->hand_len[p];
+  for (int p = 0; p < SH_MAX_PLAYERS; p++) { /* seat[p] for p >= num_players is not part of the state */
+    s->rep_hand_len[p] = p < s->num_players ? s->seat[p].hand_len : 0;
     s->rep_hand_fold[p] = p < s->num_players ? hand_fold(s, p) : 0;
     h += s->rep_hand_fold[p];
   }
@@ -729,19 +705,13 @@ void sh_rep_hands_refresh(sh_state *s) {
 /* rep_hands after a move of the same stretch: the seats whose hand length
  * changed are hashed again (one, after a play or a pick-up). */
 static inline void rep_hands_update(sh_state *s) {
-  _Static_assert(SH_MAX_PLAYERS == 12, "hand lengths compared as 8 + 4 bytes");
-  uint64_t d0 = load_le64(s->hand_len) ^ load_le64(s->rep_hand_len);
-  uint32_t d1 = ((uint32_t)s->hand_len[8] | (uint32_t)s->hand_len[9] << 8 | (uint32_t)s->hand_len[10] << 16 |
-                 (uint32_t)s->hand_len[11] << 24) ^
-                ((uint32_t)s->rep_hand_len[8] | (uint32_t)s->rep_hand_len[9] << 8 |
-                 (uint32_t)s->rep_hand_len[10] << 16 | (uint32_t)s->rep_hand_len[11] << 24);
-  unsigned changed = nonzero_bytes8(d0) | nonzero_bytes8(d1) << 8;
-  for (; changed; changed &= changed - 1u) {
-    int p = th_ctz32(changed);
+  int n = s->num_players < SH_MAX_PLAYERS ? s->num_players : SH_MAX_PLAYERS;
+  for (int p = 0; p < n; p++) {
+    if (s->seat[p].hand_len == s->rep_hand_len[p]) continue;
     uint64_t f = hand_fold(s, p);
     s->rep_hands += f - s->rep_hand_fold[p];
     s->rep_hand_fold[p] = f;
-    s->rep_hand_len[p] = s->hand_len[p];
+    s->rep_hand_len[p] = s->seat[p].hand_len;
   }
 }
 
@@ -864,10 +834,10 @@ void sh_fast_pickup(sh_state *s) {
  * returns the seat to move next. The choice is sh_uniform_play (as the random
  * policy makes it), the effects are the rule functions above. */
 SH_HOT int fast_random_move(sh_state *s, int p, th_rng *rng, const uint64_t (*bytes)[2], int track) {
-  int from_hand = s->hand_len[p] != 0;
-  uint8_t *counts = from_hand ? s->seat[p].hand_rank : s->up_len[p] ? s->seat[p].up_rank : NULL;
+  int from_hand = s->seat[p].hand_len != 0;
+  uint8_t *counts = from_hand ? s->seat[p].hand_rank : s->seat[p].up_len ? s->seat[p].up_rank : NULL;
   if (!counts) {
-    int k = (int)th_rng_below(rng, s->down_len[p]);
+    int k = (int)th_rng_below(rng, s->seat[p].down_len);
     for (int slot = 0; slot < SH_MAX_CPZ; slot++)
       if (s->seat[p].down[slot] != SH_NO_CARD && k-- == 0) return play_blind(s, p, slot, 0, track);
     return p;
@@ -895,15 +865,16 @@ SH_HOT int fast_random_move(sh_state *s, int p, th_rng *rng, const uint64_t (*by
   int rank, count;
   const uint64_t *bm = bytes[s->eff_top & 15];
   if (sh_uniform_play_bytes(counts, bm[0], bm[1], rng, &rank, &count))
-    return play_from(s, p, counts, from_hand ? &s->hand_len[p] : &s->up_len[p], rank, count, track);
+    return play_from(s, p, counts, from_hand ? &s->seat[p].hand_len : &s->seat[p].up_len, rank, count, track);
   (void)th_rng_next(rng); /* a forced pick-up still takes its draw: below(1) */
   return pick_up(s, p, 0);
 }
 
 static void byte_table(const sh_state *s, uint64_t bytes[16][2]) {
   for (int t = 0; t < 16; t++) {
-    bytes[t][0] = byte_mask8(s->playable_by_top[t] & 0xFF);
-    bytes[t][1] = byte_mask8(s->playable_by_top[t] >> 8);
+    uint16_t m = sh_playable_by_top(&s->rules, t);
+    bytes[t][0] = byte_mask8(m & 0xFF);
+    bytes[t][1] = byte_mask8(m >> 8);
   }
 }
 
@@ -1020,10 +991,10 @@ int sh_state_decode_action(const sh_state *s, int a, sh_move *m) {
   if (m->kind == SH_MOVE_BLIND) m->source = SH_SRC_FACE_DOWN;
   if (m->kind != SH_MOVE_PLAY || s->phase != SH_PHASE_PLAY) return TH_OK;
   int p = s->current;
-  if (s->hand_len[p] > 0)
+  if (s->seat[p].hand_len > 0)
     m->source = m->count > s->seat[p].hand_rank[m->rank] && s->seat[p].hand_rank[m->rank] > 0 ? SH_SRC_HAND_AND_FACE_UP
                                                                                     : SH_SRC_HAND;
-  else if (s->up_len[p] > 0)
+  else if (s->seat[p].up_len > 0)
     m->source = SH_SRC_FACE_UP;
   return TH_OK;
 }
@@ -1042,6 +1013,20 @@ void sh_returns(const sh_state *s, double *out) {
   th_returns_from_keys(key, n, out);
 }
 
+void sh_public_counts(const sh_state *s, uint8_t known[][16], uint8_t *burned) {
+  int n = s->num_players < SH_MAX_PLAYERS ? s->num_players : SH_MAX_PLAYERS;
+  int ids = (s->rules.decks < SH_MAX_DECKS ? s->rules.decks : SH_MAX_DECKS) * SH_COPY_STRIDE;
+  memset(known, 0, (size_t)n * 16);
+  memset(burned, 0, 16);
+  for (int id = 0; id < ids; id++) {
+    int l = SH_LOC(s)[id], r = sh_card_rank(id);
+    if ((l & 0xF0) == (SH_LOC_HAND | SH_LOC_KNOWN) && (l & 0x0F) < n) known[l & 0x0F][r]++;
+    burned[r] = (uint8_t)(burned[r] + (l == SH_LOC_BURNED));
+  }
+}
+
 void sh_known_rank_counts(const sh_state *s, int seat, uint8_t *out) {
-  memcpy(out, s->seat[seat].known_rank, SH_NUM_RANKS);
+  uint8_t known[SH_MAX_PLAYERS][16], burned[16];
+  sh_public_counts(s, known, burned);
+  memcpy(out, known[seat], SH_NUM_RANKS);
 }

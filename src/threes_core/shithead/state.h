@@ -1,15 +1,20 @@
-/* state.h - the game state: fixed size, heap-free, copied with memcpy.
+/* state.h - the game state: heap-free, copied with memcpy, its bytes in use
+ * sized by the table (THE BODY, below; sh_state_bytes).
  *
- * Where every card is: loc[id] holds the zone of physical card id (cards.h),
- * coded as below. The pile and the draw pile keep their order in arrays
- * (bottom first), face-down cards sit in fixed slots. Per-player, per-rank
- * counts of the hand and the face-up zone are kept up to date for fast move
- * generation; sh_state_check verifies all of this against loc.
+ * Where every card is: loc[id] (SH_LOC) holds the zone of physical card id
+ * (cards.h), coded as below. The pile and the draw pile keep their order in
+ * one array (SH_PILE; bottom first), face-down cards sit in fixed slots.
+ * Per-player, per-rank counts of the hand and the face-up zone are kept up to
+ * date for fast move generation; sh_state_check verifies all of this against
+ * loc. What loc alone tells (the known hand cards, the burned ones) is
+ * counted from it when asked (sh_public_counts); the playable ranks follow
+ * from the rules and the pile's top (sh_playable_mask).
  *
- * The state embeds its rules, so it is self-contained: a copy is a memcpy.
- * One field is not the state's own: rep_log, the caller's log of older
- * repetition keys (rep_log.h), attached only for the length of a call that
- * plays moves and NULL at rest, so a copy never shares it.
+ * The state embeds its rules, so it is self-contained: a copy is a memcpy
+ * of sh_state_bytes. One field is not the state's own: rep_log, the caller's
+ * log of older repetition keys (rep_log.h), attached only for the length of
+ * a call that plays moves with repetition_limit > 0 and NULL at rest, so a
+ * copy never shares it.
  */
 #ifndef THREES_SHITHEAD_STATE_H
 #define THREES_SHITHEAD_STATE_H
@@ -45,15 +50,15 @@ enum { SH_PHASE_SWAP = 0, SH_PHASE_PLAY = 1, SH_PHASE_OVER = 2 };
 #define SH_MAX_MAX_MOVES 100000000u
 
 /* One seat's cards (in sh_state.seat): per-rank counts of its hand and its
- * face-up cards, kept up to date for fast move generation, the publicly
- * known cards of its hand (SH_LOC_KNOWN; derived from loc like the counts,
- * kept by the full-state moves, stale after the sh_fast_* moves as loc is),
- * and its face-down slots. */
+ * face-up cards, kept up to date for fast move generation, and its
+ * face-down slots. (Its publicly known hand cards are the ones loc marks
+ * SH_LOC_KNOWN: sh_public_counts.) */
 typedef struct sh_seat {
   uint8_t hand_rank[16];       /* cards of each rank in hand */
   uint8_t up_rank[16];         /* cards of each rank face up */
-  uint8_t known_rank[16];      /* publicly known hand cards of each rank */
   uint8_t down[SH_MAX_CPZ];    /* face-down slots: card id or SH_NO_CARD */
+  uint8_t hand_len, up_len, down_len; /* cards in hand, face up, face down */
+  uint8_t next_seat; /* the next seat still in after this one, from out_mask (sh_state_init_seats) */
 } sh_seat;
 
 typedef struct sh_state {
@@ -73,47 +78,42 @@ typedef struct sh_state {
   uint8_t draw_len;
   uint8_t burned_len;
   uint16_t out_mask; /* bit q set when seat q is out */
-  uint16_t playable_by_top[16]; /* playable ranks by effective top (index top & 15; open = 15), from the rules */
   uint8_t finish[SH_MAX_PLAYERS]; /* finishing order; shithead last when over */
-  uint8_t next_seat[SH_MAX_PLAYERS]; /* the next seat still in after each seat, from out_mask (sh_state_init_seats) */
-  uint8_t hand_len[SH_MAX_PLAYERS];
-  uint8_t up_len[SH_MAX_PLAYERS];
-  uint8_t down_len[SH_MAX_PLAYERS];
   uint8_t pile_rank[16];                 /* cards of each rank in the pile */
-  /* Derived from loc like the counts in seat[], kept by the full-state moves
-   * (the sh_fast_* moves leave it stale, as they leave loc): for the
-   * observation and the resample, which would otherwise scan loc. */
-  uint8_t burned_rank[16];                /* burned cards of each rank */
-  uint8_t loc[SH_CARD_ID_SPACE];
-  /* The pile, bottom first from index 0; the draw pile lives at the far
-   * end of the same array (sh_draw_at: its i-th card from the bottom is
-   * pile[SH_MAX_CARDS - 1 - i], the next card drawn is i = draw_len - 1).
-   * No card is in both, so pile_len + draw_len never exceeds the deck. */
-  uint8_t pile[SH_MAX_CARDS];
-  /* Stalemate by repetition (RULES.md section 7), used only when
-   * rules.repetition_limit > 0: the repetition keys (sh_repetition_key) of
-   * the play-phase positions since the last irreversible move, oldest first
-   * in a ring of SH_REP_WINDOW; rep_progress identifies that stretch
-   * (sh_progress). */
-  uint8_t stalemate;  /* 1 when the game ended by repetition (truncated is 1 too) */
+  uint8_t stalemate;  /* 1 when the game ended by repetition (truncated is 1 too; RULES.md section 7) */
+  /* THE BODY, sized by the table (sh_state_bytes): the game's seats, then
+   * where each card is and the piles' order, at offsets that follow from
+   * num_players and the rules' decks (a layout fixed at the deal):
+   *   seat[0 .. num_players)  what each seat holds (sh_seat, above);
+   *   loc (SH_LOC(s))         id_space = decks * SH_COPY_STRIDE bytes:
+   *                           loc[id] is the zone code of card id;
+   *   pile (SH_PILE(s))       deck = sh_rules_deck_size bytes: the pile,
+   *                           bottom first from index 0; the draw pile at
+   *                           the far end (sh_draw_at: its i-th card from the
+   *                           bottom is pile[deck - 1 - i], the next card
+   *                           drawn is i = draw_len - 1). No card is in
+   *                           both, so pile_len + draw_len <= deck.
+   * seat[q] for q >= num_players is no seat: its bytes are loc's and the
+   * pile's. The array and card_room give the room of the largest table. */
+  sh_seat seat[SH_MAX_PLAYERS];
+  uint8_t card_room[SH_CARD_ID_SPACE + SH_MAX_CARDS];
+  /* ---- The repetition tail: read and written only when
+   * rules.repetition_limit > 0. With the rule off a copy leaves it out
+   * (sh_state_bytes): the hot state ends with the seats above. ---- */
+  /* Stalemate by repetition (RULES.md section 7): the repetition keys
+   * (sh_repetition_key) of the play-phase positions since the last
+   * irreversible move, oldest first in a ring of SH_REP_WINDOW (rep_key,
+   * below); rep_progress identifies that stretch (sh_progress). */
   uint16_t rep_len;   /* keys held, <= SH_REP_WINDOW */
   uint16_t rep_head;  /* index of the oldest key when the ring is full */
   int32_t rep_progress;
   /* The pile's rank sequence hashed incrementally (sh_pile_hash): the XOR of
-   * sh_pile_card_hash(i, rank) over its cards, kept by every move on the full
-   * state, and by the sh_fast_* moves when repetition_limit > 0 (with the
-   * rule off they leave it stale: such a state is not used again). */
+   * sh_pile_card_hash(i, rank) over its cards, kept by every move, on the
+   * full state and on the counts (the sh_fast_* moves). */
   uint64_t pile_hash;
   /* NULL, or the caller's log of this stretch's keys that left the ring
    * (rep_log.h), attached while it plays moves: the count is then exact. */
   sh_rep_log *rep_log;
-  /* What each seat holds, seat by seat, last in the hot state: a copy
-   * carries the seats of the game only (sh_state_bytes); seat[q] for q >=
-   * num_players is never read. */
-  sh_seat seat[SH_MAX_PLAYERS];
-  /* ---- The repetition tail: read and written only when
-   * rules.repetition_limit > 0. With the rule off a copy leaves it out
-   * (sh_state_bytes): the hot state ends with the seats above. ---- */
   /* The hands' part of the repetition key, kept incrementally by
    * sh_record_position: rep_hand_fold[q] is seat q's hand hashed (its 16
    * bytes of rank counts, one 64x64->128-bit multiply) when it held
@@ -129,22 +129,46 @@ typedef struct sh_state {
   uint64_t rep_key[SH_REP_WINDOW];
 } sh_state;
 
-/* The bytes of a state in use, which a copy must carry: the fields before
- * the seats and the game's seats when repetition_limit is 0 (the presets'
- * default); the whole struct with the rule on (the repetition tail follows
- * the twelve seats). A copy is memcpy of sh_state_bytes(s) bytes
- * (sh_state_copy); the bytes past them are never read. */
-static inline size_t sh_state_bytes(const sh_state *s) {
-  if (s->rules.repetition_limit) return sizeof(sh_state);
+/* The body's parts (THE BODY, above): loc's offset in the state, the card
+ * ids' space and the deck's cards. num_players and decks are validated when
+ * a state is made (the clamps keep a corrupted state's reads in the struct). */
+static inline size_t sh_loc_offset(const sh_state *s) {
   int n = s->num_players < SH_MAX_PLAYERS ? s->num_players : SH_MAX_PLAYERS;
   return offsetof(sh_state, seat) + (size_t)n * sizeof(sh_seat);
+}
+static inline int sh_id_space(const sh_state *s) {
+  return (s->rules.decks < SH_MAX_DECKS ? s->rules.decks : SH_MAX_DECKS) * SH_COPY_STRIDE;
+}
+static inline int sh_deck_cards(const sh_state *s) {
+  int d = sh_rules_deck_size(&s->rules);
+  return d < SH_MAX_CARDS ? d : SH_MAX_CARDS;
+}
+/* loc and the pile as byte arrays (through the state's bytes: a char
+ * pointer may read and write any part of an object). */
+#define SH_LOC(s) ((uint8_t *)(s) + sh_loc_offset(s))
+#define SH_PILE(s) (SH_LOC(s) + sh_id_space(s))
+/* The zone code of any id 0 .. SH_CARD_ID_SPACE - 1 (SH_LOC_ABSENT past the
+ * game's decks). */
+static inline int sh_loc_at(const sh_state *s, int id) {
+  return id >= 0 && id < sh_id_space(s) ? SH_LOC(s)[id] : SH_LOC_ABSENT;
+}
+
+/* The bytes of a state in use, which a copy must carry: the header, the
+ * game's seats, loc and the pile (THE BODY) when repetition_limit is 0 (the
+ * presets' default); the whole struct with the rule on (the repetition tail
+ * follows the room of the largest table). A copy is memcpy of
+ * sh_state_bytes(s) bytes (sh_state_copy); the bytes past them are never
+ * read. */
+static inline size_t sh_state_bytes(const sh_state *s) {
+  if (s->rules.repetition_limit) return sizeof(sh_state);
+  return sh_loc_offset(s) + (size_t)sh_id_space(s) + (size_t)sh_deck_cards(s);
 }
 static inline void sh_state_copy(sh_state *dst, const sh_state *src) { memcpy(dst, src, sh_state_bytes(src)); }
 
 /* The i-th card of the draw pile from the bottom (0 <= i < draw_len), and
  * its place (see pile[] above). */
-static inline int sh_draw_at(const sh_state *s, int i) { return s->pile[SH_MAX_CARDS - 1 - i]; }
-static inline uint8_t *sh_draw_slot(sh_state *s, int i) { return &s->pile[SH_MAX_CARDS - 1 - i]; }
+static inline int sh_draw_at(const sh_state *s, int i) { return SH_PILE(s)[sh_deck_cards(s) - 1 - i]; }
+static inline uint8_t *sh_draw_slot(sh_state *s, int i) { return &SH_PILE(s)[sh_deck_cards(s) - 1 - i]; }
 
 /* Deals a new game: rules must have passed sh_rules_validate for num_players.
  * dealer < 0 means seat num_players-1 (D-13); max_moves 0 means the default. */
@@ -228,10 +252,19 @@ int sh_fast_random_playout2(sh_state *a, th_rng *rng_a, sh_state *b, th_rng *rng
 /* The ranks that may be played on the pile now, as a mask (RULES.md 6.1):
  * on an open pile anything; a wild rank always; after a `lower` rank those
  * below it (or equal, unless lower_strict); otherwise those equal or above. */
-static inline uint16_t sh_playable_mask(const sh_state *s) { return s->playable_by_top[s->eff_top & 15]; }
-
-/* Fills playable_by_top from the state's rules (done by every constructor). */
-void sh_state_init_tables(sh_state *s);
+static inline uint16_t sh_playable_by_top(const sh_rules *r, int top) {
+  uint16_t m;
+  if (top >= SH_NUM_RANKS) {
+    m = SH_ALL_RANKS_MASK; /* an open pile (SH_OPEN & 15 == 15) */
+  } else if ((r->lower >> top) & 1) {
+    int lim = r->lower_strict ? top : top + 1; /* the ranks below lim */
+    m = (uint16_t)((1u << lim) - 1u);
+  } else {
+    m = (uint16_t)~((1u << top) - 1u);
+  }
+  return (uint16_t)((m | r->wild) & SH_ALL_RANKS_MASK);
+}
+static inline uint16_t sh_playable_mask(const sh_state *s) { return sh_playable_by_top(&s->rules, s->eff_top & 15); }
 /* Fills next_seat from num_players and out_mask (done by every constructor
  * and whenever a player goes out). */
 void sh_state_init_seats(sh_state *s);
@@ -247,6 +280,10 @@ int sh_playable(const sh_state *s, int rank);
 
 /* Counts of a seat's publicly known hand cards per rank (out has 14 entries). */
 void sh_known_rank_counts(const sh_state *s, int seat, uint8_t *out);
+/* The public counts the observation and the resample read, from one pass
+ * over loc (needs the full state): known[q][r], seat q's publicly known hand
+ * cards of rank r (q < num_players), and burned[r]; rows of 16. */
+void sh_public_counts(const sh_state *s, uint8_t known[][16], uint8_t *burned);
 
 /* The seat that starts the play phase (RULES.md section 5). */
 int sh_find_starter(const sh_state *s);
