@@ -6,10 +6,13 @@ fixed cost of rollout() and rollouts(state, 1) for both games), ISMCTS
 iterations per second for both games and the vector env's steps per second;
 with ``--state``, the rows of issue 40 (the state's bytes, the copy in C,
 clone/child/resample_from_infostate, ISMCTS where the issue measures it, the
-repetition rule's cost, both games' vector envs).
+repetition rule's cost, both games' vector envs); with ``--c-state OLD_TREE``,
+issue 40's rows in C (benchmarks/state_bench.c: the copy, a copy and a move, a
+copy and a resample, both games), compiled against the C sources of OLD_TREE
+(a checkout of the old commit) and of this repository.
 
     python benchmarks/compare_builds.py --old OLD_VENV/bin/python --new NEW_VENV/bin/python [--rounds 6]
-        [--boundary] [--state] [--json FILE]
+        [--boundary] [--state] [--c-state OLD_TREE] [--json FILE]
 
 Each round runs the same measurements in the old build, then the new one (and
 the next round the other way round), each in its own subprocess started from
@@ -117,6 +120,8 @@ out["sh_state_bytes_4p"] = getattr(sh4, "nbytes", None) or len(sh4._vec_handle()
 out["tt_state_bytes_4p"] = getattr(tt4, "nbytes", None) or len(tt4._vec_handle()[1])
 m = state_after(100, 5)
 out["sh_c_copy_ns"] = ns(lambda: m._copy_bench(100000), 1) / 100000
+late = state_after(300, 5)  # pick-ups behind it: known hand cards, burned cards
+out["sh_observation_ns"] = ns(lambda: late.observation_tensor(0), 20000)
 seeds = iter(range(10**9))
 out["sh_resample_ns"] = ns(lambda: m.resample_from_infostate(1, next(seeds)), 20000)
 t6 = tt_state_in_round(6)
@@ -150,6 +155,19 @@ print(json.dumps(out))
 '''
 
 
+def build_state_bench(tree: str, out: str) -> str:
+    """Compiles benchmarks/state_bench.c against the C sources of `tree` (a
+    checkout of any commit since 48ed460); returns the program's path."""
+    import glob
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    core = os.path.join(tree, "src", "threes_core")
+    sources = sorted(glob.glob(os.path.join(core, "*", "*.c")))
+    subprocess.run([os.environ.get("CC", "cc"), "-std=c11", "-O2", "-I", core, os.path.join(here, "state_bench.c"),
+                    *sources, "-lpthread", "-lm", "-o", out], check=True, timeout=600)
+    return out
+
+
 def run(python: str, seed: int, boundary: bool = False, code: str = "") -> dict:
     code = (code or (BOUNDARY if boundary else MEASURE)).replace("SEED", str(seed))
     code = code.replace("BENCHMARKS", repr(os.path.dirname(os.path.abspath(__file__))))
@@ -164,9 +182,19 @@ def main() -> int:
     ap.add_argument("--rounds", type=int, default=6)
     ap.add_argument("--boundary", action="store_true", help="also the boundary, ISMCTS and vector figures")
     ap.add_argument("--state", action="store_true", help="also the rows of issue 40 (state bytes, copies, ISMCTS)")
+    ap.add_argument("--c-state", metavar="OLD_TREE",
+                    help="also issue 40's rows in C, against the C sources of this checkout of the old commit")
     ap.add_argument("--json", help="also write the figures of both builds to this file")
     a = ap.parse_args()
     best = {"old": {}, "new": {}}
+    bench = {}
+    if a.c_state:
+        import tempfile
+
+        tmp = tempfile.mkdtemp(prefix="state_bench_")
+        bench["old"] = build_state_bench(a.c_state, os.path.join(tmp, "old"))
+        bench["new"] = build_state_bench(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                         os.path.join(tmp, "new"))
     for k in range(a.rounds):
         order = ("old", "new") if k % 2 == 0 else ("new", "old")
         for which in order:
@@ -175,6 +203,9 @@ def main() -> int:
                 res.update(run(getattr(a, which), k + 1, boundary=True))
             if a.state:
                 res.update(run(getattr(a, which), k + 1, code=STATE))
+            if bench:
+                r = subprocess.run([bench[which]], capture_output=True, text=True, check=True, timeout=600)
+                res.update(json.loads(r.stdout))
             for name, v in res.items():
                 b = best[which].get(name)
                 if b is None or (v > b if name.endswith("_per_s") else v < b):

@@ -1,7 +1,9 @@
 """Issue 40's rows against a build of the baseline commit, measured in the
 same run (``benchmarks/compare_builds.py --state``: the state's bytes, the C
 copy, clone/child/resample_from_infostate, ISMCTS where the issue measures it,
-the repetition rule's cost, both vector envs). Run:
+the repetition rule's cost, both vector envs; with the baseline's sources at
+hand, ``--c-state``: the copy, child and resample in C, benchmarks/state_bench.c
+compiled against both trees). Run:
 
     pytest benchmarks/test_bench_baseline.py --benchmark-only -s
 
@@ -47,14 +49,24 @@ def _baseline_python() -> str:
     return str(python)
 
 
+def _baseline_tree():
+    """The baseline's sources (THREES_BASELINE_TREE, or the worktree made
+    for its build), or None."""
+    given = os.environ.get("THREES_BASELINE_TREE")
+    src = pathlib.Path(given) if given else ROOT / "build" / f"baseline-{COMMIT}" / "src"
+    return str(src) if (src / "src" / "threes_core").is_dir() else None
+
+
 def test_issue_40_rows_against_the_baseline_build(benchmark, figures):
     old = _baseline_python()
+    tree = _baseline_tree()
     with tempfile.TemporaryDirectory() as tmp:
         out = pathlib.Path(tmp) / "figures.json"
 
         def run():
             subprocess.run([sys.executable, str(ROOT / "benchmarks" / "compare_builds.py"), "--old", old, "--new",
-                            sys.executable, "--rounds", str(ROUNDS), "--state", "--json", str(out)],
+                            sys.executable, "--rounds", str(ROUNDS), "--state", "--json", str(out)]
+                           + (["--c-state", tree] if tree else []),
                            check=True, timeout=3600)
 
         benchmark.pedantic(run, rounds=1, iterations=1)

@@ -13,7 +13,7 @@ from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.string cimport memset, memcpy
 from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
 
-from threes._common cimport th_game, th_error, TH_OK, TH_ERR_ILLEGAL, TH_MAX_PLAYERS, TH_STATE_ALIGN
+from threes._common cimport th_game, th_error, TH_OK, TH_ERR_ILLEGAL, TH_MAX_PLAYERS
 from threes._engine cimport raise_error
 cimport numpy as cnp
 import numpy as np
@@ -58,6 +58,7 @@ cdef extern from "common/vector.h" nogil:
         uint8_t *ended
         int32_t *current_player
     uint64_t th_vec_episode_seed(uint64_t seed, int64_t env, uint64_t episode)
+    size_t th_vec_stride(const th_game *g, const void *like)
     int th_vec_check(const th_vec *v, th_error *e)
     int th_vec_reset(const th_vec *v, const uint8_t *reset, th_pool *pool, th_error *e)
     int th_vec_step(const th_vec *v, const int32_t *actions, th_pool *pool, int64_t *bad, int64_t bad_cap,
@@ -136,9 +137,7 @@ cdef class VecCore:
         self.v.seed = seed
         cdef object n = num_envs
         # the states lie as close as their bytes in use allow (th_game.state_bytes, aligned)
-        cdef size_t stride = (g.state_bytes(self.v.like) + TH_STATE_ALIGN - 1) // TH_STATE_ALIGN * TH_STATE_ALIGN
-        if stride > g.state_size:
-            stride = g.state_size
+        cdef size_t stride = th_vec_stride(g, self.v.like)
         self.v.stride = stride
         self.states = np.zeros((n, stride), np.uint8)
         self.episode = np.zeros(n, np.uint64)

@@ -214,8 +214,7 @@ static uint64_t vector_sum(const th_game *g, const void *like, int steps) {
   v.seed = 7;
   v.states = g_vstates;
   /* the states as close as a binding keeps them: their bytes in use, aligned (common/vector.h) */
-  v.stride = (g->state_bytes(like) + TH_STATE_ALIGN - 1) / TH_STATE_ALIGN * TH_STATE_ALIGN;
-  if (v.stride > g->state_size) v.stride = g->state_size;
+  v.stride = th_vec_stride(g, like);
   v.episode = g_vepisode;
   v.moves = g_vmoves;
   v.obs = g_vobs;

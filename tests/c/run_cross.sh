@@ -105,7 +105,21 @@ WINE=$(find_wine)
 # tool walking the tree (the sdist's file list) would follow
 if [[ -z ${WINEPREFIX:-} ]]; then
   wine_home=$(mktemp -d)
-  trap 'rm -rf "$wine_home"' EXIT
+  # the wineserver may still write into the prefix when the tests end: stop
+  # it first, then remove the prefix (a few tries; a leftover in /tmp is no
+  # failure of the builds)
+  cleanup_wine() {
+    local ws
+    ws=$(command -v wineserver || command -v wineserver64 || ls /usr/lib/wine/wineserver* 2>/dev/null | head -n 1)
+    [[ -n $ws ]] && WINEPREFIX=$wine_home/wine "$ws" -k >/dev/null 2>&1
+    for _ in 1 2 3 4 5; do
+      rm -rf "$wine_home" 2>/dev/null && return 0
+      sleep 1
+    done
+    echo "run_cross.sh: could not remove $wine_home (left behind)" >&2
+    return 0
+  }
+  trap cleanup_wine EXIT
   WINEPREFIX=$wine_home/wine
 fi
 export WINEPREFIX WINEDEBUG=-all

@@ -47,12 +47,6 @@ typedef struct {
   int na; /* mask bytes per env: the game's num_actions(like) */
 } vec_buf;
 
-/* The states' stride a binding uses: the bytes in use, aligned (vector.h). */
-static size_t compact_stride(const th_game *g, const void *like) {
-  size_t s = (g->state_bytes(like) + TH_STATE_ALIGN - 1) / TH_STATE_ALIGN * TH_STATE_ALIGN;
-  return s > g->state_size ? g->state_size : s;
-}
-
 static void vec_init(vec_buf *b, const th_game *g, const void *like, int learner, int autoreset, int penalize,
                      uint64_t seed) {
   memset(b, 0, sizeof *b);
@@ -67,7 +61,7 @@ static void vec_init(vec_buf *b, const th_game *g, const void *like, int learner
   for (int q = 0; q < TH_MAX_PLAYERS; q++) v->policies[q] = (uint8_t)(q % g->num_policies);
   v->seed = seed;
   v->states = b->states;
-  v->stride = compact_stride(g, like);
+  v->stride = th_vec_stride(g, like);
   v->episode = b->episode;
   v->moves = b->moves;
   v->obs = b->obs;
@@ -501,7 +495,7 @@ static double bench(const sh_state *like, int envs, int threads) {
   v.learner = 0;
   v.autoreset = TH_VEC_NEXT_STEP;
   v.seed = 1;
-  v.stride = compact_stride(g, like);
+  v.stride = th_vec_stride(g, like);
   v.states = calloc((size_t)envs, v.stride);
   v.episode = calloc((size_t)envs, sizeof(uint64_t));
   v.moves = calloc((size_t)envs, sizeof(uint32_t));

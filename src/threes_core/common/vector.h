@@ -89,6 +89,15 @@ typedef struct th_vec {
   int32_t *current_player;
 } th_vec;
 
+/* The compact stride for states like `like`: its bytes in use
+ * (game->state_bytes) rounded up to TH_STATE_ALIGN, at most state_size. Every
+ * deal of a vector env has like's options and seats, so every state it holds
+ * fits (th_vec_check checks a stride against `like`). */
+static inline size_t th_vec_stride(const th_game *g, const void *like) {
+  size_t s = (g->state_bytes(like) + TH_STATE_ALIGN - 1) / TH_STATE_ALIGN * TH_STATE_ALIGN;
+  return s < g->state_size ? s : g->state_size;
+}
+
 /* The seed of episode k of env i. */
 uint64_t th_vec_episode_seed(uint64_t seed, int64_t env, uint64_t episode);
 

@@ -27,10 +27,10 @@ int sh_hidden_count(const sh_state *s, int observer) {
  * in order: unknown hand cards, then face-down slots; then the draw pile,
  * bottom first); `is_hand`, when not NULL, gets for each place the seat whose
  * hand it is in, or -1. Returns the number of places. */
-static int deal(sh_state *s, int observer, const uint8_t *pool, int n, int8_t *is_hand) {
+static int deal(sh_state *s, int observer, const uint8_t *pool, int n, int8_t *is_hand,
+                const uint8_t known_rank[][16]) {
   int next = 0;
-  uint8_t known_rank[SH_MAX_PLAYERS][16], burned[16];
-  sh_public_counts(s, known_rank, burned); /* the known hand cards, which the deal leaves where they are */
+  uint8_t *loc = SH_LOC(s); /* once: a store through it may alias the fields it is computed from */
   for (int q = 0; q < s->num_players; q++) {
     if (q != observer) {
       /* the known hand cards stay: the hand starts as them */
@@ -42,7 +42,7 @@ static int deal(sh_state *s, int observer, const uint8_t *pool, int n, int8_t *i
         int id = pool[next];
         if (is_hand) is_hand[next] = (int8_t)q;
         next++;
-        SH_LOC(s)[id] = (uint8_t)(SH_LOC_HAND | q);
+        loc[id] = (uint8_t)(SH_LOC_HAND | q);
         s->seat[q].hand_rank[sh_card_rank(id)]++;
       }
     }
@@ -52,7 +52,7 @@ static int deal(sh_state *s, int observer, const uint8_t *pool, int n, int8_t *i
         if (is_hand) is_hand[next] = -1;
         next++;
         s->seat[q].down[k] = (uint8_t)id;
-        SH_LOC(s)[id] = (uint8_t)(SH_LOC_FACE_DOWN | q);
+        loc[id] = (uint8_t)(SH_LOC_FACE_DOWN | q);
       }
   }
   for (int i = 0; i < s->draw_len && next < n; i++) {
@@ -60,7 +60,7 @@ static int deal(sh_state *s, int observer, const uint8_t *pool, int n, int8_t *i
     if (is_hand) is_hand[next] = -1;
     next++;
     *sh_draw_slot(s, i) = (uint8_t)id;
-    SH_LOC(s)[id] = SH_LOC_DRAW;
+    loc[id] = SH_LOC_DRAW;
   }
   return next;
 }
@@ -136,11 +136,17 @@ int sh_resample(sh_state *s, int observer, th_rng *rng, th_error *e) {
   /* The hidden cards in kind order (then copy), so that the outcome does not
    * depend on which copy of a kind happens to be hidden. */
   uint8_t hidden_ids[SH_MAX_CARDS], pool[SH_MAX_CARDS];
-  int n = 0;
+  /* In the same pass, the known hand cards per seat and rank (sh_public_counts),
+   * which every deal leaves where they are. */
+  uint8_t known[16][16];
+  memset(known, 0, sizeof known);
+  int n = 0, decks = s->rules.decks;
+  const uint8_t *loc = SH_LOC(s);
   for (int kind = 0; kind < SH_NUM_KINDS; kind++)
-    for (int c = 0; c < s->rules.decks; c++) { /* copies past the decks are absent */
-      int id = sh_card_id(c, kind);
-      if (hidden(SH_LOC(s)[id], observer) && n < SH_MAX_CARDS) hidden_ids[n++] = (uint8_t)id;
+    for (int c = 0; c < decks; c++) { /* copies past the decks are absent */
+      int id = sh_card_id(c, kind), l = loc[id];
+      if (hidden(l, observer) && n < SH_MAX_CARDS) hidden_ids[n++] = (uint8_t)id;
+      known[l & 0x0F][sh_kind_rank(kind)] += (l & 0xF0) == (SH_LOC_HAND | SH_LOC_KNOWN);
     }
   /* At the start of play the observer has seen who starts (RULES.md 5): a
    * deal is kept only when the start rule picks the same seat on it. Bounded
@@ -149,13 +155,13 @@ int sh_resample(sh_state *s, int observer, th_rng *rng, th_error *e) {
    * cannot rule out that gives the same starter. */
   int start = at_start(s), starter = s->current;
   sh_state orig;
-  if (start) orig = *s;
+  if (start) sh_state_copy(&orig, s);
   int done = 0;
   for (int attempt = 0; attempt < (start ? SH_RESAMPLE_TRIES : 1) && !done; attempt++) {
-    if (attempt) *s = orig;
+    if (attempt) sh_state_copy(s, &orig);
     memcpy(pool, hidden_ids, (size_t)n);
     th_shuffle_bytes(pool, n, rng);
-    deal(s, observer, pool, n, NULL);
+    deal(s, observer, pool, n, NULL, (const uint8_t(*)[16])known);
     done = !start || sh_find_starter(s) == starter;
   }
   if (!done) {
@@ -163,12 +169,12 @@ int sh_resample(sh_state *s, int observer, th_rng *rng, th_error *e) {
     uint8_t placed[SH_MAX_CARDS];
     uint64_t groups[SH_NUM_KINDS];
     int ng = sh_start_groups(&orig, groups);
-    *s = orig;
-    deal(s, observer, hidden_ids, n, is_hand); /* only to learn the places */
+    sh_state_copy(s, &orig);
+    deal(s, observer, hidden_ids, n, is_hand, (const uint8_t(*)[16])known); /* only to learn the places */
     for (int gi = 0; gi <= ng && !done; gi++) {
       if (!construct(&orig, observer, pool, n, is_hand, groups, ng, gi, rng, placed)) continue;
-      *s = orig;
-      deal(s, observer, placed, n, NULL);
+      sh_state_copy(s, &orig);
+      deal(s, observer, placed, n, NULL, (const uint8_t(*)[16])known);
       done = sh_find_starter(s) == starter;
     }
     /* The true deal's own group always fits, so done is 1 here. */

@@ -351,11 +351,15 @@ int sh_is_legal(const sh_state *s, int a) {
 
 #define SH_HOT TH_ALWAYS_INLINE
 
-SH_HOT void push_pile(sh_state *s, int id) {
+/* loc and pile: SH_LOC(s) and SH_PILE(s), taken once by the caller (a store
+ * through them may alias the fields they are computed from, so the compiler
+ * would compute them again at every card). */
+SH_HOT void push_pile_at(sh_state *s, uint8_t *loc, uint8_t *pile, int id) {
   if (s->rules.repetition_limit) s->pile_hash ^= sh_pile_card_hash(s->pile_len, sh_card_rank(id));
-  SH_PILE(s)[s->pile_len++] = (uint8_t)id;
-  SH_LOC(s)[id] = SH_LOC_PILE;
+  pile[s->pile_len++] = (uint8_t)id;
+  loc[id] = SH_LOC_PILE;
 }
+SH_HOT void push_pile(sh_state *s, int id) { push_pile_at(s, SH_LOC(s), SH_PILE(s), id); }
 
 /* pile_prefix[r][i]: the XOR of sh_pile_card_hash(j, r) for j < i, so that
  * `count` cards of rank r pushed at height len are two loads. Filled once
@@ -380,11 +384,12 @@ SH_HOT void hash_push(sh_state *s, int track, int len, int rank, int count) {
 /* Moves `count` face-up cards of `rank` of seat p to the pile, canonical order. */
 static void face_up_rank_to_pile(sh_state *s, int p, int rank, int count) {
   int moved = 0, decks = s->rules.decks, ns = num_suits_of_rank(rank), code = SH_LOC_FACE_UP | p;
+  uint8_t *loc = SH_LOC(s), *pile = SH_PILE(s);
   for (int su = 0; su < ns && moved < count; su++)
     for (int c = 0; c < decks && moved < count; c++) {
       int id = sh_card_id(c, rank * SH_NUM_SUITS + su);
-      if (SH_LOC(s)[id] == code) {
-        push_pile(s, id);
+      if (loc[id] == code) {
+        push_pile_at(s, loc, pile, id);
         moved++;
       }
     }
@@ -396,18 +401,19 @@ static void hand_rank_to_pile(sh_state *s, int p, int rank, int count) {
   uint8_t later[SH_MAX_COPIES_PER_RANK];
   int n_later = 0, moved = 0, decks = s->rules.decks, ns = num_suits_of_rank(rank);
   int known = loc_known(p), plain = loc_hand(p);
+  uint8_t *loc = SH_LOC(s), *pile = SH_PILE(s);
   for (int su = 0; su < ns && moved < count; su++)
     for (int c = 0; c < decks && moved < count; c++) {
       int id = sh_card_id(c, rank * SH_NUM_SUITS + su);
-      int l = SH_LOC(s)[id];
+      int l = loc[id];
       if (l == known) {
-        push_pile(s, id);
+        push_pile_at(s, loc, pile, id);
         moved++;
       } else if (l == plain && n_later < SH_MAX_COPIES_PER_RANK) {
         later[n_later++] = (uint8_t)id;
       }
     }
-  for (int i = 0; i < n_later && moved < count; i++, moved++) push_pile(s, later[i]);
+  for (int i = 0; i < n_later && moved < count; i++, moved++) push_pile_at(s, loc, pile, later[i]);
 }
 
 SH_HOT void clear_pile_counts(sh_state *s) {
@@ -420,17 +426,22 @@ SH_HOT void clear_pile_counts(sh_state *s) {
 }
 
 SH_HOT void burn_pile(sh_state *s, int ident) {
-  if (ident)
-    for (int i = 0; i < s->pile_len; i++) SH_LOC(s)[SH_PILE(s)[i]] = SH_LOC_BURNED;
+  if (ident) {
+    uint8_t *loc = SH_LOC(s), *pile = SH_PILE(s);
+    for (int i = 0, n = s->pile_len; i < n; i++) loc[pile[i]] = SH_LOC_BURNED;
+  }
   s->burned_len = (uint8_t)(s->burned_len + s->pile_len);
   clear_pile_counts(s);
 }
 
 SH_HOT void refill(sh_state *s, int p, int ident) {
   int K = s->rules.cards_per_zone;
-  while (s->draw_len > 0 && s->seat[p].hand_len < K) { /* the draw pile is empty for most of a game */
-    int id = sh_draw_at(s, --s->draw_len);
-    if (ident) SH_LOC(s)[id] = (uint8_t)loc_hand(p);
+  if (s->draw_len == 0 || s->seat[p].hand_len >= K) return; /* the draw pile is empty for most of a game */
+  uint8_t *loc = SH_LOC(s), *pile = SH_PILE(s);
+  int top = sh_deck_cards(s) - 1; /* the draw pile's i-th card is pile[top - i] (sh_draw_at) */
+  while (s->draw_len > 0 && s->seat[p].hand_len < K) {
+    int id = pile[top - --s->draw_len];
+    if (ident) loc[id] = (uint8_t)loc_hand(p);
     s->seat[p].hand_rank[sh_card_rank(id)]++;
     s->seat[p].hand_len++;
   }
@@ -491,8 +502,10 @@ SH_HOT int after_play(sh_state *s, int p, int rank, int count, int ident) {
 }
 
 SH_HOT int pick_up(sh_state *s, int p, int ident) {
-  if (ident)
-    for (int i = 0; i < s->pile_len; i++) SH_LOC(s)[SH_PILE(s)[i]] = (uint8_t)loc_known(p);
+  if (ident) {
+    uint8_t *loc = SH_LOC(s), *pile = SH_PILE(s);
+    for (int i = 0, n = s->pile_len; i < n; i++) loc[pile[i]] = (uint8_t)loc_known(p);
+  }
   add_rows(s->seat[p].hand_rank, s->pile_rank);
   s->seat[p].hand_len = (uint8_t)(s->seat[p].hand_len + s->pile_len);
   clear_pile_counts(s);

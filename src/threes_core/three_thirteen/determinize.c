@@ -32,9 +32,10 @@ int tt_resample(tt_state *s, int observer, th_rng *rng, th_error *e) {
   int ord_slots[TT_MAX_PLAYERS] = {0}, pool_slots[TT_MAX_PLAYERS] = {0};
   for (int q = 0; q < np; q++) {
     if (q == observer) continue;
-    /* the hidden cards outside the pool and the pool cards, kind by kind:
-     * the hand's bit-planes less the known and pool ones */
-    for (int k = 0; k < TT_NUM_KINDS; k++) {
+    /* the hidden cards outside the pool and the pool cards, kind by kind
+     * over the kinds the hand holds (word 0 of its set) */
+    for (uint64_t m = tt_held_kinds(s, q); m; m &= m - 1) {
+      int k = th_ctz64(m);
       int pk = tt_pool_hand(s, q, k), ok = tt_hand(s, q, k) - tt_known(s, q, k) - pk;
       ord_cnt[k] = (uint8_t)(ord_cnt[k] + ok);
       pool_cnt[k] = (uint8_t)(pool_cnt[k] + pk);
@@ -44,14 +45,20 @@ int tt_resample(tt_state *s, int observer, th_rng *rng, th_error *e) {
   }
   uint8_t *stock = tt_stock(s);
   for (int i = 0; i < s->stock_len; i++) (pool ? pool_cnt : ord_cnt)[stock[i]]++;
-  uint8_t cards[TT_GATHER_ROOM], hand[TT_NUM_KINDS], poolh[TT_NUM_KINDS];
-  /* ordinary cards first: with no knowledge this is the whole resampling */
+  uint8_t cards[TT_GATHER_ROOM];
+  /* ordinary cards first: with no knowledge this is the whole resampling.
+   * Each hand becomes its known and pool cards (disjoint parts of it), then
+   * the cards dealt to it. */
   int n = gather_shuffled(ord_cnt, cards, rng), next = 0;
   for (int q = 0; q < np; q++) {
     if (q == observer) continue;
-    for (int k = 0; k < TT_NUM_KINDS; k++) hand[k] = (uint8_t)(tt_known(s, q, k) + tt_pool_hand(s, q, k));
-    for (int i = 0; i < ord_slots[q] && next < n; i++) hand[cards[next++]]++;
-    tt_set_from_counts(tt_set(s, q, TT_SET_HAND), P, hand);
+    uint64_t *hand = tt_set(s, q, TT_SET_HAND);
+    memset(hand, 0, (size_t)P * 8);
+    for (uint64_t m = tt_cset(s, q, TT_SET_KNOWN)[0] | tt_cset(s, q, TT_SET_POOL)[0]; m; m &= m - 1) {
+      int k = th_ctz64(m), c = tt_known(s, q, k) + tt_pool_hand(s, q, k);
+      for (int j = 0; j < c && j < P; j++) hand[j] |= UINT64_C(1) << k;
+    }
+    for (int i = 0; i < ord_slots[q] && next < n; i++) tt_set_add(hand, P, cards[next++]);
   }
   if (!pool) {
     for (int i = 0; i < s->stock_len && next < n; i++) stock[i] = cards[next++];
@@ -60,14 +67,16 @@ int tt_resample(tt_state *s, int observer, th_rng *rng, th_error *e) {
     next = 0;
     for (int q = 0; q < np; q++) {
       if (q == observer) continue;
-      for (int k = 0; k < TT_NUM_KINDS; k++) hand[k] = (uint8_t)(tt_hand(s, q, k) - tt_pool_hand(s, q, k));
-      memset(poolh, 0, sizeof poolh);
-      for (int i = 0; i < pool_slots[q] && next < n; i++) {
-        hand[cards[next]]++;
-        poolh[cards[next++]]++;
+      uint64_t *hand = tt_set(s, q, TT_SET_HAND), *poolh = tt_set(s, q, TT_SET_POOL);
+      for (uint64_t m = poolh[0]; m; m &= m - 1) { /* the hand less its pool cards */
+        int k = th_ctz64(m);
+        for (int c = tt_set_count(poolh, P, k); c > 0; c--) tt_set_remove(hand, P, k);
       }
-      tt_set_from_counts(tt_set(s, q, TT_SET_HAND), P, hand);
-      tt_set_from_counts(tt_set(s, q, TT_SET_POOL), P, poolh);
+      memset(poolh, 0, (size_t)P * 8);
+      for (int i = 0; i < pool_slots[q] && next < n; i++) {
+        tt_set_add(hand, P, cards[next]);
+        tt_set_add(poolh, P, cards[next++]);
+      }
     }
     for (int i = 0; i < s->stock_len && next < n; i++) stock[i] = cards[next++];
   }
