@@ -55,11 +55,12 @@ static int deal(sh_state *s, int observer, const uint8_t *pool, int n, int8_t *i
         loc[id] = (uint8_t)(SH_LOC_FACE_DOWN | q);
       }
   }
+  uint8_t *draw = SH_PILE(s) + sh_deck_cards(s) - 1; /* the draw pile's i-th card is draw[-i] (sh_draw_slot) */
   for (int i = 0; i < s->draw_len && next < n; i++) {
     int id = pool[next];
     if (is_hand) is_hand[next] = -1;
     next++;
-    *sh_draw_slot(s, i) = (uint8_t)id;
+    draw[-i] = (uint8_t)id;
     loc[id] = SH_LOC_DRAW;
   }
   return next;
@@ -146,7 +147,7 @@ int sh_resample(sh_state *s, int observer, th_rng *rng, th_error *e) {
     for (int c = 0; c < decks; c++) { /* copies past the decks are absent */
       int id = sh_card_id(c, kind), l = loc[id];
       if (hidden(l, observer) && n < SH_MAX_CARDS) hidden_ids[n++] = (uint8_t)id;
-      known[l & 0x0F][sh_kind_rank(kind)] += (l & 0xF0) == (SH_LOC_HAND | SH_LOC_KNOWN);
+      if ((l & 0xF0) == (SH_LOC_HAND | SH_LOC_KNOWN)) known[l & 0x0F][sh_kind_rank(kind)]++;
     }
   /* At the start of play the observer has seen who starts (RULES.md 5): a
    * deal is kept only when the start rule picks the same seat on it. Bounded

@@ -1028,13 +1028,28 @@ void sh_returns(const sh_state *s, double *out) {
 
 void sh_public_counts(const sh_state *s, uint8_t known[][16], uint8_t *burned) {
   int n = s->num_players < SH_MAX_PLAYERS ? s->num_players : SH_MAX_PLAYERS;
-  int ids = (s->rules.decks < SH_MAX_DECKS ? s->rules.decks : SH_MAX_DECKS) * SH_COPY_STRIDE;
+  int decks = s->rules.decks < SH_MAX_DECKS ? s->rules.decks : SH_MAX_DECKS;
+  const uint8_t *loc = SH_LOC(s);
   memset(known, 0, (size_t)n * 16);
   memset(burned, 0, 16);
-  for (int id = 0; id < ids; id++) {
-    int l = SH_LOC(s)[id], r = sh_card_rank(id);
-    if ((l & 0xF0) == (SH_LOC_HAND | SH_LOC_KNOWN) && (l & 0x0F) < n) known[l & 0x0F][r]++;
-    burned[r] = (uint8_t)(burned[r] + (l == SH_LOC_BURNED));
+  /* Deck by deck, 8 zone codes a word (SWAR, little-endian: the same on every
+   * platform): the kinds 8w .. 8w+7 are ranks 2w and 2w+1, four suits each
+   * (kinds 52 and 53 the jokers, 54 and 55 in no deck). A burned card's code
+   * is SH_LOC_BURNED; a known hand card's high nibble SH_LOC_KNOWN. */
+  static const uint8_t bits4[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+  for (int c = 0; c < decks; c++) {
+    const uint8_t *d = loc + c * SH_COPY_STRIDE;
+    for (int w = 0; w < SH_NUM_RANKS / 2; w++) {
+      uint64_t x = load_le64(d + 8 * w);
+      unsigned b = ~nonzero_bytes8(x ^ UINT64_C(0x5050505050505050)) & 0xFFu; /* SH_LOC_BURNED bytes */
+      burned[2 * w] = (uint8_t)(burned[2 * w] + bits4[b & 15u]);
+      burned[2 * w + 1] = (uint8_t)(burned[2 * w + 1] + bits4[b >> 4]);
+      unsigned k = ~nonzero_bytes8((x & UINT64_C(0xF0F0F0F0F0F0F0F0)) ^ UINT64_C(0x8080808080808080)) & 0xFFu;
+      for (; k; k &= k - 1u) { /* known hand cards */
+        int i = th_ctz32(k), l = d[8 * w + i];
+        if ((l & 0x0F) < n) known[l & 0x0F][(8 * w + i) >> 2]++;
+      }
+    }
   }
 }
 

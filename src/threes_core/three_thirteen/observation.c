@@ -11,6 +11,14 @@ static inline void one_hot(float *out, int size, int hot) {
   for (int i = 0; i < size; i++) out[i] = (float)(i == hot);
 }
 
+/* out[0 .. TT_NUM_KINDS) = the counts of a card set (planes words): the
+ * set bits of each word, few (a hand holds at most TT_MAX_HAND cards). */
+static inline void put_set(float *out, const uint64_t *w, int planes) {
+  for (int k = 0; k < TT_NUM_KINDS; k++) out[k] = 0.0f;
+  for (int j = 0; j < planes; j++)
+    for (uint64_t m = w[j]; m; m &= m - 1) out[th_ctz64(m)] += 1.0f;
+}
+
 int tt_observation_tensor(const tt_state *s, int p, float *out, th_error *e) {
   int n = s->num_players;
   if (p < 0 || p >= n) {
@@ -26,20 +34,21 @@ int tt_observation_tensor(const tt_state *s, int p, float *out, th_error *e) {
     for (int i = 0; i < s->stock_len && i < s->deck_size; i++)
       if (stock[i] < TT_NUM_KINDS) pool[stock[i]]++;
     for (int q = 0; q < n && q < TT_MAX_PLAYERS; q++)
-      for (int k = 0; k < TT_NUM_KINDS; k++) pool[k] = (uint8_t)(pool[k] + tt_pool_hand(s, q, k));
+      for (int j = 0; j < s->planes; j++)
+        for (uint64_t m = tt_cset(s, q, TT_SET_POOL)[j]; m; m &= m - 1) pool[th_ctz64(m)]++;
   }
   for (int i = 0; i < s->discard_len && i < s->deck_size; i++)
     if (tt_discard_at(s, i) < TT_NUM_KINDS) discard[tt_discard_at(s, i)]++;
+  put_set(out + tt_obs_own_hand(), tt_cset(s, p, TT_SET_HAND), s->planes);
+  put_set(out + tt_obs_own_pool(), tt_cset(s, p, TT_SET_POOL), s->planes);
   for (int k = 0; k < TT_NUM_KINDS; k++) {
-    out[tt_obs_own_hand() + k] = (float)tt_hand(s, p, k);
-    out[tt_obs_own_pool() + k] = (float)tt_pool_hand(s, p, k);
     out[tt_obs_pool(n) + k] = pool[k];
     out[tt_obs_discard(n) + k] = discard[k];
   }
   for (int j = 0, q = p; j < n; j++, q = q + 1 < n ? q + 1 : 0) { /* q = (p + j) % n */
     float *seat = out + tt_obs_seats(n) + j * TT_OBS_SEAT_FIELDS;
     int known = tt_known_len(s, q), held = tt_pool_held(s, q);
-    for (int k = 0; k < TT_NUM_KINDS; k++) out[tt_obs_known() + j * TT_NUM_KINDS + k] = (float)tt_known(s, q, k);
+    put_set(out + tt_obs_known() + j * TT_NUM_KINDS, tt_cset(s, q, TT_SET_KNOWN), s->planes);
     seat[0] = s->hand_len[q];
     seat[1] = (float)known;
     seat[2] = (float)held;
