@@ -395,7 +395,7 @@ cdef class StateBase:
         cdef int a = action_id(action, sh_num_distinct_actions(&self.s.rules))
         cdef int rc
         cdef RepLog log
-        if self.s.rep_len == SH_REP_WINDOW and self.s.rules.repetition_limit:
+        if self.s.rules.repetition_limit and self.s.rep_len == SH_REP_WINDOW:  # the rule first: the tail is part of the state only with it (state.h)
             # the ring is full: the key leaving it goes into this state's log
             # (rep_log.h), room made first so that a failure changes nothing
             log = self._own_log()
