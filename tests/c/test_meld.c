@@ -634,6 +634,21 @@ static int compare_drop(const hand *h, int wild_rank, const bf_opts *o, const ui
     bad = 1;
   }
   zero_seen += expect == 0;
+  /* tt_min_deadwood_drop_one_below: the same answer for a limit above the minimum, "limit or more" (limit, index
+   * -1) for one at or under it; limits around the minimum, where the branch and bound's cut lies */
+  const int limits[] = {0, 1, expect - 1, expect, expect + 1, expect + 10, TT_NO_LIMIT - 1, TT_NO_LIMIT};
+  for (size_t k = 0; k < sizeof limits / sizeof limits[0]; k++) {
+    int lim = limits[k], bd = -2, bi = -2;
+    if (lim < 0) continue;
+    if (tt_min_deadwood_drop_one_below(h->rank, h->suit, h->n, wild_rank, &mo, drop, lim, &bd, &bi, &e) != 0) {
+      CHECK(0, "drop_below [%s] limit %d failed: %s", text, lim, e.msg);
+      bad = 1;
+    } else if (expect < lim ? (bd != expect || bi != expect_idx) : (bd != lim || bi != -1)) {
+      CHECK(0, "drop_below [%s] flags %s limit %d: %d index %d; the minimum is %d (index %d)", text, flags, lim, bd,
+            bi, expect, expect_idx);
+      bad = 1;
+    }
+  }
   /* out_index NULL gives the same deadwood */
   int d2 = -1;
   if (tt_min_deadwood_drop_one(h->rank, h->suit, h->n, wild_rank, &mo, drop, &d2, NULL, &e) != 0 || d2 != d) {
@@ -730,6 +745,9 @@ static void run_drop_bad_input(void) {
   int dw = -1, idx = -1, before = failures;
   CHECK(tt_min_deadwood_drop_one(r, s, 3, 5, &o, d, NULL, &idx, &e) == TH_ERR_ARG, "drop: NULL out accepted");
   CHECK(tt_min_deadwood_drop_one(r, s, 3, 5, &o, NULL, &dw, &idx, &e) == TH_ERR_ARG, "drop: NULL flags accepted");
+  CHECK(tt_min_deadwood_drop_one_below(r, s, 3, 5, &o, d, -1, &dw, &idx, &e) == TH_ERR_ARG && strstr(e.msg, "limit") &&
+            strstr(e.msg, "tt_min_deadwood_drop_one_below"),
+        "drop_below: limit -1 accepted");
   CHECK(tt_zero_deadwood_drop_one(r, s, 3, 5, &o, d, NULL, &e) == TH_ERR_ARG, "zero: NULL out accepted");
   CHECK(tt_zero_deadwood_drop_one(r, s, 3, 5, &o, NULL, &dw, &e) == TH_ERR_ARG, "zero: NULL flags accepted");
   CHECK(tt_min_deadwood_drop_one(r, s, 0, 5, &o, d, &dw, &idx, &e) == TH_ERR_ARG, "drop: n = 0 accepted");

@@ -99,6 +99,8 @@ def test_lobby_each_game_and_a_wild_card_in_chromium(tmp_path):
             page.on("pageerror", lambda e: problems.append(str(e)))
             page.goto(url + "/")
             page.wait_for_selector("#create")
+            # the lobby's list of tables arrives after the page: wait for it, then it must say there are none
+            page.wait_for_function("document.querySelector('#tables').innerText.trim() !== ''")
             assert page.inner_text("#tables") == "none yet"
 
             # every game's own options and presets; switching game re-renders them

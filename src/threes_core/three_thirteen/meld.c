@@ -8,9 +8,10 @@
 #define MEMO_BITS 9
 #define MEMO_SIZE (1u << MEMO_BITS)
 #define MEMO_PROBES 8
-#define SMALL_HAND 6         /* hands of at most this many cards use 1 << SMALL_MEMO_BITS memo entries */
-#define SMALL_MEMO_BITS 6
-_Static_assert(SMALL_MEMO_BITS <= MEMO_BITS, "the small memo is a part of the memo");
+/* The part of the memo a hand of n cards uses: 1 << memo_bits_for(n) entries
+ * (setup_solver). */
+#define memo_bits_for(n) ((n) <= 6 ? 6 : (n) <= 10 ? 7 : 8)
+_Static_assert(memo_bits_for(TT_MAX_HAND) <= MEMO_BITS, "the part in use is a part of the memo");
 #define VAL_BITS 20          /* memoised values < 2^20: see TIE_BITS and INF_COST */
 #define PLAIN_VAL_BITS 9     /* plain solve: deadwood <= 14 cards * 20 = 280 < 2^9; key (23 bits) + 9 = 32 */
 #define KEY_SHIFT_W 14       /* memo key: mask (14 bits), w (4), cap (4), drop pending (1) */
@@ -39,6 +40,12 @@ typedef struct solver {
   uint8_t rank[TT_MAX_HAND], suit[TT_MAX_HAND], src[TT_MAX_HAND];
   int32_t val[TT_MAX_HAND]; /* values, scaled by << shift */
   uint16_t kind[14][4]; /* [rank 1..13][suit]: bits of the naturals of that kind */
+  /* per natural i, the naturals that can meld with it (forced_dead): of its
+   * rank (i itself not), of its suit 1 and 2 positions up, and for an ace
+   * with ace_either the K and Q of its suit; any: all of these */
+  uint16_t same[TT_MAX_HAND], up1[TT_MAX_HAND], up2[TT_MAX_HAND], top1[TT_MAX_HAND], top2[TT_MAX_HAND];
+  uint16_t any[TT_MAX_HAND];
+  uint16_t dropmask; /* drop-one solve: the naturals whose kind may be dropped (kdrop) */
   int nw;               /* wild cards */
   uint8_t wsrc[TT_MAX_HAND]; /* their input indexes, cheapest first */
   int32_t left_cost[TT_MAX_HAND + 1]; /* the r cheapest wilds' values, scaled by << shift */
@@ -94,13 +101,6 @@ int tt_natural_isolated(const uint8_t nat[13][4], int w, int rank, int suit, int
 
 static inline int lowbit_index(uint32_t x) { return th_ctz32(x); }
 
-static inline int popcount16(uint32_t x) { /* no popcnt instruction needed */
-  x = x - ((x >> 1) & 0x5555u);
-  x = (x & 0x3333u) + ((x >> 2) & 0x3333u);
-  x = (x + (x >> 4)) & 0x0F0Fu;
-  return (int)((x + (x >> 8)) & 0x1Fu);
-}
-
 /* Capacity normalised to what the terminal cost can see: at most the wilds
  * left and, when all-wild melds are allowed, at most 2 (3+ leftovers meld
  * among themselves). */
@@ -138,20 +138,13 @@ static inline int terminal_drop(const solver *s, int w, int cap) {
  * wild it needs one more card of its rank or of its suit 1 or 2 ranks up (or,
  * an ace with ace_either, a K or Q of its suit); with none, two more of its
  * rank or both of the next two ranks of its suit (or K and Q). */
-static inline int forced_dead(const solver *s, uint16_t mask, int i, int w) {
+TH_ALWAYS_INLINE int forced_dead(const solver *s, uint16_t mask, int i, int w) {
   if (w >= 2) return 0;
   uint16_t rest = (uint16_t)(mask & (mask - 1u)); /* mask without i */
-  int r = s->rank[i], su = s->suit[i];
-  uint16_t same = (uint16_t)(rest & (s->kind[r][0] | s->kind[r][1] | s->kind[r][2] | s->kind[r][3]));
-  int up1 = r + 1 <= 13 && (rest & s->kind[r + 1][su]);
-  int up2 = r + 2 <= 13 && (rest & s->kind[r + 2][su]);
-  int top1 = 0, top2 = 0;
-  if (r == 1 && s->ace_either) {
-    top1 = (rest & s->kind[13][su]) != 0;
-    top2 = (rest & s->kind[12][su]) != 0;
-  }
-  if (w == 1) return !(same || up1 || up2 || top1 || top2);
-  return !(popcount16(same) >= 2 || (up1 && up2) || (top1 && top2));
+  if (w == 1) return !(rest & s->any[i]);
+  uint16_t same = (uint16_t)(rest & s->same[i]);
+  return !((same & (same - 1u)) || ((rest & s->up1[i]) && (rest & s->up2[i])) ||
+           ((rest & s->top1[i]) && (rest & s->top2[i])));
 }
 
 /* The two searches (meld_search.inc): solve_plain, explore_plain, ... and
@@ -253,11 +246,13 @@ static void setup_solver(solver *s, const uint8_t *rank, const uint8_t *suit, in
   s->all_wild = o->all_wild_melds;
   s->ace_either = o->ace_either;
   s->memo_ready = 0; /* the memo is cleared on first use */
-  /* A short hand has few subproblems (masks of its naturals, wilds, caps):
-   * a small memo suffices and costs less to clear, which is most of the
-   * solve for the 3 to 6 cards of the first rounds. The memo is a cache with
-   * bounded probes, so its size changes the time only, never an answer. */
-  s->memo_bits = n <= SMALL_HAND ? SMALL_MEMO_BITS : MEMO_BITS;
+  /* A hand has few subproblems for its length (masks of its naturals,
+   * wilds, caps; a few dozen for 14 cards with the drop-one solve's bound):
+   * a memo sized by the hand costs less to clear, which was a quarter of the
+   * instructions of a round-6 search with a 512-entry one (callgrind). The
+   * memo is a cache with bounded probes, so its size changes the time only,
+   * never an answer (tests/c/test_meld.c times the slowest hands). */
+  s->memo_bits = (uint8_t)memo_bits_for(n);
   s->shift = shift;
   s->zero = 0;
   s->nclass = 0;
@@ -297,6 +292,16 @@ static void setup_solver(solver *s, const uint8_t *rank, const uint8_t *suit, in
     s->left_cost[k + 1] = s->left_cost[k] + ((int32_t)(wkey[k] >> 4) << shift);
   }
   for (int i = 0; i < s->m; i++) s->kind[s->rank[i]][s->suit[i]] |= (uint16_t)(1u << i);
+  for (int i = 0; i < s->m; i++) {
+    int r = s->rank[i], su = s->suit[i], ace_top = r == 1 && s->ace_either;
+    s->same[i] = (uint16_t)((s->kind[r][0] | s->kind[r][1] | s->kind[r][2] | s->kind[r][3]) & ~(1u << i));
+    s->up1[i] = r + 1 <= 13 ? s->kind[r + 1][su] : 0;
+    s->up2[i] = r + 2 <= 13 ? s->kind[r + 2][su] : 0;
+    s->top1[i] = ace_top ? s->kind[13][su] : 0;
+    s->top2[i] = ace_top ? s->kind[12][su] : 0;
+    s->any[i] = (uint16_t)(s->same[i] | s->up1[i] | s->up2[i] | s->top1[i] | s->top2[i]);
+  }
+  s->dropmask = 0;
 }
 
 int tt_min_deadwood(const uint8_t *rank, const uint8_t *suit, int n, int wild_rank, const tt_meld_options *o,
@@ -308,7 +313,7 @@ int tt_min_deadwood(const uint8_t *rank, const uint8_t *suit, int n, int wild_ra
   solver s;
   setup_solver(&s, rank, suit, n, wild_rank, o, 0);
   uint16_t full = (uint16_t)((1u << s.m) - 1u);
-  int best = solve_plain(&s, full, s.nw, 0, 0);
+  int best = solve_plain(&s, full, s.nw, 0, 0, 0);
 
   /* Rebuild one optimal arrangement by replaying the choices. */
   memset(out, 0, sizeof *out);
@@ -330,7 +335,7 @@ int tt_min_deadwood(const uint8_t *rank, const uint8_t *suit, int n, int wild_ra
       mask = (uint16_t)(mask & (mask - 1u));
       continue;
     }
-    int ok = explore_plain(&s, mask, w, cap, 0, target, &ch);
+    int ok = explore_plain(&s, mask, w, cap, 0, 0, target, &ch);
     if (ok < 0) /* cannot happen: target is the minimum of these branches */
       return th_set_error(e, TH_ERR_ARG, "tt_min_deadwood: internal error rebuilding the arrangement"), TH_ERR_ARG;
     int i = lowbit_index(ch.used);
@@ -397,7 +402,7 @@ int tt_min_deadwood(const uint8_t *rank, const uint8_t *suit, int n, int wild_ra
  * zero, some cost below 1 << TIE_BITS when the deadwood can be 0, else a cost
  * of at least 1 << TIE_BITS) into *best. */
 static int drop_one(const char *fn, const uint8_t *rank, const uint8_t *suit, int n, int wild_rank,
-                    const tt_meld_options *o, const uint8_t *droppable, int zero, int *best, th_error *e) {
+                    const tt_meld_options *o, const uint8_t *droppable, int zero, int bound, int *best, th_error *e) {
   if (!o) o = &default_options;
   if (check_cards(fn, rank, suit, n, wild_rank, o, e) != TH_OK) return TH_ERR_ARG;
   if (n > 0 && !droppable) return th_set_error(e, TH_ERR_ARG, "%s: droppable must not be NULL", fn), TH_ERR_ARG;
@@ -440,6 +445,8 @@ static int drop_one(const char *fn, const uint8_t *rank, const uint8_t *suit, in
     s->cpos[j] = k; /* ends as the last wild of the value */
     if (droppable[i] && s->ctie[j] < 0) s->ctie[j] = ((TIE_VALUE_TOP - v) << 4) | i;
   }
+  for (int i = 0; i < s->m; i++)
+    if (s->kdrop[s->rank[i]][s->suit[i]]) s->dropmask |= (uint16_t)(1u << i);
   { /* keep only the droppable classes */
     int kept = 0;
     for (int j = 0; j < s->nclass; j++)
@@ -474,18 +481,26 @@ static int drop_one(const char *fn, const uint8_t *rank, const uint8_t *suit, in
       return TH_OK;
     }
   }
-  *best = solve_drop(s, full, s->nw, 0, 1);
+  *best = solve_drop(s, full, s->nw, 0, 1, bound);
   if (e) e->code = TH_OK;
   return TH_OK;
 }
 
-int tt_min_deadwood_drop_one(const uint8_t *rank, const uint8_t *suit, int n, int wild_rank,
-                             const tt_meld_options *o, const uint8_t *droppable, int *out_deadwood, int *out_index,
-                             th_error *e) {
-  static const char fn[] = "tt_min_deadwood_drop_one";
+static int drop_below(const char *fn, const uint8_t *rank, const uint8_t *suit, int n, int wild_rank,
+                      const tt_meld_options *o, const uint8_t *droppable, int limit, int *out_deadwood, int *out_index,
+                      th_error *e) {
   int best;
   if (!out_deadwood) return th_set_error(e, TH_ERR_ARG, "%s: out_deadwood must not be NULL", fn), TH_ERR_ARG;
-  if (drop_one(fn, rank, suit, n, wild_rank, o, droppable, 0, &best, e) != TH_OK) return TH_ERR_ARG;
+  if (limit < 0) return th_set_error(e, TH_ERR_ARG, "%s: limit must be >= 0, not %d", fn, limit), TH_ERR_ARG;
+  /* deadwood < limit exactly when its cost (deadwood << TIE_BITS | tie) < limit << TIE_BITS */
+  _Static_assert(TT_NO_LIMIT > 14 * 20 && (TT_NO_LIMIT << TIE_BITS) <= INF_COST, "TT_NO_LIMIT: past any deadwood");
+  int bound = limit >= TT_NO_LIMIT ? 1 << 30 : limit << TIE_BITS;
+  if (drop_one(fn, rank, suit, n, wild_rank, o, droppable, 0, bound, &best, e) != TH_OK) return TH_ERR_ARG;
+  if (best >= bound) { /* the minimum is limit or more */
+    *out_deadwood = limit;
+    if (out_index) *out_index = -1;
+    return TH_OK;
+  }
   if (best >= INF_COST) /* cannot happen: some card is droppable, and dropping it is a real solution */
     return th_set_error(e, TH_ERR_ARG, "%s: internal error: no drop found", fn), TH_ERR_ARG;
   *out_deadwood = best >> TIE_BITS;
@@ -493,12 +508,26 @@ int tt_min_deadwood_drop_one(const uint8_t *rank, const uint8_t *suit, int n, in
   return TH_OK;
 }
 
+int tt_min_deadwood_drop_one_below(const uint8_t *rank, const uint8_t *suit, int n, int wild_rank,
+                                   const tt_meld_options *o, const uint8_t *droppable, int limit, int *out_deadwood,
+                                   int *out_index, th_error *e) {
+  return drop_below("tt_min_deadwood_drop_one_below", rank, suit, n, wild_rank, o, droppable, limit, out_deadwood,
+                    out_index, e);
+}
+
+int tt_min_deadwood_drop_one(const uint8_t *rank, const uint8_t *suit, int n, int wild_rank,
+                             const tt_meld_options *o, const uint8_t *droppable, int *out_deadwood, int *out_index,
+                             th_error *e) {
+  return drop_below("tt_min_deadwood_drop_one", rank, suit, n, wild_rank, o, droppable, TT_NO_LIMIT, out_deadwood,
+                    out_index, e);
+}
+
 int tt_zero_deadwood_drop_one(const uint8_t *rank, const uint8_t *suit, int n, int wild_rank,
                               const tt_meld_options *o, const uint8_t *droppable, int *out_zero, th_error *e) {
   static const char fn[] = "tt_zero_deadwood_drop_one";
   int best;
   if (!out_zero) return th_set_error(e, TH_ERR_ARG, "%s: out_zero must not be NULL", fn), TH_ERR_ARG;
-  if (drop_one(fn, rank, suit, n, wild_rank, o, droppable, 1, &best, e) != TH_OK) return TH_ERR_ARG;
+  if (drop_one(fn, rank, suit, n, wild_rank, o, droppable, 1, 1 << 30, &best, e) != TH_OK) return TH_ERR_ARG;
   *out_zero = best < (1 << TIE_BITS);
   return TH_OK;
 }

@@ -58,8 +58,8 @@
  *    is at most the optimum; every branch is a real arrangement, so it is no
  *    lower. A natural with no possible partner (under 2 wilds left) is
  *    deadwood at once. States (naturals left, wilds left, capacity clamped to
- *    what the end can use) are memoised in a fixed 512-entry table on the
- *    stack with bounded probing; a state that finds no free slot is simply
+ *    what the end can use) are memoised in a table on the stack (64 to 256
+ *    entries, by the hand's length) with bounded probing; a state that finds no free slot is simply
  *    recomputed later, which is still exact. Copies of one card are taken
  *    lowest index first, so equal states look equal. The recursion depth is at
  *    most the number of naturals (14); the arrangement is rebuilt by replaying
@@ -96,6 +96,15 @@
  *    (deadwood, tie) exactly, so the answer is the least deadwood, then the
  *    dearest dropped card, then the lowest input index (the lowest droppable
  *    copy of that card, or wild of that value), read back from the tie.
+ *    (e) Branch and bound: as the costs are totally ordered, the drop-one
+ *    search may cut what cannot beat the best found so far without changing
+ *    the minimum. Each state is searched with a bound (the best of its
+ *    parent so far, less the branch's own cost); an answer at or above the
+ *    bound is only a lower bound, and the memo marks it so (a later visit
+ *    with a higher bound searches again). The melds are tried before the
+ *    deadwood branch, so the first bounds are tight. A caller that only
+ *    cares below some deadwood (tt_min_deadwood_drop_one_below: the greedy
+ *    policy's "less than now?") starts with that bound.
  * tests/c/test_meld.c checks all this against an exhaustive search over every
  * partition of the hand, and checks every returned arrangement; for the drop,
  * against the minimum over every droppable card of the exhaustive deadwood.
@@ -158,6 +167,17 @@ int tt_min_deadwood(const uint8_t *rank, const uint8_t *suit, int n, int wild_ra
 int tt_min_deadwood_drop_one(const uint8_t *rank, const uint8_t *suit, int n, int wild_rank,
                              const tt_meld_options *o, const uint8_t *droppable, int *out_deadwood, int *out_index,
                              th_error *e);
+
+/* tt_min_deadwood_drop_one when only a minimum below `limit` matters (the
+ * greedy policy's "less deadwood than now?"): the same answer when the
+ * minimum deadwood is below limit, else *out_deadwood = limit and
+ * *out_index = -1 ("limit or more"), found sooner: the search is a branch
+ * and bound (meld_search.inc) started with that bound. limit >= 0;
+ * TT_NO_LIMIT (or more) for none. */
+#define TT_NO_LIMIT 512
+int tt_min_deadwood_drop_one_below(const uint8_t *rank, const uint8_t *suit, int n, int wild_rank,
+                                   const tt_meld_options *o, const uint8_t *droppable, int limit, int *out_deadwood,
+                                   int *out_index, th_error *e);
 
 /* Whether some card i with droppable[i] == 1 leaves a hand of deadwood 0
  * (going out, T-2): *out_zero 1 or 0, the same answer as

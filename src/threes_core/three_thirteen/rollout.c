@@ -39,14 +39,32 @@ static void memo_put(memo_entry *m, int round, const uint64_t *hand, int planes,
   m->kind = kind;
 }
 
-static int best_discard(const tt_state *s, int p, int *kind, greedy_memo *g) {
+/* tt_best_discard_below, through the memo: the answer when the least
+ * deadwood is below limit (TT_NO_LIMIT: always), else limit and kind -1,
+ * which the memo does not keep. */
+static int best_discard(const tt_state *s, int p, int limit, int *kind, greedy_memo *g) {
   if (g && memo_hit(&g->discard[p], s, p, s->taken_kind)) {
     *kind = g->discard[p].kind;
     return g->discard[p].value;
   }
-  int d = tt_best_discard(s, p, kind);
-  if (g) memo_put(&g->discard[p], s->round, tt_cset(s, p, TT_SET_HAND), s->planes, s->taken_kind, d, *kind);
+  int d = tt_best_discard_below(s, p, limit, kind);
+  if (g && *kind >= 0) memo_put(&g->discard[p], s->round, tt_cset(s, p, TT_SET_HAND), s->planes, s->taken_kind, d, *kind);
   return d;
+}
+
+/* In the discard phase after a draw from the stock: the deadwood of the
+ * hand before the draw when the memo holds it (its `now`, kept by the last
+ * discard or the draw phase), else TT_NO_LIMIT. Discarding the drawn card
+ * leaves that hand, so the least deadwood is at most that: one more is a
+ * limit that never cuts the answer, only the search (tt_best_discard_below). */
+static int discard_limit(const tt_state *s, int p, const greedy_memo *g) {
+  const memo_entry *m = &g->now[p];
+  if (!m->set || m->round != s->round || s->taken_kind != TT_NO_KIND) return TT_NO_LIMIT;
+  const uint64_t *hand = tt_cset(s, p, TT_SET_HAND);
+  for (int i = 0; i < s->planes; i++)
+    if (m->hand[i] & ~hand[i]) return TT_NO_LIMIT; /* not a part of the hand */
+  if (tt_set_size(hand, s->planes) != tt_set_size(m->hand, s->planes) + 1) return TT_NO_LIMIT;
+  return m->value + 1;
 }
 
 static int hand_deadwood(const tt_state *s, int p, greedy_memo *g) {
@@ -96,9 +114,10 @@ static int greedy_action(const tt_state *s, greedy_memo *g) {
     tt_set_add(tt_set(&t, p, TT_SET_HAND), t.planes, top);
     t.hand_len[p]++;
     t.taken_kind = (uint8_t)top;
-    return best_discard(&t, p, &k, g) < now ? TT_ACTION_TAKE_DISCARD : TT_ACTION_STOCK;
+    return best_discard(&t, p, now, &k, g) < now ? TT_ACTION_TAKE_DISCARD : TT_ACTION_STOCK;
   }
-  int best = best_discard(s, p, &k, g);
+  int best = best_discard(s, p, g ? discard_limit(s, p, g) : TT_NO_LIMIT, &k, g);
+  if (k < 0) best = best_discard(s, p, TT_NO_LIMIT, &k, g); /* (a limit that cut: cannot happen, see discard_limit) */
   if (k < 0) return TT_FIRST_DISCARD; /* unreachable: a discard-phase hand always holds a card it may discard */
   if (g) { /* the hand after this discard keeps `best`: its `now` at this seat's next turn */
     uint64_t after[TT_MAX_DECKS];

@@ -117,15 +117,18 @@ int tt_hand_cards(const tt_state *s, int p, uint8_t *rank, uint8_t *suit, uint8_
   return n;
 }
 
-int tt_best_discard(const tt_state *s, int p, int *kind_out) {
+int tt_best_discard_below(const tt_state *s, int p, int limit, int *kind_out) {
   uint8_t rank[TT_MAX_HAND], suit[TT_MAX_HAND], kind[TT_MAX_HAND], drop[TT_MAX_HAND];
   int n = tt_hand_cards(s, p, rank, suit, kind, drop), d = 1 << 20, at = -1;
   *kind_out = -1;
-  if (tt_min_deadwood_drop_one(rank, suit, n, tt_wild_rank(s->round), &s->opt.meld, drop, &d, &at, NULL) != TH_OK)
+  if (tt_min_deadwood_drop_one_below(rank, suit, n, tt_wild_rank(s->round), &s->opt.meld, drop, limit, &d, &at,
+                                     NULL) != TH_OK)
     return 1 << 20;
-  *kind_out = kind[at];
+  if (at >= 0) *kind_out = kind[at];
   return d;
 }
+
+int tt_best_discard(const tt_state *s, int p, int *kind_out) { return tt_best_discard_below(s, p, TT_NO_LIMIT, kind_out); }
 
 int tt_hand_lonely(const tt_state *s, int p, int cap) {
   int wr = tt_wild_rank(s->round), w = tt_hand(s, p, 52) + tt_hand(s, p, 53), lonely = 0, ace = s->opt.meld.ace_either;

@@ -256,6 +256,10 @@ int tt_hand_cards(const tt_state *s, int p, uint8_t *rank, uint8_t *suit, uint8_
  * valuable card, then the lowest kind (one tt_min_deadwood_drop_one search,
  * meld.h). Returns 1 << 20 (kind -1) when no card may be discarded. */
 int tt_best_discard(const tt_state *s, int p, int *kind_out);
+/* tt_best_discard when only an answer below `limit` deadwood matters: the
+ * same answer when the least deadwood is below limit, else limit and kind
+ * -1 ("limit or more"), sooner (tt_min_deadwood_drop_one_below). */
+int tt_best_discard_below(const tt_state *s, int p, int limit, int *kind_out);
 
 /* One value per seat: by total score, place k worth (N-1-2k)/(N-1), equal
  * totals sharing their places; all 0 before the end (a game cut at the move
