@@ -74,13 +74,18 @@ typedef struct solver {
 
 static const tt_meld_options default_options = {0, 1, 0};
 
-int tt_card_value(int rank, int wild_rank, const tt_meld_options *o) {
-  if (!o) o = &default_options;
-  if (rank < 0 || rank > 13 || wild_rank < 1 || wild_rank > 13) return -1;
+/* tt_card_value of checked arguments (the solver's, inlined). */
+static inline int card_value(int rank, int wild_rank, const tt_meld_options *o) {
   if (rank == 0) return 20;
   if (rank == wild_rank && o->wild_penalty_20) return 20;
   if (rank == 1) return o->ace_either ? 15 : 1;
   return rank >= 10 ? 10 : rank;
+}
+
+int tt_card_value(int rank, int wild_rank, const tt_meld_options *o) {
+  if (!o) o = &default_options;
+  if (rank < 0 || rank > 13 || wild_rank < 1 || wild_rank > 13) return -1;
+  return card_value(rank, wild_rank, o);
 }
 
 int tt_natural_isolated(const uint8_t nat[13][4], int w, int rank, int suit, int ace_either) {
@@ -238,6 +243,22 @@ static int check_cards(const char *fn, const uint8_t *rank, const uint8_t *suit,
   return TH_OK;
 }
 
+/* out[0 .. n): in[0 .. n) in increasing order (the keys are distinct). A
+ * hand listed in kind order (tt_hand_cards) is in order already: one pass. */
+static void sort_keys(const uint16_t *in, int n, uint16_t *out) {
+  int sorted = 1;
+  for (int i = 1; i < n && sorted; i++) sorted = in[i - 1] < in[i];
+  if (sorted) {
+    memcpy(out, in, (size_t)n * sizeof *in);
+    return;
+  }
+  for (int i = 0; i < n; i++) { /* each key goes where the number of smaller keys says */
+    int p = 0;
+    for (int j = 0; j < n; j++) p += in[j] < in[i];
+    out[p] = in[i];
+  }
+}
+
 /* Fills the solver from checked cards; values scaled by << shift. */
 static void setup_solver(solver *s, const uint8_t *rank, const uint8_t *suit, int n, int wild_rank,
                          const tt_meld_options *o, int shift) {
@@ -261,30 +282,22 @@ static void setup_solver(solver *s, const uint8_t *rank, const uint8_t *suit, in
   /* Sort by packed keys (all distinct: they end in the input index), each
    * key going to the place given by how many keys are smaller: naturals by
    * (rank, suit, input index), wilds by (value, input index), cheapest first. */
-  uint16_t nin[TT_MAX_HAND], win[TT_MAX_HAND], nkey[TT_MAX_HAND], wkey[TT_MAX_HAND];
+  uint16_t nin[TT_MAX_HAND] = {0}, win[TT_MAX_HAND] = {0}, nkey[TT_MAX_HAND], wkey[TT_MAX_HAND];
   for (int i = 0; i < n; i++) {
     int rk = rank[i];
     if (rk == 0 || rk == wild_rank)
-      win[s->nw++] = (uint16_t)((tt_card_value(rk, wild_rank, o) << 4) | i);
+      win[s->nw++] = (uint16_t)((card_value(rk, wild_rank, o) << 4) | i);
     else
       nin[s->m++] = (uint16_t)((((rk << 2) | suit[i]) << 4) | i);
   }
-  for (int i = 0; i < s->m; i++) {
-    int p = 0;
-    for (int j = 0; j < s->m; j++) p += nin[j] < nin[i];
-    nkey[p] = nin[i];
-  }
-  for (int i = 0; i < s->nw; i++) {
-    int p = 0;
-    for (int j = 0; j < s->nw; j++) p += win[j] < win[i];
-    wkey[p] = win[i];
-  }
+  sort_keys(nin, s->m, nkey);
+  sort_keys(win, s->nw, wkey);
   for (int j = 0; j < s->m; j++) {
     int i = nkey[j] & 15;
     s->rank[j] = rank[i];
     s->suit[j] = suit[i];
     s->src[j] = (uint8_t)i;
-    s->val[j] = (int32_t)tt_card_value(rank[i], wild_rank, o) << shift;
+    s->val[j] = (int32_t)card_value(rank[i], wild_rank, o) << shift;
   }
   s->left_cost[0] = 0;
   for (int k = 0; k < s->nw; k++) {
@@ -425,7 +438,7 @@ static int drop_one(const char *fn, const uint8_t *rank, const uint8_t *suit, in
     int su = suit[i];
     if (s->kdrop[rk][su]) continue;
     s->kdrop[rk][su] = 1;
-    s->ktie[rk][su] = ((TIE_VALUE_TOP - tt_card_value(rk, wild_rank, o)) << 4) | i;
+    s->ktie[rk][su] = ((TIE_VALUE_TOP - card_value(rk, wild_rank, o)) << 4) | i;
   }
   /* Droppable wild values: wilds of one value are interchangeable to the
    * solver. wsrc is sorted by (value, input index), so scanning it upward
@@ -433,7 +446,7 @@ static int drop_one(const char *fn, const uint8_t *rank, const uint8_t *suit, in
    * last. */
   for (int k = 0; k < s->nw; k++) {
     int i = s->wsrc[k];
-    int v = tt_card_value(rank[i], wild_rank, o);
+    int v = card_value(rank[i], wild_rank, o);
     int32_t vs = (int32_t)v << TIE_BITS;
     int j = 0;
     while (j < s->nclass && s->cval[j] != vs) j++;
