@@ -279,6 +279,11 @@ static int fast(const hand *h, int wild_rank, const bf_opts *o, tt_arrangement *
     CHECK(0, "tt_min_deadwood failed: %s", e.msg);
     return -1;
   }
+  int v = -1; /* tt_min_deadwood_value: the same deadwood */
+  if (tt_min_deadwood_value(h->rank, h->suit, h->n, wild_rank, &mo, &v, &e) != 0 || v != a->deadwood) {
+    CHECK(0, "tt_min_deadwood_value %d, tt_min_deadwood %d", v, a->deadwood);
+    return -1;
+  }
   return a->deadwood;
 }
 
@@ -745,6 +750,9 @@ static void run_drop_bad_input(void) {
   int dw = -1, idx = -1, before = failures;
   CHECK(tt_min_deadwood_drop_one(r, s, 3, 5, &o, d, NULL, &idx, &e) == TH_ERR_ARG, "drop: NULL out accepted");
   CHECK(tt_min_deadwood_drop_one(r, s, 3, 5, &o, NULL, &dw, &idx, &e) == TH_ERR_ARG, "drop: NULL flags accepted");
+  CHECK(tt_min_deadwood_value(r, s, 3, 5, &o, NULL, &e) == TH_ERR_ARG, "value: NULL out accepted");
+  CHECK(tt_min_deadwood_value(r, s, 3, 14, &o, &dw, &e) == TH_ERR_ARG && strstr(e.msg, "tt_min_deadwood_value"),
+        "value: wild rank 14 accepted");
   CHECK(tt_min_deadwood_drop_one_below(r, s, 3, 5, &o, d, -1, &dw, &idx, &e) == TH_ERR_ARG && strstr(e.msg, "limit") &&
             strstr(e.msg, "tt_min_deadwood_drop_one_below"),
         "drop_below: limit -1 accepted");

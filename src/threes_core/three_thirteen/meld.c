@@ -411,6 +411,24 @@ int tt_min_deadwood(const uint8_t *rank, const uint8_t *suit, int n, int wild_ra
   return TH_OK;
 }
 
+int tt_min_deadwood_value(const uint8_t *rank, const uint8_t *suit, int n, int wild_rank, const tt_meld_options *o,
+                          int *out_deadwood, th_error *e) {
+  static const char fn[] = "tt_min_deadwood_value";
+  if (!out_deadwood) return th_set_error(e, TH_ERR_ARG, "%s: out_deadwood must not be NULL", fn), TH_ERR_ARG;
+  if (!o) o = &default_options;
+  if (check_cards(fn, rank, suit, n, wild_rank, o, e) != TH_OK) return TH_ERR_ARG;
+  /* The drop-one search with no drop pending from the start (avail 0) is the
+   * plain search, its costs scaled (deadwood << TIE_BITS, no tie): its
+   * branch and bound finds the same minimum with less work. */
+  solver s_;
+  solver *s = &s_;
+  setup_solver(s, rank, suit, n, wild_rank, o, TIE_BITS);
+  uint16_t full = (uint16_t)((1u << s->m) - 1u);
+  *out_deadwood = solve_drop(s, full, s->nw, 0, 0, 1 << 30) >> TIE_BITS;
+  if (e) e->code = TH_OK;
+  return TH_OK;
+}
+
 /* The drop-one solve of both entry points: the scaled minimum cost (or, with
  * zero, some cost below 1 << TIE_BITS when the deadwood can be 0, else a cost
  * of at least 1 << TIE_BITS) into *best. */

@@ -150,6 +150,12 @@ enum { TT_MELD_SET = 0, TT_MELD_RUN = 1 };
 int tt_min_deadwood(const uint8_t *rank, const uint8_t *suit, int n, int wild_rank, const tt_meld_options *o,
                      tt_arrangement *out, th_error *e);
 
+/* tt_min_deadwood's deadwood alone (no arrangement), sooner: the search of
+ * step 5 with no drop, as a branch and bound (step 5e). Arguments and errors
+ * as tt_min_deadwood, out_deadwood for out (not NULL). */
+int tt_min_deadwood_value(const uint8_t *rank, const uint8_t *suit, int n, int wild_rank, const tt_meld_options *o,
+                          int *out_deadwood, th_error *e);
+
 /* The best card to drop (docs/three_thirteen/RULES.md's greedy policy): the minimum,
  * over the cards i with droppable[i] == 1, of the minimum deadwood of the hand
  * without card i, in one search (meld.h step 5) instead of one

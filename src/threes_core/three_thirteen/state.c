@@ -92,9 +92,9 @@ int tt_deadwood_without(const tt_state *s, int p, int less) {
       }
     }
   }
-  tt_arrangement a;
-  if (tt_min_deadwood(rank, suit, n, tt_wild_rank(s->round), &s->opt.meld, &a, NULL) != TH_OK) return 1 << 20;
-  return a.deadwood;
+  int d;
+  if (tt_min_deadwood_value(rank, suit, n, tt_wild_rank(s->round), &s->opt.meld, &d, NULL) != TH_OK) return 1 << 20;
+  return d;
 }
 
 int tt_hand_deadwood(const tt_state *s, int p) { return tt_deadwood_without(s, p, TT_NO_KIND); }
