@@ -466,7 +466,8 @@ def _check_seat(x: Any, what: str, num_players: int) -> int:
 
 
 def _cards(kinds) -> List[Card]:
-    return [Card(k) for k in kinds]
+    # the engine's kinds are valid: the shared Card of each (cards.CARDS), not a new checked one
+    return [CARDS[k] for k in kinds]
 
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -555,7 +556,7 @@ class State(GameState, _core.StateBase):
 
     def face_down(self, seat: int) -> List[Optional[Card]]:
         """The true face-down cards by slot; None for an empty slot."""
-        return [None if k is None else Card(k) for k in self._face_down(seat)]
+        return [None if k is None else CARDS[k] for k in self._face_down(seat)]
 
     def pile(self) -> List[Card]:
         """The pile, bottom first."""

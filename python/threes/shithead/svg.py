@@ -4,6 +4,7 @@ and the burned cards, and the last move's marker. The drawing kit (cards, panels
 what the classes of the SVG's elements mean are threes.ui.svg's."""
 from __future__ import annotations
 
+import functools
 from typing import Any, List, Optional, Sequence, Tuple
 
 from threes.shithead.game import State
@@ -58,7 +59,7 @@ def _sh_last_move(state: "State", observer: Optional[int],
         history = state.history()
         if not history:
             return None, None, set()
-        move = state.get_game().decode_action(history[-1])
+        move = state.decode_action(history[-1])
         if move.kind == "swap":
             label = "keep face up: " + " ".join(_rank_label(r) for r in move.face_up)
             cp = state.current_player()
@@ -110,6 +111,7 @@ def render(state: "State", observer: Optional[int] = None, size: Optional[float]
 
     # ---- what each seat shows: lists of ("face", card, extra) / ("back",) --
     seats = []
+    min_zone = 1  # the most face-down slots of any seat
     for q in range(n):
         known = [str(c) for c in state.known_cards(q)]
         hand_items: List[_Item] = []
@@ -127,7 +129,9 @@ def render(state: "State", observer: Optional[int] = None, size: Optional[float]
             hand_items += [_BACK_ITEM] * (state.hand_size(q) - len(shown))
         up_items: List[_Item] = [("face", c, ()) for c in state.face_up(q)]
         down_items: List[_Item] = []
-        for d in state.face_down(q):
+        downs = state.face_down(q)
+        min_zone = max(min_zone, len(downs))
+        for d in downs:
             if d is None:
                 down_items.append(_SLOT_ITEM)
             elif p_obs is None:
@@ -144,7 +148,6 @@ def render(state: "State", observer: Optional[int] = None, size: Optional[float]
     hand_fans = [_Fan(len(s[0]), _HAND_STEP, _HAND_PER_LINE) for s in seats]
     up_fans = [_Fan(len(s[1]), _ZONE_STEP, _ZONE_PER_LINE) for s in seats]
     down_fans = [_Fan(len(s[2]), _ZONE_STEP, _ZONE_PER_LINE) for s in seats]
-    min_zone = max([1] + [len(state.face_down(q)) for q in range(n)])
     hand_w = max([f.width for f in hand_fans] + [_Fan(6, _HAND_STEP, _HAND_PER_LINE).width, 90])
     up_w = max([f.width for f in up_fans] + [_Fan(min_zone, _ZONE_STEP, _ZONE_PER_LINE).width, 70])
     down_w = max([f.width for f in down_fans] + [_Fan(min_zone, _ZONE_STEP, _ZONE_PER_LINE).width, 80])
@@ -199,37 +202,51 @@ def render(state: "State", observer: Optional[int] = None, size: Optional[float]
 
     # ---- seats ----------------------------------------------------------
     for q, (hand_items, up_items, down_items, status) in enumerate(seats):
-        hf, uf, df = hand_fans[q], up_fans[q], down_fans[q]
-        row_h = _ZONE_LABEL_H + max(hf.height, uf.height, df.height) + 16
-        lx, ly = _seat_panel(parts, q, y, width, row_h, cp, p_obs, ["last-mover"] if q == mover else [])
-        if status:
-            colour = _SHITHEAD if status == "shithead" else _HIGHLIGHT
-            parts.append(_text(lx, ly, status, 13, colour, bold=True, cls="place"))
-            ly += 18
-        parts.append(_text(lx, ly, f"hand: {len(hand_items)}", 11, _MUTED))
-
-        zy = y + _ZONE_LABEL_H + 6
-        for cls, label, x0, fan, items in (
-                ("hand", f"hand ({len(hand_items)})", x_hand, hf, hand_items),
-                ("face-up", "face-up", x_up, uf, up_items),
-                ("face-down", "face-down", x_down, df, down_items)):
-            parts.append(f'<g class="{cls}">')
-            parts.append(_text(x0, y + 16, label, 11, _MUTED))
-            if not items:
-                parts.append(_text(x0, zy + CARD_H / 2, "\u2014", 13, _MUTED))
-            for i, item in enumerate(items):
-                dx, dy = fan.at(i)
-                kind, card, extras = item
-                if kind == "face" and card is not None:
-                    parts.append(_card_face(x0 + dx, zy + dy, card, extras))
-                elif kind == "back":
-                    parts.append(_card_back(x0 + dx, zy + dy))
-                else:
-                    parts.append(_slot(x0 + dx, zy + dy))
-            parts.append("</g>")
-        parts.append("</g>")
+        row, row_h = _seat_row(q, y, width, q == cp, q == p_obs, q == mover, status, x_hand, x_up, x_down,
+                               tuple(hand_items), tuple(up_items), tuple(down_items))
+        parts.append(row)
         y += row_h + 8
 
     legend = "gold edge: a hand card known to all \u00b7 orange edge: the pile's top \u00b7 "
     legend += "tinted: a face-down card, shown" if p_obs is None else f"backs: hidden from {_hidden_from(p_obs)}"
     return _document(parts, y, width, scale_to, legend)
+
+
+@functools.lru_cache(maxsize=2048)  # the rows of the seats that did not change, and the same row in every view
+def _seat_row(q: int, y: float, width: float, to_move: bool, observer: bool, moved: bool, status: str,
+              x_hand: float, x_up: float, x_down: float, hand_items: Tuple[_Item, ...],
+              up_items: Tuple[_Item, ...], down_items: Tuple[_Item, ...]) -> Tuple[str, float]:
+    """Seat q's row (its panel, hand, face-up and face-down cards) from y, and its height."""
+    parts: List[str] = []
+    hf, uf, df = (_Fan(len(hand_items), _HAND_STEP, _HAND_PER_LINE), _Fan(len(up_items), _ZONE_STEP, _ZONE_PER_LINE),
+                  _Fan(len(down_items), _ZONE_STEP, _ZONE_PER_LINE))
+    row_h = _ZONE_LABEL_H + max(hf.height, uf.height, df.height) + 16
+    lx, ly = _seat_panel(parts, q, y, width, row_h, q if to_move else -2, q if observer else -2,
+                         ["last-mover"] if moved else [])
+    if status:
+        colour = _SHITHEAD if status == "shithead" else _HIGHLIGHT
+        parts.append(_text(lx, ly, status, 13, colour, bold=True, cls="place"))
+        ly += 18
+    parts.append(_text(lx, ly, f"hand: {len(hand_items)}", 11, _MUTED))
+
+    zy = y + _ZONE_LABEL_H + 6
+    for cls, label, x0, fan, items in (
+            ("hand", f"hand ({len(hand_items)})", x_hand, hf, hand_items),
+            ("face-up", "face-up", x_up, uf, up_items),
+            ("face-down", "face-down", x_down, df, down_items)):
+        parts.append(f'<g class="{cls}">')
+        parts.append(_text(x0, y + 16, label, 11, _MUTED))
+        if not items:
+            parts.append(_text(x0, zy + CARD_H / 2, "\u2014", 13, _MUTED))
+        for i, item in enumerate(items):
+            dx, dy = fan.at(i)
+            kind, card, extras = item
+            if kind == "face" and card is not None:
+                parts.append(_card_face(x0 + dx, zy + dy, card, extras))
+            elif kind == "back":
+                parts.append(_card_back(x0 + dx, zy + dy))
+            else:
+                parts.append(_slot(x0 + dx, zy + dy))
+        parts.append("</g>")
+    parts.append("</g>")
+    return "".join(parts), row_h

@@ -65,7 +65,7 @@ import numbers
 from typing import Any, List, Optional, Sequence, Tuple
 
 from threes import registry
-from threes.cards import Card
+from threes.cards import CARDS, Card
 
 #: a state of any registered game
 State = Any
@@ -130,6 +130,7 @@ def _num(v: float) -> str:
     return f"{v:.3f}".rstrip("0").rstrip(".")
 
 
+@functools.lru_cache(maxsize=8192)  # a picture draws the same labels at the same places move after move
 def _text(x: float, y: float, text: str, size: int = 13, fill: str = _TEXT, anchor: str = "start",
           bold: bool = False, cls: Optional[str] = None) -> str:
     attrs = f'x="{_num(x)}" y="{_num(y)}" font-size="{size}" fill="{fill}"'
@@ -285,7 +286,7 @@ def _card_face(x: float, y: float, card: Card, extra: Sequence[str] = (), note: 
     carries its star (``<text class="wild-mark">``) and ``note`` (``<text class="stands-for">``, what
     it stands for, "=5") in its left strip, which stays visible when the next card of a hand
     overlaps it."""
-    head, tail = _card_face_parts(str(card), card.suit, card.rank, card.is_joker, tuple(extra), note)
+    head, tail = _card_face_parts(card.kind, extra if type(extra) is tuple else tuple(extra), note)
     return f"{head}{_num(x)},{_num(y)}{tail}"
 
 
@@ -294,10 +295,11 @@ _STRIP_X = 3
 
 
 @functools.lru_cache(maxsize=4096)
-def _card_face_parts(name: str, suit: str, rank: str, joker: bool, extra: Tuple[str, ...],
-                     note: Optional[str] = None) -> Tuple[str, str]:
+def _card_face_parts(kind: int, extra: Tuple[str, ...], note: Optional[str] = None) -> Tuple[str, str]:
     """A face-up card's drawing around its position: the text before and after ``X,Y`` of its
-    translate (the same for every card of that name and those classes: a picture draws hundreds)."""
+    translate (the same for every card of that kind and those classes: a picture draws hundreds)."""
+    card = CARDS[kind]
+    name, suit, rank, joker = str(card), card.suit, card.rank, card.is_joker
     cls = " ".join(("card",) + extra)
     colour = _RED if suit in "dhr" else _BLACK
     fill = _FACE_REVEALED if "revealed" in extra else _FACE
@@ -389,13 +391,15 @@ def _document(parts: List[str], y: float, width: float, scale_to: Optional[float
 
 def _card_back(x: float, y: float) -> str:
     """A card drawn face down: a patterned back, no rank, no suit."""
-    return (f'<g class="card back" transform="translate({_num(x)},{_num(y)})">'
-            f'<rect width="{CARD_W}" height="{CARD_H}" rx="{_RADIUS}" fill="{_BACK}" stroke="#ffffff" '
-            f'stroke-width="1.5"/>'
-            f'<rect x="5" y="5" width="{CARD_W - 10}" height="{CARD_H - 10}" rx="3" fill="none" '
-            f'stroke="{_BACK_LINE}"/>'
-            f'<path d="{_LATTICE}" stroke="{_BACK_LINE}" stroke-width="1" fill="none"/>'
-            "</g>")
+    return f'<g class="card back" transform="translate({_num(x)},{_num(y)})">{_BACK_BODY}'
+
+
+_BACK_BODY = (f'<rect width="{CARD_W}" height="{CARD_H}" rx="{_RADIUS}" fill="{_BACK}" stroke="#ffffff" '
+              f'stroke-width="1.5"/>'
+              f'<rect x="5" y="5" width="{CARD_W - 10}" height="{CARD_H - 10}" rx="3" fill="none" '
+              f'stroke="{_BACK_LINE}"/>'
+              f'<path d="{_LATTICE}" stroke="{_BACK_LINE}" stroke-width="1" fill="none"/>'
+              "</g>")
 
 
 def _slot(x: float, y: float, label: str = "") -> str:
