@@ -212,7 +212,9 @@ def render(state: "State", observer: Optional[int] = None, size: Optional[float]
     return _document(parts, y, width, scale_to, legend)
 
 
-@functools.lru_cache(maxsize=2048)  # the rows of the seats that did not change, and the same row in every view
+# the rows of the seats a move did not touch, and a row that is the same in every view: drawn once
+# (1024 rows of a few KB: some 6 MB at most)
+@functools.lru_cache(maxsize=1024)
 def _seat_row(q: int, y: float, width: float, to_move: bool, observer: bool, moved: bool, status: str,
               x_hand: float, x_up: float, x_down: float, hand_items: Tuple[_Item, ...],
               up_items: Tuple[_Item, ...], down_items: Tuple[_Item, ...]) -> Tuple[str, float]:
