@@ -5,7 +5,10 @@ extra): every rule, the contract suite over every game, the bindings and the
 command line, in a few minutes on 2 cores. `pytest --full` (with the
 `test-full` extra) runs the full suite: also the browser, the web server's
 crash, load, abuse and leak tests, the Ray cluster, the type stubs and the
-long simulations (CI runs it). `pytest --benchmark-only` runs the benchmarks in
+long simulations. `pytest --full-only` runs only what the quick suite leaves out or runs
+smaller (the full-only folders, the tests marked full, the Hypothesis fuzz files at their full
+size): CI runs it, and the quick suite against the installed wheel (.ci/wheel.sh), so that each
+test runs once and together they are the full suite. `pytest --benchmark-only` runs the benchmarks in
 benchmarks/ (pytest-benchmark) and prints the performance figures with their
 ratios at the end. Each run collects only its own kind: the rest is not
 collected or deselected, never skipped, and the run's last lines say what the
@@ -29,12 +32,18 @@ _FIGURES = {}
 #: (a browser, Ray, mypy, a web server) or run for minutes. Within the quick suite's files, a test marked
 #: ``full`` is left for the full run too.
 FULL_ONLY = ("tests/web", "tests/ray", "tests/test_stub.py", "tests/vector/test_vector_sb3.py")
+#: Files the quick suite runs smaller (THREES_FUZZ_SCALE): --full-only runs them at their full size.
+FULL_SIZE = ("tests/shithead/test_fuzz.py",)
 
 
 def pytest_addoption(parser):
     parser.addoption("--full", action="store_true",
                      help="the full suite: the browser, web server, Ray, type-stub and long tests too (needs the "
                           "test-full extra); without it the quick suite runs")
+    parser.addoption("--full-only", action="store_true",
+                     help="only what the quick suite leaves out or runs smaller: the full-only folders and files, "
+                          "the tests marked full and the fuzz files at full size (the quick suite and this are the "
+                          "full suite; implies --full)")
     parser.addoption("--no-test-games", action="store_true",
                      help="do not build and register the test-only games of tests/games (where no C compiler "
                           "or Cython is at hand: the wheels' own tests)")
@@ -99,7 +108,18 @@ _ROOT = pathlib.Path(__file__).parent.resolve()
 
 
 def _quick(config):
-    return not config.getoption("--full", default=False) and not config.getoption("benchmark_only", False)
+    return not (config.getoption("--full", default=False) or config.getoption("--full-only", default=False)
+                or config.getoption("benchmark_only", False))
+
+
+def _full_only_item(item) -> bool:
+    """A test the quick suite does not run (or runs smaller)."""
+    try:
+        rel = pathlib.Path(str(item.fspath)).resolve().relative_to(_ROOT).as_posix()
+    except ValueError:
+        return False
+    return (item.get_closest_marker("full") is not None or rel in FULL_SIZE
+            or any(rel == p or rel.startswith(p + "/") for p in FULL_ONLY))
 
 
 def pytest_ignore_collect(collection_path, config):
@@ -120,11 +140,13 @@ def pytest_ignore_collect(collection_path, config):
 def pytest_collection_modifyitems(config, items):
     bench_only = bool(config.getoption("benchmark_only", False))
     quick = _quick(config)
+    only_full = bool(config.getoption("--full-only", default=False))
     keep, drop = [], []
     for item in items:
         is_bench = "benchmarks" in pathlib.Path(str(item.fspath)).parts
         full_only = quick and item.get_closest_marker("full") is not None
-        (keep if is_bench == bench_only and not full_only else drop).append(item)
+        left_out = only_full and not _full_only_item(item)
+        (keep if is_bench == bench_only and not full_only and not left_out else drop).append(item)
     if drop:
         config.hook.pytest_deselected(items=drop)
         items[:] = keep

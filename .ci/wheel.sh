@@ -82,8 +82,9 @@ CC=/bin/false CXX=/bin/false "$OUT/venv/bin/python" -m pip install -q --only-bin
 "$OUT/venv/bin/threes" --version
 
 echo "--- 5. the README's quick test command against the installed wheel with the lean test extra (${SECONDS} s so far)"
-# Stage 1 ran the full suite on the same sources; here the quick suite (python -m pytest -n auto) checks
-# the wheel and that the lean test extra is all the quick suite needs, and that the wheel ships the web page.
+# Stage 1 of .ci/run ran what only the full suite runs (pytest --full-only) on the same sources; here the
+# quick suite (python -m pytest -n auto), the rest of the full suite, checks the wheel, that the lean test
+# extra is all the quick suite needs, and that the wheel ships the web page.
 "$OUT/venv/bin/python" - <<'EOF'
 from importlib.resources import files
 static = files("threes.web") / "static"
