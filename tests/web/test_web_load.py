@@ -11,12 +11,14 @@ the clients saw, and it replays to its recorded result.
 
 Speed is a ratio measured in the same run (the project's rule: machines differ and are shared):
 after the players, the same server is driven flat out for THREES_LOAD_SATURATE_SECONDS (default
-15) by 200 more clients on 50 more tables with no think time. Its throughput then is the
+30) by 200 more clients on 50 more tables with no think time. Its throughput then is the
 server's capacity on this machine now; the players' throughput is what 200 people at that
 pace ask of it. The capacity is the best of the flat-out run's windows of WINDOW seconds (as the
 benchmarks take a build's best round: the rate when the host's other work leaves the server its
 cores; on this shared 2-core host the same commit measured a 15-second mean headroom of 0.99 and
-1.31 two minutes apart). It must be at least HEADROOM (1.25) times the demand: the server keeps
+1.31 two minutes apart, and two fresh-clone CI runs of the faster server a best 5-second window of
+373 and 302 actions/s with 15 seconds flat out: the flat-out run is 30 seconds, six windows, the first
+with the new tables' joins). It must be at least HEADROOM (1.25) times the demand: the server keeps
 up with 200 fast players with a quarter to spare. (It used to require a p99 under 50 ms,
 an absolute time: on this 2-core machine the same commit measured a p99 of 38 to 124 ms within
 an hour, as other work came and went.) The latencies (action -> next state) are reported
@@ -173,9 +175,9 @@ def test_200_clients_on_50_tables(tmp_path, request):
         tables = asyncio.run(_run(url, seconds, stats, _think_range()))
         elapsed = time.monotonic() - started
         # the same server flat out: its capacity on this machine, now
-        saturate = float(os.environ.get("THREES_LOAD_SATURATE_SECONDS", "15"))
+        saturate = float(os.environ.get("THREES_LOAD_SATURATE_SECONDS", "30"))
         flat_out = Stats()
-        asyncio.run(_run(url, saturate, flat_out, (0.0, 0.0), first_seed=5000))
+        tables += asyncio.run(_run(url, saturate, flat_out, (0.0, 0.0), first_seed=5000))
     lat = sorted(stats.latencies)
     assert lat, "no action was timed"
 
@@ -197,7 +199,8 @@ def test_200_clients_on_50_tables(tmp_path, request):
     figures = {
         "clients": TABLES * SEATS, "tables": TABLES, "seconds": seconds, "wall_seconds": round(elapsed, 1),
         "think_ms": os.environ.get("THREES_LOAD_THINK_MS", "100-300"),
-        "games_finished": len(stats.finished), "games_stored": len(stored), "games_replayed": replayed,
+        "games_finished": len(stats.finished), "games_finished_flat_out": len(flat_out.finished),
+        "games_stored": len(stored), "games_replayed": replayed,
         "actions": stats.actions, "timed_actions": len(lat), "frames_received": stats.frames,
         "megabytes_received": round(stats.bytes / 1e6, 1), "errors": len(stats.errors),
         "latency_ms": {"p50": round(q(0.50), 2), "p90": round(q(0.90), 2), "p99": round(q(0.99), 2),
@@ -217,7 +220,7 @@ def test_200_clients_on_50_tables(tmp_path, request):
     assert not stats.errors, stats.errors[:5]
     # a game takes about 290 moves, some 30-60 s at these think times: a short local run may end none
     assert stats.finished or seconds < 40, "no game finished"
-    for key, actions in stats.finished.items():
+    for key, actions in {**stats.finished, **flat_out.finished}.items():  # the flat-out run's games too
         assert key in stored, f"game {key} finished but was not stored"
         assert stored[key]["actions"] == actions, f"game {key}: the stored actions are not the moves played"
     assert replayed == len(stored), "a stored game does not replay to its recorded result"
